@@ -1,0 +1,15 @@
+/* kiln core: everything below the GPU layer. Math, frustum culling, byte layouts, errors, the
+ * log, handle pools, half floats and CPU images. Nothing here touches the GPU. */
+#ifndef KILN_CORE_H
+#define KILN_CORE_H
+
+#include <kiln/core/bytes.h>
+#include <kiln/core/error.h>
+#include <kiln/core/frustum.h>
+#include <kiln/core/half.h>
+#include <kiln/core/image.h>
+#include <kiln/core/log.h>
+#include <kiln/core/math.h>
+#include <kiln/core/pool.h>
+
+#endif

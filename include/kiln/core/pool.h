@@ -1,0 +1,72 @@
+/* Generational handle pools: fixed-capacity storage of same-sized items addressed by 32-bit ids
+ * that go stale when their item is released.
+ *
+ * An id packs the slot and the slot's generation:
+ *   bits  0..19  slot index + 1   (so 0 is never a valid id and means "no object")
+ *   bits 20..31  generation       (12 bits)
+ * Releasing an item bumps its slot's generation, so every id handed out for it stops resolving.
+ * The generation wraps modulo 4096: an old id can only become valid again after its slot has
+ * been released 4096 more times. Free slots are reused oldest-first, which spreads reuse over
+ * the whole pool and makes that wrap as late as possible.
+ *
+ * Storage is allocated once by kiln_pool_init; alloc and release never allocate. Items are
+ * opaque byte blocks of `item_size` bytes, aligned for any C type.
+ *
+ * Ownership: the caller owns the kiln_pool struct; kiln_pool_free releases all storage (items
+ * are not finalised one by one: release whatever they point to first). Not thread-safe. */
+#ifndef KILN_CORE_POOL_H
+#define KILN_CORE_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Declares a typed handle, so a kiln_texture cannot be passed where a kiln_buffer is expected.
+ * A zero-initialised handle ({0}) is the null handle. */
+#define KILN_HANDLE(name) typedef struct name { uint32_t id; } name;
+
+#define KILN_POOL_INDEX_BITS 20u
+#define KILN_POOL_INDEX_MASK ((1u << KILN_POOL_INDEX_BITS) - 1u)
+#define KILN_POOL_GENERATION_MASK 0xFFFu
+#define KILN_POOL_MAX_CAPACITY ((1u << KILN_POOL_INDEX_BITS) - 1u) /* 1048575 */
+
+typedef struct kiln_pool {
+    uint8_t *items;         /* capacity * item_stride bytes */
+    uint16_t *generations;  /* per slot; only the low 12 bits are used */
+    uint8_t *alive;         /* per slot: 1 while allocated */
+    uint32_t *free_slots;   /* ring of free slot indices, oldest first */
+    uint32_t item_size;     /* bytes the caller asked for */
+    uint32_t item_stride;   /* item_size rounded up to the item alignment */
+    uint32_t capacity;
+    uint32_t free_head;     /* position of the oldest free slot in free_slots */
+    uint32_t free_count;
+    uint32_t live;
+} kiln_pool;
+
+/* Allocates storage for `capacity` items of `item_size` bytes. False (pool left empty, safe to
+ * free) when capacity is 0 or above KILN_POOL_MAX_CAPACITY, item_size is 0, or memory is short. */
+bool kiln_pool_init(kiln_pool *pool, uint32_t capacity, uint32_t item_size);
+void kiln_pool_free(kiln_pool *pool);
+
+/* Takes a free slot, zeroes its item, stores a pointer to it in out_item (when not NULL) and
+ * returns its id; returns 0 (and sets *out_item to NULL) when the pool is full. */
+uint32_t kiln_pool_alloc(kiln_pool *pool, void **out_item);
+/* The item behind id; NULL for 0, stale or out-of-range ids. */
+void *kiln_pool_get(const kiln_pool *pool, uint32_t id);
+/* Releases the item behind id; false for 0, stale or out-of-range ids (nothing changes). */
+bool kiln_pool_release(kiln_pool *pool, uint32_t id);
+/* Whether id currently resolves. */
+bool kiln_pool_valid(const kiln_pool *pool, uint32_t id);
+uint32_t kiln_pool_live(const kiln_pool *pool);
+/* Iterates live ids in slot order: start with *cursor = 0, call until it returns 0. Releasing
+ * the id just returned is allowed during iteration. */
+uint32_t kiln_pool_next(const kiln_pool *pool, uint32_t *cursor);
+
+/* The slot index of an id (for tables kept beside the pool); meaningless for id 0. */
+static inline uint32_t kiln_pool_id_index(uint32_t id) {
+    return (id & KILN_POOL_INDEX_MASK) - 1u;
+}
+static inline uint32_t kiln_pool_id_generation(uint32_t id) {
+    return id >> KILN_POOL_INDEX_BITS;
+}
+
+#endif

@@ -1,0 +1,570 @@
+/* kiln/gfx: the typed layer over WebGPU (Dawn). The only part of kiln that calls wgpu*.
+ *
+ * Objects and ownership (each created by its _create and released by its _destroy):
+ *   kiln_gfx         instance, adapter, device, queue, optional window surface, the diagnostics
+ *                    ring and the event queue Dawn's callbacks write into. Outlives everything below.
+ *   kiln_resources   one generational pool per GPU object kind. Destroy before its kiln_gfx.
+ *   kiln_shaders     loaded WGSL files (path, mtime) for hot reload; modules live in kiln_resources.
+ *   kiln_encoder     one command buffer; a stack value, consumed by _finish_and_submit or _discard.
+ *   kiln_swapchain   the window surface configuration and per-frame acquisition.
+ *   kiln_debug_draw  line drawing: its pipeline and vertex buffer live in kiln_resources.
+ *
+ * Errors: functions that can fail return bool (or an invalid handle with id 0) and fill an
+ * optional kiln_error. Validation errors Dawn raises outside an error scope are uncaptured: they
+ * are counted in kiln_gfx.error_count and logged under "wgpu.validation" by kiln_gfx_pump.
+ * Everything here is main-thread only. */
+#ifndef KILN_GFX_H
+#define KILN_GFX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <kiln/core.h>
+#include <kiln/webgpu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Device and event pump
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct kiln_gfx_desc {
+    const char *label;
+    /* With both set, the adapter is chosen compatible with this Xlib window and gfx.surface is
+     * created for it (see kiln_swapchain). Leave zero for headless use. */
+    void *x11_display;
+    uint64_t x11_window;
+    bool low_power;                 /* prefer an integrated / low-power adapter */
+    uint32_t diagnostics_capacity;  /* records kept in gfx.diagnostics; 0 means 1024 */
+} kiln_gfx_desc;
+
+/* Optional features: requested at device creation only when the adapter has them. */
+typedef struct kiln_gfx_features {
+    bool timestamp_query;
+    bool float32_filterable;
+    bool float32_blendable;
+    bool texture_compression_bc;
+    bool shader_f16;
+    bool indirect_first_instance;
+    bool depth_clip_control;
+    bool rg11b10_renderable;
+} kiln_gfx_features;
+
+typedef struct kiln_gfx_events kiln_gfx_events; /* internal */
+
+typedef struct kiln_gfx {
+    WGPUInstance instance;
+    WGPUAdapter adapter;
+    WGPUDevice device;
+    WGPUQueue queue;
+    WGPUSurface surface;          /* NULL when headless */
+    char adapter_name[256];       /* e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
+    char adapter_vendor[64];
+    WGPUBackendType backend;
+    WGPUAdapterType adapter_type;
+    WGPULimits limits;            /* the device's limits */
+    kiln_gfx_features features;   /* enabled on the device */
+    uint64_t error_count;         /* uncaptured errors seen by kiln_gfx_pump */
+    bool lost;                    /* the device was lost (set by kiln_gfx_pump) */
+    kiln_log diagnostics;         /* records from Dawn and from gfx; drained by the application */
+    kiln_gfx_events *events;
+} kiln_gfx;
+
+kiln_gfx *kiln_gfx_create(const kiln_gfx_desc *desc, kiln_error *err);
+void kiln_gfx_destroy(kiln_gfx *gfx);
+
+/* Processes Dawn's pending callbacks and drains them into the gfx state: uncaptured errors are
+ * counted and logged ("wgpu.validation", "wgpu.out_of_memory", "wgpu.internal"), device loss sets
+ * `lost` ("wgpu.device"), Dawn's own log lines become "wgpu" records. `wait` also ticks the device
+ * so that finished GPU work reports in. Call once per frame. */
+void kiln_gfx_pump(kiln_gfx *gfx, bool wait);
+
+/* Blocks until `future` completes or timeout_ns passes (then fails with KILN_ERR_TIMEOUT naming
+ * `what`). Only futures whose callbacks use WGPUCallbackMode_WaitAnyOnly may be awaited. */
+bool kiln_gfx_await(kiln_gfx *gfx, WGPUFuture future, uint64_t timeout_ns, const char *what, kiln_error *err);
+
+#define KILN_GFX_DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+
+/* Runs `create` inside a validation + internal error scope; returns false with the first message
+ * when the scope caught an error. The generic helper behind shader and pipeline creation. */
+typedef struct kiln_gfx_scope_result {
+    bool failed;
+    WGPUErrorType type;
+    char message[1024];
+} kiln_gfx_scope_result;
+void kiln_gfx_push_scope(kiln_gfx *gfx);
+bool kiln_gfx_pop_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err);
+
+const char *kiln_gfx_backend_name(WGPUBackendType backend);
+
+/* ---------------------------------------------------------------------------------------------
+ * Resources: generational pools of GPU objects behind typed handles
+ * ------------------------------------------------------------------------------------------- */
+
+KILN_HANDLE(kiln_buffer)
+KILN_HANDLE(kiln_texture)
+KILN_HANDLE(kiln_texture_view)
+KILN_HANDLE(kiln_sampler)
+KILN_HANDLE(kiln_shader)
+KILN_HANDLE(kiln_bind_group_layout)
+KILN_HANDLE(kiln_pipeline_layout)
+KILN_HANDLE(kiln_bind_group)
+KILN_HANDLE(kiln_render_pipeline)
+KILN_HANDLE(kiln_compute_pipeline)
+
+typedef struct kiln_resources kiln_resources;
+
+typedef struct kiln_live_counts {
+    uint32_t buffers, textures, texture_views, samplers, shaders;
+    uint32_t bind_group_layouts, pipeline_layouts, bind_groups, render_pipelines, compute_pipelines;
+} kiln_live_counts;
+uint32_t kiln_live_counts_total(const kiln_live_counts *counts);
+
+typedef struct kiln_buffer_desc {
+    const char *label;
+    uint64_t size;
+    WGPUBufferUsage usage;
+    bool mapped_at_creation;
+} kiln_buffer_desc;
+
+typedef struct kiln_texture_desc {
+    const char *label;
+    uint32_t width, height;
+    uint32_t depth_or_layers;          /* 0 means 1 */
+    uint32_t mip_levels;               /* 0 means 1 */
+    uint32_t sample_count;             /* 0 means 1 */
+    WGPUTextureFormat format;
+    WGPUTextureUsage usage;
+    WGPUTextureDimension dimension;    /* Undefined means 2D */
+} kiln_texture_desc;
+
+typedef struct kiln_texture_view_desc {
+    const char *label;
+    WGPUTextureViewDimension dimension; /* Undefined: derived from the texture */
+    WGPUTextureFormat format;           /* Undefined: the texture's */
+    uint32_t base_mip, mip_count;       /* mip_count 0: all remaining */
+    uint32_t base_layer, layer_count;   /* layer_count 0: all remaining */
+    WGPUTextureAspect aspect;           /* Undefined: All */
+} kiln_texture_view_desc;
+
+typedef struct kiln_sampler_desc {
+    const char *label;
+    bool linear;                        /* min/mag filter linear (else nearest) */
+    bool mip_linear;                    /* mipmap filter linear */
+    WGPUAddressMode address;            /* Undefined: ClampToEdge, all three axes */
+    WGPUCompareFunction compare;        /* Undefined: not a comparison sampler */
+    uint16_t max_anisotropy;            /* 0 means 1 */
+    float lod_max;                      /* 0 means 32 */
+} kiln_sampler_desc;
+
+/* capacity sizes the buffer, texture, view and bind group pools (0 means 4096); samplers get 256
+ * and shaders, layouts and pipelines 1024 each. */
+kiln_resources *kiln_resources_create(kiln_gfx *gfx, uint32_t capacity, kiln_error *err);
+/* Releases whatever is still alive (imported views are only forgotten) and, if anything was,
+ * appends one "gfx.resources" warning with the counts to gfx->diagnostics. */
+void kiln_resources_destroy(kiln_resources *res);
+kiln_gfx *kiln_resources_gfx(const kiln_resources *res);
+kiln_live_counts kiln_resources_live_counts(const kiln_resources *res);
+
+kiln_buffer kiln_gfx_create_buffer(kiln_resources *res, const kiln_buffer_desc *desc, kiln_error *err);
+kiln_texture kiln_gfx_create_texture(kiln_resources *res, const kiln_texture_desc *desc, kiln_error *err);
+kiln_texture_view kiln_gfx_create_texture_view(kiln_resources *res, kiln_texture texture,
+                                               const kiln_texture_view_desc *desc, kiln_error *err);
+kiln_sampler kiln_gfx_create_sampler(kiln_resources *res, const kiln_sampler_desc *desc, kiln_error *err);
+/* The reverse-Z shadow comparison sampler: linear, clamp, GreaterEqual. */
+kiln_sampler kiln_gfx_create_comparison_sampler(kiln_resources *res, const char *label, kiln_error *err);
+
+/* Wraps a view kiln does not own (a swapchain view) so it can be bound through a handle. */
+kiln_texture_view kiln_gfx_import_texture_view(kiln_resources *res, WGPUTextureView view, kiln_error *err);
+bool kiln_gfx_forget_texture_view(kiln_resources *res, kiln_texture_view view, kiln_error *err);
+
+bool kiln_gfx_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err);
+/* Refused (nothing released) while views of the texture are alive. */
+bool kiln_gfx_destroy_texture(kiln_resources *res, kiln_texture h, kiln_error *err);
+bool kiln_gfx_destroy_texture_view(kiln_resources *res, kiln_texture_view h, kiln_error *err);
+bool kiln_gfx_destroy_sampler(kiln_resources *res, kiln_sampler h, kiln_error *err);
+bool kiln_gfx_destroy_shader(kiln_resources *res, kiln_shader h, kiln_error *err);
+bool kiln_gfx_destroy_bind_group_layout(kiln_resources *res, kiln_bind_group_layout h, kiln_error *err);
+bool kiln_gfx_destroy_pipeline_layout(kiln_resources *res, kiln_pipeline_layout h, kiln_error *err);
+bool kiln_gfx_destroy_bind_group(kiln_resources *res, kiln_bind_group h, kiln_error *err);
+bool kiln_gfx_destroy_render_pipeline(kiln_resources *res, kiln_render_pipeline h, kiln_error *err);
+bool kiln_gfx_destroy_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, kiln_error *err);
+
+/* Raw objects behind handles: NULL (and an "invalid handle" error) for stale handles. */
+WGPUBuffer kiln_gfx_buffer_raw(const kiln_resources *res, kiln_buffer h, kiln_error *err);
+uint64_t kiln_gfx_buffer_size(const kiln_resources *res, kiln_buffer h);
+WGPUTexture kiln_gfx_texture_raw(const kiln_resources *res, kiln_texture h, kiln_error *err);
+const kiln_texture_desc *kiln_gfx_texture_desc(const kiln_resources *res, kiln_texture h);
+uint32_t kiln_gfx_texture_view_count(const kiln_resources *res, kiln_texture h);
+WGPUTextureView kiln_gfx_texture_view_raw(const kiln_resources *res, kiln_texture_view h, kiln_error *err);
+WGPUSampler kiln_gfx_sampler_raw(const kiln_resources *res, kiln_sampler h, kiln_error *err);
+WGPUShaderModule kiln_gfx_shader_raw(const kiln_resources *res, kiln_shader h, kiln_error *err);
+WGPUBindGroupLayout kiln_gfx_bind_group_layout_raw(const kiln_resources *res, kiln_bind_group_layout h, kiln_error *err);
+WGPUPipelineLayout kiln_gfx_pipeline_layout_raw(const kiln_resources *res, kiln_pipeline_layout h, kiln_error *err);
+WGPUBindGroup kiln_gfx_bind_group_raw(const kiln_resources *res, kiln_bind_group h, kiln_error *err);
+WGPURenderPipeline kiln_gfx_render_pipeline_raw(const kiln_resources *res, kiln_render_pipeline h, kiln_error *err);
+WGPUComputePipeline kiln_gfx_compute_pipeline_raw(const kiln_resources *res, kiln_compute_pipeline h, kiln_error *err);
+
+/* Uploads through the queue. Fails (nothing written) when offset + size exceeds the buffer. */
+bool kiln_gfx_write_buffer(kiln_resources *res, kiln_buffer h, uint64_t offset, const void *data, size_t size,
+                           kiln_error *err);
+/* Uploads one mip level (layer `layer`) of tightly packed rows. Fails when the region leaves the
+ * texture or `size` is shorter than bytes_per_row * height. */
+bool kiln_gfx_write_texture(kiln_resources *res, kiln_texture h, uint32_t mip, uint32_t layer, const void *data,
+                            size_t size, uint32_t bytes_per_row, uint32_t width, uint32_t height, kiln_error *err);
+
+/* Adopting takes ownership of a raw object created elsewhere (a pipeline builder, a shader
+ * compile): on failure (NULL object, pool full) the object is released, so ownership always
+ * passes. */
+kiln_shader kiln_gfx_adopt_shader(kiln_resources *res, WGPUShaderModule module, const char *label, kiln_error *err);
+kiln_render_pipeline kiln_gfx_adopt_render_pipeline(kiln_resources *res, WGPURenderPipeline p, kiln_error *err);
+kiln_compute_pipeline kiln_gfx_adopt_compute_pipeline(kiln_resources *res, WGPUComputePipeline p, kiln_error *err);
+/* Swap the object behind a live handle (hot reload); the old object is released. On a stale
+ * handle the new object is released and false returned. */
+bool kiln_gfx_replace_shader(kiln_resources *res, kiln_shader h, WGPUShaderModule module, kiln_error *err);
+bool kiln_gfx_replace_render_pipeline(kiln_resources *res, kiln_render_pipeline h, WGPURenderPipeline p,
+                                      kiln_error *err);
+bool kiln_gfx_replace_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, WGPUComputePipeline p,
+                                       kiln_error *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * Shaders: WGSL compilation with file:line:col diagnostics, hot reload
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct kiln_shader_message {
+    uint32_t line, column;            /* 1-based; 0 when Dawn gave no location */
+    bool is_error;
+    char text[512];
+} kiln_shader_message;
+
+#define KILN_SHADER_MAX_MESSAGES 8
+typedef struct kiln_shader_report {
+    char path[256];
+    uint32_t count;
+    kiln_shader_message messages[KILN_SHADER_MAX_MESSAGES];
+} kiln_shader_report;
+
+/* Formats message i as "path:line:col: error: text". */
+void kiln_shader_report_format(const kiln_shader_report *report, uint32_t i, char *out, size_t out_size);
+
+typedef struct kiln_shaders kiln_shaders;
+
+typedef struct kiln_shader_reload {
+    kiln_shader shader;
+    bool success;
+    char path[256];
+} kiln_shader_reload;
+
+kiln_shaders *kiln_shaders_create(kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
+void kiln_shaders_destroy(kiln_shaders *shaders);
+
+/* Compiles WGSL `source`, named `path` in diagnostics. On failure returns NULL, fills `report`
+ * (when given) and err->message with the first "path:line:col: error: text". The module is not
+ * pooled: adopt it or release it. */
+WGPUShaderModule kiln_shaders_compile(kiln_shaders *shaders, const char *path, const char *source,
+                                      kiln_shader_report *report, kiln_error *err);
+/* Reads, compiles and adopts the file, and registers it for check_for_changes. */
+kiln_shader kiln_shaders_load(kiln_shaders *shaders, const char *path, kiln_shader_report *report, kiln_error *err);
+/* Stats every loaded file; recompiles those whose mtime changed. Success swaps the module behind
+ * the same handle and logs "reloaded <path>" (info, "gfx.shaders"); failure keeps the last good
+ * module, counts a reload failure and logs the diagnostic (error). Writes up to max results and
+ * returns how many files changed. */
+uint32_t kiln_shaders_check_for_changes(kiln_shaders *shaders, kiln_shader_reload *results, uint32_t max);
+uint32_t kiln_shaders_reload_failures(const kiln_shaders *shaders);
+
+/* ---------------------------------------------------------------------------------------------
+ * Pipelines: bind group layouts, bind groups, render and compute pipelines
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum kiln_binding_kind {
+    KILN_BINDING_UNIFORM_BUFFER,
+    KILN_BINDING_STORAGE_BUFFER,
+    KILN_BINDING_READ_ONLY_STORAGE_BUFFER,
+    KILN_BINDING_TEXTURE_2D,                  /* filterable float */
+    KILN_BINDING_TEXTURE_CUBE,
+    KILN_BINDING_TEXTURE_2D_ARRAY,
+    KILN_BINDING_TEXTURE_3D,
+    KILN_BINDING_DEPTH_TEXTURE_2D,
+    KILN_BINDING_DEPTH_TEXTURE_2D_ARRAY,
+    KILN_BINDING_MULTISAMPLED_DEPTH_TEXTURE_2D,
+    KILN_BINDING_UNFILTERABLE_TEXTURE_2D,     /* e.g. R32Float without float32-filterable */
+    KILN_BINDING_FILTERING_SAMPLER,
+    KILN_BINDING_NON_FILTERING_SAMPLER,
+    KILN_BINDING_COMPARISON_SAMPLER,
+    KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D, /* needs kiln_layout_entry.storage_format */
+    KILN_BINDING_KIND_COUNT
+} kiln_binding_kind;
+
+typedef struct kiln_layout_entry {
+    uint32_t binding;
+    WGPUShaderStage visibility;
+    kiln_binding_kind kind;
+    bool dynamic_offset;              /* buffers only */
+    uint64_t min_binding_size;        /* buffers only; 0: checked at draw time */
+    WGPUTextureFormat storage_format; /* write-only storage textures only */
+} kiln_layout_entry;
+
+/* One bind group entry. Set exactly one of buffer, sampler, view. size 0: to the end. */
+typedef struct kiln_binding_resource {
+    uint32_t binding;
+    kiln_buffer buffer;
+    uint64_t offset, size;
+    kiln_sampler sampler;
+    kiln_texture_view view;
+} kiln_binding_resource;
+
+kiln_bind_group_layout kiln_gfx_create_bind_group_layout(kiln_resources *res, const char *label,
+                                                         const kiln_layout_entry *entries, uint32_t count,
+                                                         kiln_error *err);
+kiln_pipeline_layout kiln_gfx_create_pipeline_layout(kiln_resources *res, const char *label,
+                                                     const kiln_bind_group_layout *layouts, uint32_t count,
+                                                     kiln_error *err);
+kiln_bind_group kiln_gfx_create_bind_group(kiln_resources *res, const char *label, kiln_bind_group_layout layout,
+                                           const kiln_binding_resource *entries, uint32_t count, kiln_error *err);
+
+#define KILN_MAX_VERTEX_ATTRIBUTES 8
+#define KILN_MAX_VERTEX_BUFFERS 4
+#define KILN_MAX_COLOR_ATTACHMENTS 4
+
+typedef struct kiln_vertex_attribute {
+    WGPUVertexFormat format;
+    uint32_t offset;
+    uint32_t location;
+} kiln_vertex_attribute;
+
+typedef struct kiln_vertex_layout {
+    uint32_t stride;
+    bool per_instance;
+    uint32_t attribute_count;
+    kiln_vertex_attribute attributes[KILN_MAX_VERTEX_ATTRIBUTES];
+} kiln_vertex_layout;
+
+typedef enum kiln_blend_mode {
+    KILN_BLEND_OPAQUE,          /* no blending: the source replaces the target */
+    KILN_BLEND_ALPHA,           /* straight alpha over: src*a + dst*(1-a) */
+    KILN_BLEND_PREMULTIPLIED,   /* src + dst*(1-a) */
+    KILN_BLEND_ADDITIVE,        /* src + dst */
+} kiln_blend_mode;
+
+typedef struct kiln_color_target {
+    WGPUTextureFormat format;
+    kiln_blend_mode blend;
+    WGPUColorWriteMask write_mask;    /* 0 means All */
+} kiln_color_target;
+
+typedef struct kiln_depth_state {
+    WGPUTextureFormat format;         /* Undefined: no depth attachment */
+    bool write;
+    WGPUCompareFunction compare;
+    int32_t bias;
+    float bias_slope_scale;
+    float bias_clamp;
+} kiln_depth_state;
+
+/* Reverse-Z: nearer is larger, so the test is GreaterEqual and depth clears to 0. */
+kiln_depth_state kiln_depth_reverse_z(WGPUTextureFormat format, bool write);
+/* Shadow-map variant with a depth bias (positive bias pushes towards the light in reverse-Z). */
+kiln_depth_state kiln_depth_reverse_z_biased(WGPUTextureFormat format, int32_t bias, float slope_scale, float clamp);
+
+typedef struct kiln_render_pipeline_desc {
+    const char *label;
+    kiln_pipeline_layout layout;
+    kiln_shader shader;
+    const char *vertex_entry;         /* NULL: "vs_main" */
+    const char *fragment_entry;       /* NULL: "fs_main"; ignored when target_count is 0 and no_fragment */
+    bool no_fragment;                 /* depth-only pipelines */
+    uint32_t vertex_buffer_count;
+    kiln_vertex_layout vertex_buffers[KILN_MAX_VERTEX_BUFFERS];
+    uint32_t target_count;
+    kiln_color_target targets[KILN_MAX_COLOR_ATTACHMENTS];
+    kiln_depth_state depth;
+    WGPUPrimitiveTopology topology;   /* Undefined: TriangleList */
+    WGPUCullMode cull;                /* Undefined: None */
+    WGPUFrontFace front_face;         /* Undefined: CCW */
+    uint32_t sample_count;            /* 0 means 1 */
+} kiln_render_pipeline_desc;
+
+typedef struct kiln_compute_pipeline_desc {
+    const char *label;
+    kiln_pipeline_layout layout;
+    kiln_shader shader;
+    const char *entry;                /* NULL: "cs_main" */
+} kiln_compute_pipeline_desc;
+
+/* Build the raw object (for hot reload); fail with "pipeline '<label>' is invalid: <message>"
+ * when Dawn rejects it. create_* build and adopt. */
+WGPURenderPipeline kiln_gfx_build_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
+                                                  kiln_error *err);
+WGPUComputePipeline kiln_gfx_build_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
+                                                    kiln_error *err);
+kiln_render_pipeline kiln_gfx_create_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
+                                                     kiln_error *err);
+kiln_compute_pipeline kiln_gfx_create_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
+                                                       kiln_error *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * Commands: encoder, render and compute passes, copies, readback
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct kiln_encoder {
+    kiln_resources *res;
+    WGPUCommandEncoder raw;
+    bool pass_open;
+} kiln_encoder;
+
+typedef struct kiln_color_attachment {
+    WGPUTextureView view;
+    WGPUTextureView resolve_target;   /* MSAA resolve, or NULL */
+    WGPULoadOp load;                  /* Clear or Load */
+    WGPUColor clear;
+} kiln_color_attachment;
+
+kiln_color_attachment kiln_color_cleared(WGPUTextureView view, double r, double g, double b, double a);
+kiln_color_attachment kiln_color_cleared_resolving(WGPUTextureView view, WGPUTextureView resolve, double r,
+                                                   double g, double b, double a);
+kiln_color_attachment kiln_color_loaded(WGPUTextureView view);
+
+typedef struct kiln_depth_attachment {
+    WGPUTextureView view;
+    WGPULoadOp load;
+    float clear;
+    bool read_only;
+} kiln_depth_attachment;
+
+/* Clears to 0, the far plane of reverse-Z. */
+kiln_depth_attachment kiln_depth_cleared_reverse_z(WGPUTextureView view);
+kiln_depth_attachment kiln_depth_loaded(WGPUTextureView view);
+
+typedef struct kiln_render_pass {
+    kiln_encoder *encoder;
+    WGPURenderPassEncoder raw;
+} kiln_render_pass;
+
+typedef struct kiln_compute_pass {
+    kiln_encoder *encoder;
+    WGPUComputePassEncoder raw;
+} kiln_compute_pass;
+
+/* The label names the command buffer in Dawn's validation messages. */
+bool kiln_encoder_begin(kiln_encoder *enc, kiln_resources *res, const char *label, kiln_error *err);
+bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const kiln_color_attachment *colors,
+                                    uint32_t color_count, const kiln_depth_attachment *depth, kiln_render_pass *out,
+                                    kiln_error *err);
+bool kiln_encoder_begin_compute_pass(kiln_encoder *enc, const char *label, kiln_compute_pass *out, kiln_error *err);
+
+/* Ends and releases the pass; safe to call twice. */
+void kiln_render_pass_end(kiln_render_pass *pass);
+bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline p, kiln_error *err);
+bool kiln_render_pass_set_bind_group(kiln_render_pass *pass, uint32_t index, kiln_bind_group g,
+                                     const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err);
+/* Fail when offset is past the end of the buffer. */
+bool kiln_render_pass_set_vertex_buffer(kiln_render_pass *pass, uint32_t slot, kiln_buffer b, uint64_t offset,
+                                        kiln_error *err);
+bool kiln_render_pass_set_index_buffer(kiln_render_pass *pass, kiln_buffer b, WGPUIndexFormat format,
+                                       uint64_t offset, kiln_error *err);
+void kiln_render_pass_set_viewport(kiln_render_pass *pass, float x, float y, float w, float h);
+void kiln_render_pass_set_scissor(kiln_render_pass *pass, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+void kiln_render_pass_draw(kiln_render_pass *pass, uint32_t vertex_count, uint32_t instance_count,
+                           uint32_t first_vertex, uint32_t first_instance);
+void kiln_render_pass_draw_indexed(kiln_render_pass *pass, uint32_t index_count, uint32_t instance_count,
+                                   uint32_t first_index, int32_t base_vertex, uint32_t first_instance);
+
+void kiln_compute_pass_end(kiln_compute_pass *pass);
+bool kiln_compute_pass_set_pipeline(kiln_compute_pass *pass, kiln_compute_pipeline p, kiln_error *err);
+bool kiln_compute_pass_set_bind_group(kiln_compute_pass *pass, uint32_t index, kiln_bind_group g,
+                                      const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err);
+void kiln_compute_pass_dispatch(kiln_compute_pass *pass, uint32_t x, uint32_t y, uint32_t z);
+
+bool kiln_encoder_copy_buffer_to_buffer(kiln_encoder *enc, kiln_buffer src, uint64_t src_offset, kiln_buffer dst,
+                                        uint64_t dst_offset, uint64_t size, kiln_error *err);
+/* Copies a width x height region of mip `mip` into `dst` at offset 0. bytes_per_row must be a
+ * multiple of 256 (checked here, before anything is recorded) and dst large enough. Takes the
+ * raw texture so swapchain textures can be read back too. */
+bool kiln_encoder_copy_texture_to_buffer(kiln_encoder *enc, WGPUTexture src, uint32_t mip, kiln_buffer dst,
+                                         uint32_t bytes_per_row, uint32_t width, uint32_t height, kiln_error *err);
+bool kiln_encoder_finish_and_submit(kiln_encoder *enc, kiln_error *err);
+/* Drops the encoder and everything recorded on it. */
+void kiln_encoder_discard(kiln_encoder *enc);
+
+/* For tests, tools and shutdown, never the frame loop: block on the GPU. */
+bool kiln_gfx_wait_for_queue(kiln_gfx *gfx, kiln_error *err);
+/* Maps a MapRead buffer and copies size bytes from offset into dst. */
+bool kiln_gfx_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t offset, void *dst, size_t size,
+                          kiln_error *err);
+/* Reads mip 0 of a 2D texture (RGBA8/BGRA8 unorm or srgb, RGBA16Float, RGBA32Float, R8, R32Float)
+ * into a new image: 8-bit formats as RGBA8 (BGRA swapped), RGBA16Float as RGBA16F, 32-bit float as
+ * RGBA32F (single-channel formats fill R, with G=B=0 and A=1). Submits and waits. */
+bool kiln_gfx_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err);
+
+/* Bytes one texel of `format` takes in a copy; 0 for formats readback does not handle. */
+uint32_t kiln_gfx_format_texel_size(WGPUTextureFormat format);
+/* Rounds up to the 256-byte copy row alignment. */
+uint32_t kiln_gfx_aligned_bytes_per_row(uint32_t bytes);
+
+/* ---------------------------------------------------------------------------------------------
+ * Swapchain: the window surface
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct kiln_swapchain {
+    kiln_gfx *gfx;
+    WGPUTextureFormat format;
+    WGPUTextureUsage usage;
+    uint32_t width, height;           /* configured size */
+    uint32_t pending_width, pending_height;
+    bool configured;
+    uint32_t reconfigures;            /* configurations after the first */
+    uint32_t frames_skipped;          /* acquires refused for a zero-area window */
+} kiln_swapchain;
+
+typedef struct kiln_surface_frame {
+    WGPUTexture texture;
+    WGPUTextureView view;
+    uint32_t width, height;
+} kiln_surface_frame;
+
+/* Picks an 8-bit BGRA/RGBA format (sRGB first when prefer_srgb), requires RenderAttachment
+ * (and CopySrc when readback) and configures Fifo presentation. */
+bool kiln_swapchain_init(kiln_swapchain *sc, kiln_gfx *gfx, uint32_t width, uint32_t height, bool prefer_srgb,
+                         bool readback, kiln_error *err);
+void kiln_swapchain_deinit(kiln_swapchain *sc);
+/* Records the new size; the surface is reconfigured at the next acquire. */
+void kiln_swapchain_resize(kiln_swapchain *sc, uint32_t width, uint32_t height);
+/* Returns false with *skipped = true for a zero-area window (counted), false with an error when
+ * the surface fails twice (Outdated, Lost or Timeout trigger one reconfigure and retry). */
+bool kiln_swapchain_acquire(kiln_swapchain *sc, kiln_surface_frame *frame, bool *skipped, kiln_error *err);
+void kiln_swapchain_present(kiln_swapchain *sc, kiln_surface_frame *frame);
+void kiln_swapchain_discard(kiln_swapchain *sc, kiln_surface_frame *frame);
+
+/* ---------------------------------------------------------------------------------------------
+ * Debug lines
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct kiln_color8 { uint8_t r, g, b, a; } kiln_color8;
+
+typedef struct kiln_debug_draw kiln_debug_draw;
+
+/* depth_format Undefined: lines draw on top; otherwise they depth-test reverse-Z without writing. */
+kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, kiln_shaders *shaders, WGPUTextureFormat color_format,
+                                        WGPUTextureFormat depth_format, kiln_error *err);
+void kiln_debug_draw_destroy(kiln_debug_draw *dd);
+void kiln_debug_draw_line(kiln_debug_draw *dd, kiln_vec3 a, kiln_vec3 b, kiln_color8 color);
+void kiln_debug_draw_aabb(kiln_debug_draw *dd, kiln_vec3 min, kiln_vec3 max, kiln_color8 color);
+void kiln_debug_draw_sphere(kiln_debug_draw *dd, kiln_vec3 center, float radius, kiln_color8 color, uint32_t segments);
+void kiln_debug_draw_axes(kiln_debug_draw *dd, kiln_vec3 origin, float length);
+/* A grid on the XZ plane: `half_cells` cells each side of the origin, `spacing` metres apart. */
+void kiln_debug_draw_grid(kiln_debug_draw *dd, uint32_t half_cells, float spacing, kiln_color8 color);
+/* Before the render pass: writes the camera and the vertices, growing the GPU buffer by doubling
+ * when needed. */
+bool kiln_debug_draw_upload(kiln_debug_draw *dd, kiln_mat4 view_proj, kiln_error *err);
+/* Inside an open pass: draws what was uploaded and clears the CPU list for the next frame. */
+bool kiln_debug_draw_flush(kiln_debug_draw *dd, kiln_render_pass *pass, kiln_error *err);
+uint32_t kiln_debug_draw_vertex_count(const kiln_debug_draw *dd);
+uint32_t kiln_debug_draw_grows(const kiln_debug_draw *dd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,129 @@
+/* Image files: decoding through stb_image and PNG encoding through stb_image_write.
+ *
+ * Debian's libstb ships the stb implementations as a shared library, so this file only includes
+ * the declarations and links -lstb (see sources.cmake). Decoded pixels are copied into memory
+ * from kiln_image_create so every kiln_image is freed the same way, whatever stb allocates with. */
+#include <kiln/core/image.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+/* Decodes bytes into img, naming the input `what` in errors. */
+static bool decode_named(kiln_image *img, const void *bytes, size_t size, const char *what,
+                         kiln_error *err) {
+    if (!img) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: no image", what);
+    memset(img, 0, sizeof *img);
+    if (!bytes || size == 0)
+        return kiln_error_set(err, KILN_ERR_FORMAT, "%s: no data to decode", what);
+    if (size > INT_MAX)
+        return kiln_error_set(err, KILN_ERR_FORMAT, "%s: %zu bytes is too large to decode", what,
+                              size);
+
+    const stbi_uc *data = bytes;
+    int len = (int)size;
+    int w = 0, h = 0, channels_in_file = 0;
+    bool hdr = stbi_is_hdr_from_memory(data, len) != 0;
+    /* Ask for four channels whatever the file holds, so grey and RGB files come out RGBA. */
+    void *decoded = hdr ? (void *)stbi_loadf_from_memory(data, len, &w, &h, &channels_in_file, 4)
+                        : (void *)stbi_load_from_memory(data, len, &w, &h, &channels_in_file, 4);
+    if (!decoded) {
+        const char *reason = stbi_failure_reason();
+        return kiln_error_set(err, KILN_ERR_FORMAT, "%s: cannot decode image: %s", what,
+                              reason ? reason : "unknown reason");
+    }
+
+    kiln_image_format format = hdr ? KILN_IMAGE_RGBA32F : KILN_IMAGE_RGBA8;
+    kiln_error create_err;
+    if (!kiln_image_create(img, (uint32_t)w, (uint32_t)h, format, &create_err)) {
+        stbi_image_free(decoded);
+        return kiln_error_set(err, create_err.code, "%s: %s", what, create_err.message);
+    }
+    memcpy(img->pixels, decoded, kiln_image_byte_size(img));
+    stbi_image_free(decoded);
+    return true;
+}
+
+bool kiln_image_decode(kiln_image *img, const void *bytes, size_t size, kiln_error *err) {
+    char what[64];
+    snprintf(what, sizeof what, "<memory, %zu bytes>", size);
+    return decode_named(img, bytes, size, what, err);
+}
+
+/* Reads a whole file into a malloc'd buffer. */
+static bool read_file(const char *path, void **out_bytes, size_t *out_size, kiln_error *err) {
+    *out_bytes = NULL;
+    *out_size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+
+    long end = -1;
+    if (fseek(f, 0, SEEK_END) == 0) end = ftell(f);
+    if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return kiln_error_set(err, KILN_ERR_IO, "%s: cannot determine file size", path);
+    }
+
+    size_t size = (size_t)end;
+    void *bytes = malloc(size ? size : 1);
+    if (!bytes) {
+        fclose(f);
+        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path,
+                              size);
+    }
+    size_t got = fread(bytes, 1, size, f);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (failed || got != size) {
+        free(bytes);
+        return kiln_error_set(err, KILN_ERR_IO, "%s: read %zu of %zu bytes", path, got, size);
+    }
+    *out_bytes = bytes;
+    *out_size = size;
+    return true;
+}
+
+bool kiln_image_load(kiln_image *img, const char *path, kiln_error *err) {
+    if (img) memset(img, 0, sizeof *img);
+    if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "image load: no path");
+
+    void *bytes;
+    size_t size;
+    if (!read_file(path, &bytes, &size, err)) return false;
+    bool ok = decode_named(img, bytes, size, path, err);
+    free(bytes);
+    return ok;
+}
+
+bool kiln_image_write_png(const kiln_image *img, const char *path, kiln_error *err) {
+    if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "write png: no path");
+    if (!img || !img->pixels)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: no image to write", path);
+    if (img->width > INT_MAX / 4 || img->height > INT_MAX)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: %ux%u is too large for PNG",
+                              path, img->width, img->height);
+
+    kiln_image converted = {0};
+    const kiln_image *rgba8 = img;
+    if (img->format != KILN_IMAGE_RGBA8) {
+        kiln_error convert_err;
+        if (!kiln_image_to_rgba8(img, &converted, &convert_err))
+            return kiln_error_set(err, convert_err.code, "%s: %s", path, convert_err.message);
+        rgba8 = &converted;
+    }
+
+    errno = 0;
+    int ok = stbi_write_png(path, (int)rgba8->width, (int)rgba8->height, 4, rgba8->pixels,
+                            (int)rgba8->width * 4);
+    int saved_errno = errno;
+    kiln_image_free(&converted);
+    if (!ok)
+        return kiln_error_set(err, KILN_ERR_IO, "%s: cannot write PNG: %s", path,
+                              saved_errno ? strerror(saved_errno) : "encoder failed");
+    return true;
+}

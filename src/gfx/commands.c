@@ -1,0 +1,254 @@
+/* Command encoding: the encoder, render and compute passes, copies with their checks. */
+#include <string.h>
+
+#include "gfx_internal.h"
+
+bool kiln_encoder_begin(kiln_encoder *enc, kiln_resources *res, const char *label, kiln_error *err) {
+    *enc = (kiln_encoder){.res = res};
+    WGPUCommandEncoderDescriptor d = {.label = kiln_sv(label)};
+    enc->raw = wgpuDeviceCreateCommandEncoder(res->gfx->device, &d);
+    if (!enc->raw) return kiln_error_set(err, KILN_ERR_GPU, "could not create command encoder '%s'", label ? label : "");
+    return true;
+}
+
+static bool encoder_ready(kiln_encoder *enc, const char *what, kiln_error *err) {
+    if (!enc->raw) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: the encoder was already submitted or discarded", what);
+    if (enc->pass_open) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: end the open pass first", what);
+    return true;
+}
+
+kiln_color_attachment kiln_color_cleared(WGPUTextureView view, double r, double g, double b, double a) {
+    return (kiln_color_attachment){.view = view, .load = WGPULoadOp_Clear, .clear = {r, g, b, a}};
+}
+
+kiln_color_attachment kiln_color_cleared_resolving(WGPUTextureView view, WGPUTextureView resolve, double r, double g,
+                                                   double b, double a) {
+    kiln_color_attachment c = kiln_color_cleared(view, r, g, b, a);
+    c.resolve_target = resolve;
+    return c;
+}
+
+kiln_color_attachment kiln_color_loaded(WGPUTextureView view) {
+    return (kiln_color_attachment){.view = view, .load = WGPULoadOp_Load};
+}
+
+kiln_depth_attachment kiln_depth_cleared_reverse_z(WGPUTextureView view) {
+    return (kiln_depth_attachment){.view = view, .load = WGPULoadOp_Clear, .clear = 0.0f};
+}
+
+kiln_depth_attachment kiln_depth_loaded(WGPUTextureView view) {
+    return (kiln_depth_attachment){.view = view, .load = WGPULoadOp_Load};
+}
+
+bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const kiln_color_attachment *colors,
+                                    uint32_t color_count, const kiln_depth_attachment *depth, kiln_render_pass *out,
+                                    kiln_error *err) {
+    *out = (kiln_render_pass){0};
+    if (!encoder_ready(enc, "begin_render_pass", err)) return false;
+    if (color_count > KILN_MAX_COLOR_ATTACHMENTS)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': %u colour attachments, at most %d",
+                              label ? label : "", color_count, KILN_MAX_COLOR_ATTACHMENTS);
+    WGPURenderPassColorAttachment raw_colors[KILN_MAX_COLOR_ATTACHMENTS];
+    for (uint32_t i = 0; i < color_count; i++) {
+        raw_colors[i] = (WGPURenderPassColorAttachment){
+            .view = colors[i].view,
+            .depthSlice = WGPU_DEPTH_SLICE_UNDEFINED,
+            .resolveTarget = colors[i].resolve_target,
+            .loadOp = colors[i].load ? colors[i].load : WGPULoadOp_Clear,
+            .storeOp = WGPUStoreOp_Store,
+            .clearValue = colors[i].clear,
+        };
+        /* A multisampled attachment that is resolved need not be kept. */
+        if (colors[i].resolve_target) raw_colors[i].storeOp = WGPUStoreOp_Discard;
+    }
+    WGPURenderPassDepthStencilAttachment raw_depth;
+    if (depth) {
+        raw_depth = (WGPURenderPassDepthStencilAttachment){
+            .view = depth->view,
+            .depthLoadOp = depth->read_only ? WGPULoadOp_Undefined : (depth->load ? depth->load : WGPULoadOp_Clear),
+            .depthStoreOp = depth->read_only ? WGPUStoreOp_Undefined : WGPUStoreOp_Store,
+            .depthClearValue = depth->clear,
+            .depthReadOnly = depth->read_only,
+        };
+    }
+    WGPURenderPassDescriptor d = {
+        .label = kiln_sv(label),
+        .colorAttachmentCount = color_count,
+        .colorAttachments = raw_colors,
+        .depthStencilAttachment = depth ? &raw_depth : NULL,
+    };
+    out->raw = wgpuCommandEncoderBeginRenderPass(enc->raw, &d);
+    if (!out->raw) return kiln_error_set(err, KILN_ERR_GPU, "could not begin render pass '%s'", label ? label : "");
+    out->encoder = enc;
+    enc->pass_open = true;
+    return true;
+}
+
+bool kiln_encoder_begin_compute_pass(kiln_encoder *enc, const char *label, kiln_compute_pass *out, kiln_error *err) {
+    *out = (kiln_compute_pass){0};
+    if (!encoder_ready(enc, "begin_compute_pass", err)) return false;
+    WGPUComputePassDescriptor d = {.label = kiln_sv(label)};
+    out->raw = wgpuCommandEncoderBeginComputePass(enc->raw, &d);
+    if (!out->raw) return kiln_error_set(err, KILN_ERR_GPU, "could not begin compute pass '%s'", label ? label : "");
+    out->encoder = enc;
+    enc->pass_open = true;
+    return true;
+}
+
+void kiln_render_pass_end(kiln_render_pass *pass) {
+    if (!pass->raw) return;
+    wgpuRenderPassEncoderEnd(pass->raw);
+    wgpuRenderPassEncoderRelease(pass->raw);
+    pass->raw = NULL;
+    pass->encoder->pass_open = false;
+}
+
+bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline p, kiln_error *err) {
+    WGPURenderPipeline raw = kiln_gfx_render_pipeline_raw(pass->encoder->res, p, err);
+    if (!raw) return false;
+    wgpuRenderPassEncoderSetPipeline(pass->raw, raw);
+    return true;
+}
+
+bool kiln_render_pass_set_bind_group(kiln_render_pass *pass, uint32_t index, kiln_bind_group g,
+                                     const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err) {
+    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, err);
+    if (!raw) return false;
+    wgpuRenderPassEncoderSetBindGroup(pass->raw, index, raw, dynamic_count, dynamic_offsets);
+    return true;
+}
+
+static WGPUBuffer buffer_at(kiln_resources *res, kiln_buffer b, uint64_t offset, const char *what, kiln_error *err) {
+    WGPUBuffer raw = kiln_gfx_buffer_raw(res, b, err);
+    if (!raw) return NULL;
+    uint64_t size = kiln_gfx_buffer_size(res, b);
+    if (offset > size) {
+        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: offset %llu is past the end of buffer 0x%08x (%llu bytes)", what,
+                       (unsigned long long)offset, b.id, (unsigned long long)size);
+        return NULL;
+    }
+    return raw;
+}
+
+bool kiln_render_pass_set_vertex_buffer(kiln_render_pass *pass, uint32_t slot, kiln_buffer b, uint64_t offset,
+                                        kiln_error *err) {
+    WGPUBuffer raw = buffer_at(pass->encoder->res, b, offset, "set_vertex_buffer", err);
+    if (!raw) return false;
+    wgpuRenderPassEncoderSetVertexBuffer(pass->raw, slot, raw, offset, WGPU_WHOLE_SIZE);
+    return true;
+}
+
+bool kiln_render_pass_set_index_buffer(kiln_render_pass *pass, kiln_buffer b, WGPUIndexFormat format, uint64_t offset,
+                                       kiln_error *err) {
+    WGPUBuffer raw = buffer_at(pass->encoder->res, b, offset, "set_index_buffer", err);
+    if (!raw) return false;
+    wgpuRenderPassEncoderSetIndexBuffer(pass->raw, raw, format, offset, WGPU_WHOLE_SIZE);
+    return true;
+}
+
+void kiln_render_pass_set_viewport(kiln_render_pass *pass, float x, float y, float w, float h) {
+    wgpuRenderPassEncoderSetViewport(pass->raw, x, y, w, h, 0.0f, 1.0f);
+}
+
+void kiln_render_pass_set_scissor(kiln_render_pass *pass, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+    wgpuRenderPassEncoderSetScissorRect(pass->raw, x, y, w, h);
+}
+
+void kiln_render_pass_draw(kiln_render_pass *pass, uint32_t vertex_count, uint32_t instance_count,
+                           uint32_t first_vertex, uint32_t first_instance) {
+    wgpuRenderPassEncoderDraw(pass->raw, vertex_count, instance_count, first_vertex, first_instance);
+}
+
+void kiln_render_pass_draw_indexed(kiln_render_pass *pass, uint32_t index_count, uint32_t instance_count,
+                                   uint32_t first_index, int32_t base_vertex, uint32_t first_instance) {
+    wgpuRenderPassEncoderDrawIndexed(pass->raw, index_count, instance_count, first_index, base_vertex, first_instance);
+}
+
+void kiln_compute_pass_end(kiln_compute_pass *pass) {
+    if (!pass->raw) return;
+    wgpuComputePassEncoderEnd(pass->raw);
+    wgpuComputePassEncoderRelease(pass->raw);
+    pass->raw = NULL;
+    pass->encoder->pass_open = false;
+}
+
+bool kiln_compute_pass_set_pipeline(kiln_compute_pass *pass, kiln_compute_pipeline p, kiln_error *err) {
+    WGPUComputePipeline raw = kiln_gfx_compute_pipeline_raw(pass->encoder->res, p, err);
+    if (!raw) return false;
+    wgpuComputePassEncoderSetPipeline(pass->raw, raw);
+    return true;
+}
+
+bool kiln_compute_pass_set_bind_group(kiln_compute_pass *pass, uint32_t index, kiln_bind_group g,
+                                      const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err) {
+    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, err);
+    if (!raw) return false;
+    wgpuComputePassEncoderSetBindGroup(pass->raw, index, raw, dynamic_count, dynamic_offsets);
+    return true;
+}
+
+void kiln_compute_pass_dispatch(kiln_compute_pass *pass, uint32_t x, uint32_t y, uint32_t z) {
+    wgpuComputePassEncoderDispatchWorkgroups(pass->raw, x, y, z);
+}
+
+/* --- copies ----------------------------------------------------------------------------------------- */
+
+bool kiln_encoder_copy_buffer_to_buffer(kiln_encoder *enc, kiln_buffer src, uint64_t src_offset, kiln_buffer dst,
+                                        uint64_t dst_offset, uint64_t size, kiln_error *err) {
+    if (!encoder_ready(enc, "copy_buffer_to_buffer", err)) return false;
+    WGPUBuffer s = kiln_gfx_buffer_raw(enc->res, src, err), d = s ? kiln_gfx_buffer_raw(enc->res, dst, err) : NULL;
+    if (!s || !d) return false;
+    uint64_t ss = kiln_gfx_buffer_size(enc->res, src), ds = kiln_gfx_buffer_size(enc->res, dst);
+    if (src_offset > ss || size > ss - src_offset || dst_offset > ds || size > ds - dst_offset)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "copy_buffer_to_buffer: %llu bytes from %llu (of %llu) to %llu (of %llu) leave a buffer",
+                              (unsigned long long)size, (unsigned long long)src_offset, (unsigned long long)ss,
+                              (unsigned long long)dst_offset, (unsigned long long)ds);
+    wgpuCommandEncoderCopyBufferToBuffer(enc->raw, s, src_offset, d, dst_offset, size);
+    return true;
+}
+
+uint32_t kiln_gfx_aligned_bytes_per_row(uint32_t bytes) { return (bytes + 255u) & ~255u; }
+
+bool kiln_encoder_copy_texture_to_buffer(kiln_encoder *enc, WGPUTexture src, uint32_t mip, kiln_buffer dst,
+                                         uint32_t bytes_per_row, uint32_t width, uint32_t height, kiln_error *err) {
+    if (!encoder_ready(enc, "copy_texture_to_buffer", err)) return false;
+    if (bytes_per_row % 256)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "copy_texture_to_buffer: bytes_per_row %u is not a multiple of 256", bytes_per_row);
+    uint32_t texel = kiln_gfx_format_texel_size(wgpuTextureGetFormat(src));
+    if (texel && (uint64_t)texel * width > bytes_per_row)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "copy_texture_to_buffer: %u texels of %u bytes do not fit a row of %u bytes", width, texel,
+                              bytes_per_row);
+    WGPUBuffer d = kiln_gfx_buffer_raw(enc->res, dst, err);
+    if (!d) return false;
+    uint64_t need = (uint64_t)bytes_per_row * height;
+    if (need > kiln_gfx_buffer_size(enc->res, dst))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "copy_texture_to_buffer: %llu bytes needed, buffer 0x%08x holds %llu",
+                              (unsigned long long)need, dst.id, (unsigned long long)kiln_gfx_buffer_size(enc->res, dst));
+    WGPUTexelCopyTextureInfo s = {.texture = src, .mipLevel = mip, .aspect = WGPUTextureAspect_All};
+    WGPUTexelCopyBufferInfo b = {.layout = {.offset = 0, .bytesPerRow = bytes_per_row, .rowsPerImage = height}, .buffer = d};
+    WGPUExtent3D extent = {width, height, 1};
+    wgpuCommandEncoderCopyTextureToBuffer(enc->raw, &s, &b, &extent);
+    return true;
+}
+
+bool kiln_encoder_finish_and_submit(kiln_encoder *enc, kiln_error *err) {
+    if (!encoder_ready(enc, "finish_and_submit", err)) return false;
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc->raw, NULL);
+    wgpuCommandEncoderRelease(enc->raw);
+    enc->raw = NULL;
+    if (!cb) return kiln_error_set(err, KILN_ERR_GPU, "finishing the command encoder failed");
+    wgpuQueueSubmit(enc->res->gfx->queue, 1, &cb);
+    wgpuCommandBufferRelease(cb);
+    return true;
+}
+
+void kiln_encoder_discard(kiln_encoder *enc) {
+    if (!enc->raw) return;
+    wgpuCommandEncoderRelease(enc->raw);
+    enc->raw = NULL;
+    enc->pass_open = false;
+}

@@ -1,0 +1,24 @@
+// Debug lines: world-space positions with an 8-bit colour, transformed by one view-projection.
+struct Camera {
+    view_proj: mat4x4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> camera: Camera;
+
+struct VertexOut {
+    @builtin(position) position: vec4<f32>,
+    @location(0) color: vec4<f32>,
+};
+
+@vertex
+fn vs_main(@location(0) position: vec3<f32>, @location(1) color: vec4<f32>) -> VertexOut {
+    var out: VertexOut;
+    out.position = camera.view_proj * vec4<f32>(position, 1.0);
+    out.color = color;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    return in.color;
+}

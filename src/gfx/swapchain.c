@@ -1,0 +1,116 @@
+/* kiln_swapchain: configures the window surface lazily and hands out one texture per frame. */
+#include <string.h>
+
+#include "gfx_internal.h"
+
+static int format_score(WGPUTextureFormat f, bool prefer_srgb) {
+    bool srgb = f == WGPUTextureFormat_BGRA8UnormSrgb || f == WGPUTextureFormat_RGBA8UnormSrgb;
+    bool linear = f == WGPUTextureFormat_BGRA8Unorm || f == WGPUTextureFormat_RGBA8Unorm;
+    if (!srgb && !linear) return 0;
+    int score = (srgb == prefer_srgb) ? 4 : 2;
+    if (f == WGPUTextureFormat_BGRA8Unorm || f == WGPUTextureFormat_BGRA8UnormSrgb) score += 1;
+    return score;
+}
+
+static void configure(kiln_swapchain *sc) {
+    WGPUSurfaceConfiguration c = {
+        .device = sc->gfx->device,
+        .format = sc->format,
+        .usage = sc->usage,
+        .width = sc->pending_width,
+        .height = sc->pending_height,
+        .alphaMode = WGPUCompositeAlphaMode_Auto,
+        .presentMode = WGPUPresentMode_Fifo,
+    };
+    wgpuSurfaceConfigure(sc->gfx->surface, &c);
+    if (sc->configured) sc->reconfigures++;
+    sc->configured = true;
+    sc->width = sc->pending_width;
+    sc->height = sc->pending_height;
+}
+
+bool kiln_swapchain_init(kiln_swapchain *sc, kiln_gfx *gfx, uint32_t width, uint32_t height, bool prefer_srgb,
+                         bool readback, kiln_error *err) {
+    *sc = (kiln_swapchain){.gfx = gfx, .pending_width = width, .pending_height = height};
+    if (!gfx->surface) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "swapchain: gfx was created without a window");
+    WGPUSurfaceCapabilities caps = {0};
+    if (wgpuSurfaceGetCapabilities(gfx->surface, gfx->adapter, &caps) != WGPUStatus_Success)
+        return kiln_error_set(err, KILN_ERR_GPU, "swapchain: could not query the surface capabilities");
+    int best = 0;
+    for (size_t i = 0; i < caps.formatCount; i++) {
+        int score = format_score(caps.formats[i], prefer_srgb);
+        if (score > best) best = score, sc->format = caps.formats[i];
+    }
+    WGPUTextureUsage usages = caps.usages;
+    wgpuSurfaceCapabilitiesFreeMembers(caps);
+    if (!best) return kiln_error_set(err, KILN_ERR_GPU, "swapchain: the surface offers no 8-bit RGBA or BGRA format");
+    sc->usage = WGPUTextureUsage_RenderAttachment | (readback ? WGPUTextureUsage_CopySrc : 0);
+    if ((usages & sc->usage) != sc->usage)
+        return kiln_error_set(err, KILN_ERR_GPU, "swapchain: the surface does not support%s%s",
+                              (usages & WGPUTextureUsage_RenderAttachment) ? "" : " RenderAttachment",
+                              (readback && !(usages & WGPUTextureUsage_CopySrc)) ? " CopySrc (readback)" : "");
+    if (width && height) configure(sc);
+    return true;
+}
+
+void kiln_swapchain_deinit(kiln_swapchain *sc) {
+    if (sc->configured) wgpuSurfaceUnconfigure(sc->gfx->surface);
+    sc->configured = false;
+}
+
+void kiln_swapchain_resize(kiln_swapchain *sc, uint32_t width, uint32_t height) {
+    sc->pending_width = width;
+    sc->pending_height = height;
+}
+
+bool kiln_swapchain_acquire(kiln_swapchain *sc, kiln_surface_frame *frame, bool *skipped, kiln_error *err) {
+    *frame = (kiln_surface_frame){0};
+    *skipped = false;
+    if (!sc->pending_width || !sc->pending_height) {
+        sc->frames_skipped++;
+        *skipped = true;
+        return false;
+    }
+    if (!sc->configured || sc->pending_width != sc->width || sc->pending_height != sc->height) configure(sc);
+
+    for (int attempt = 0; attempt < 2; attempt++) {
+        WGPUSurfaceTexture st = {0};
+        wgpuSurfaceGetCurrentTexture(sc->gfx->surface, &st);
+        if (st.status == WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal ||
+            st.status == WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal) {
+            WGPUTextureView view = wgpuTextureCreateView(st.texture, NULL);
+            if (!view) {
+                wgpuTextureRelease(st.texture);
+                return kiln_error_set(err, KILN_ERR_GPU, "swapchain: could not create a view of the surface texture");
+            }
+            *frame = (kiln_surface_frame){.texture = st.texture, .view = view, .width = sc->width, .height = sc->height};
+            return true;
+        }
+        if (st.texture) wgpuTextureRelease(st.texture);
+        bool recoverable = st.status == WGPUSurfaceGetCurrentTextureStatus_Outdated ||
+                           st.status == WGPUSurfaceGetCurrentTextureStatus_Lost ||
+                           st.status == WGPUSurfaceGetCurrentTextureStatus_Timeout;
+        if (!recoverable || attempt == 1)
+            return kiln_error_set(err, KILN_ERR_GPU, "swapchain: acquiring the surface texture failed (status %d)",
+                                  (int)st.status);
+        configure(sc);
+    }
+    return false;
+}
+
+static void release_frame(kiln_surface_frame *frame) {
+    if (frame->view) wgpuTextureViewRelease(frame->view);
+    if (frame->texture) wgpuTextureRelease(frame->texture);
+    *frame = (kiln_surface_frame){0};
+}
+
+void kiln_swapchain_present(kiln_swapchain *sc, kiln_surface_frame *frame) {
+    if (!frame->texture) return;
+    wgpuSurfacePresent(sc->gfx->surface);
+    release_frame(frame);
+}
+
+void kiln_swapchain_discard(kiln_swapchain *sc, kiln_surface_frame *frame) {
+    (void)sc;
+    release_frame(frame);
+}

@@ -1,0 +1,452 @@
+/* CPU images: creation, PNG round trips, decode errors, HDR decode, conversion and comparison. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#endif
+
+#include <kiln/core/image.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test.h"
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+/* A per-test scratch directory, removed (with the one file tests put in it) afterwards. It goes
+ * under $KILN_TEST_TMP (set by CTest to the build tree), else $TMPDIR, else /tmp. */
+typedef struct scratch { char dir[256]; char file[300]; } scratch;
+
+static const char *temp_root(void) {
+    const char *names[2] = {"KILN_TEST_TMP", "TMPDIR"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) return v;
+    }
+    return "/tmp";
+}
+
+static bool scratch_open(scratch *s, const char *file_name) {
+    snprintf(s->dir, sizeof s->dir, "%s/kiln_test_image_XXXXXX", temp_root());
+    if (!mkdtemp(s->dir)) return false;
+    snprintf(s->file, sizeof s->file, "%s/%s", s->dir, file_name);
+    return true;
+}
+
+static void scratch_close(scratch *s) {
+    remove(s->file);
+    rmdir(s->dir);
+}
+
+static uint8_t *rgba8_at(kiln_image *img, uint32_t x, uint32_t y) {
+    return (uint8_t *)img->pixels + ((size_t)y * img->width + x) * 4;
+}
+
+/* A test card with structure at several scales: gradients, a checkerboard and a disc. */
+static bool make_test_card(kiln_image *img, uint32_t w, uint32_t h) {
+    if (!kiln_image_create(img, w, h, KILN_IMAGE_RGBA8, NULL)) return false;
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *p = rgba8_at(img, x, y);
+            int dx = (int)x - (int)w / 2, dy = (int)y - (int)h / 2;
+            bool disc = dx * dx + dy * dy < (int)(w * w / 9);
+            bool check = ((x / 8) + (y / 8)) % 2 == 0;
+            p[0] = (uint8_t)(x * 255 / (w - 1));
+            p[1] = disc ? 230 : (check ? 60 : 180);
+            p[2] = (uint8_t)(y * 255 / (h - 1));
+            p[3] = 255;
+        }
+    }
+    return true;
+}
+
+static uint32_t next_random(uint32_t *state) {
+    uint32_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
+/* A copy of src with uniform noise of +-amplitude added to R, G and B. */
+static bool noisy_copy(const kiln_image *src, kiln_image *dst, int amplitude, uint32_t seed) {
+    if (!kiln_image_to_rgba8(src, dst, NULL)) return false;
+    uint8_t *p = dst->pixels;
+    for (size_t i = 0; i < (size_t)dst->width * dst->height * 4; i++) {
+        if (i % 4 == 3) continue;
+        int noise = (int)(next_random(&seed) % (uint32_t)(2 * amplitude + 1)) - amplitude;
+        int v = p[i] + noise;
+        p[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+    }
+    return true;
+}
+
+static bool read_whole_file(const char *path, uint8_t **out, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *out = malloc((size_t)n);
+    *size = *out ? fread(*out, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return *out && *size == (size_t)n;
+}
+
+/* ---- creation and conversion ------------------------------------------------------------------ */
+
+TEST(pixel_sizes_are_four_eight_and_sixteen) {
+    CHECK_EQ_INT(kiln_image_pixel_size(KILN_IMAGE_RGBA8), 4);
+    CHECK_EQ_INT(kiln_image_pixel_size(KILN_IMAGE_RGBA16F), 8);
+    CHECK_EQ_INT(kiln_image_pixel_size(KILN_IMAGE_RGBA32F), 16);
+    CHECK_EQ_INT(kiln_image_pixel_size((kiln_image_format)42), 0);
+}
+
+TEST(create_gives_a_zero_filled_image) {
+    kiln_image img;
+    CHECK(kiln_image_create(&img, 5, 3, KILN_IMAGE_RGBA32F, NULL));
+    CHECK(img.width == 5 && img.height == 3 && img.format == KILN_IMAGE_RGBA32F);
+    CHECK_EQ_INT(kiln_image_byte_size(&img), 5 * 3 * 16);
+    const uint8_t *p = img.pixels;
+    for (size_t i = 0; i < kiln_image_byte_size(&img); i++) CHECK_EQ_INT(p[i], 0);
+    kiln_image_free(&img);
+    CHECK(img.pixels == NULL);
+}
+
+TEST(create_rejects_empty_sizes_and_unknown_formats) {
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_create(&img, 0, 4, KILN_IMAGE_RGBA8, &err));
+    CHECK_EQ_INT(err.code, KILN_ERR_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(err.message, "0x4");
+    CHECK(!kiln_image_create(&img, 4, 4, (kiln_image_format)9, &err));
+    CHECK_STR_CONTAINS(err.message, "format");
+    CHECK(img.pixels == NULL);
+}
+
+TEST(swap_rb_exchanges_red_and_blue) {
+    kiln_image img;
+    CHECK(kiln_image_create(&img, 2, 1, KILN_IMAGE_RGBA8, NULL));
+    uint8_t bgra[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    memcpy(img.pixels, bgra, sizeof bgra);
+    kiln_image_swap_rb(&img);
+    uint8_t expect[8] = {3, 2, 1, 4, 7, 6, 5, 8};
+    CHECK(memcmp(img.pixels, expect, sizeof expect) == 0);
+    kiln_image_free(&img);
+}
+
+TEST(swap_rb_works_on_float_images) {
+    kiln_image img;
+    CHECK(kiln_image_create(&img, 1, 1, KILN_IMAGE_RGBA32F, NULL));
+    float px[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    memcpy(img.pixels, px, sizeof px);
+    kiln_image_swap_rb(&img);
+    const float *p = img.pixels;
+    CHECK(p[0] == 0.75f && p[1] == 0.5f && p[2] == 0.25f && p[3] == 1.0f);
+    kiln_image_free(&img);
+}
+
+TEST(to_rgba8_clamps_and_rounds_float_channels) {
+    kiln_image src, dst;
+    CHECK(kiln_image_create(&src, 2, 1, KILN_IMAGE_RGBA32F, NULL));
+    float px[8] = {-1.0f, 0.5f, 2.0f, 1.0f, NAN, 0.2f, 1.0f / 255.0f, 0.0f};
+    memcpy(src.pixels, px, sizeof px);
+    CHECK(kiln_image_to_rgba8(&src, &dst, NULL));
+    uint8_t expect[8] = {0, 128, 255, 255, 0, 51, 1, 0};
+    CHECK(memcmp(dst.pixels, expect, sizeof expect) == 0);
+    kiln_image_free(&src);
+    kiln_image_free(&dst);
+}
+
+TEST(to_rgba8_reads_half_float_images) {
+    kiln_image src, dst;
+    CHECK(kiln_image_create(&src, 1, 1, KILN_IMAGE_RGBA16F, NULL));
+    uint16_t px[4] = {kiln_float_to_half(1.0f), kiln_float_to_half(0.5f), 0,
+                      kiln_float_to_half(0.25f)};
+    memcpy(src.pixels, px, sizeof px);
+    CHECK(kiln_image_to_rgba8(&src, &dst, NULL));
+    uint8_t expect[4] = {255, 128, 0, 64};
+    CHECK(memcmp(dst.pixels, expect, sizeof expect) == 0);
+    kiln_image_free(&src);
+    kiln_image_free(&dst);
+}
+
+/* ---- files ------------------------------------------------------------------------------------ */
+
+TEST(png_written_then_loaded_is_identical) {
+    scratch s;
+    CHECK(scratch_open(&s, "card.png"));
+    kiln_image card, back = {0};
+    CHECK(make_test_card(&card, 37, 21));
+    rgba8_at(&card, 3, 4)[3] = 77; /* some transparency must survive too */
+    kiln_error err = {0};
+    bool wrote = kiln_image_write_png(&card, s.file, &err);
+    bool loaded = wrote && kiln_image_load(&back, s.file, &err);
+    scratch_close(&s);
+    CHECK_MSG(wrote && loaded, "%s", err.message);
+    CHECK(back.width == 37 && back.height == 21 && back.format == KILN_IMAGE_RGBA8);
+    CHECK(memcmp(back.pixels, card.pixels, kiln_image_byte_size(&card)) == 0);
+    kiln_image_free(&card);
+    kiln_image_free(&back);
+}
+
+TEST(png_of_a_float_image_is_clamped_and_quantised) {
+    scratch s;
+    CHECK(scratch_open(&s, "float.png"));
+    kiln_image img, back = {0};
+    CHECK(kiln_image_create(&img, 1, 1, KILN_IMAGE_RGBA32F, NULL));
+    float px[4] = {-0.5f, 0.5f, 3.0f, 1.0f};
+    memcpy(img.pixels, px, sizeof px);
+    kiln_error err = {0};
+    bool ok = kiln_image_write_png(&img, s.file, &err) && kiln_image_load(&back, s.file, &err);
+    scratch_close(&s);
+    CHECK_MSG(ok, "%s", err.message);
+    uint8_t expect[4] = {0, 128, 255, 255};
+    CHECK(memcmp(back.pixels, expect, 4) == 0);
+    kiln_image_free(&img);
+    kiln_image_free(&back);
+}
+
+TEST(loading_a_missing_file_names_the_path) {
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_load(&img, "/nonexistent/kiln/missing.png", &err));
+    CHECK_EQ_INT(err.code, KILN_ERR_IO);
+    CHECK_STR_CONTAINS(err.message, "/nonexistent/kiln/missing.png");
+    CHECK(img.pixels == NULL);
+}
+
+TEST(decoding_a_truncated_png_names_the_input_and_the_reason) {
+    scratch s;
+    CHECK(scratch_open(&s, "whole.png"));
+    kiln_image card;
+    CHECK(make_test_card(&card, 64, 64));
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    bool ok = kiln_image_write_png(&card, s.file, NULL) && read_whole_file(s.file, &bytes, &size);
+    scratch_close(&s);
+    kiln_image_free(&card);
+    CHECK(ok);
+
+    kiln_image img;
+    kiln_error err = {0};
+    size_t cut = size / 2;
+    bool decoded = kiln_image_decode(&img, bytes, cut, &err);
+    free(bytes);
+    CHECK(!decoded);
+    CHECK_EQ_INT(err.code, KILN_ERR_FORMAT);
+    char input[64];
+    snprintf(input, sizeof input, "<memory, %zu bytes>", cut);
+    CHECK_STR_CONTAINS(err.message, input);
+    /* stb's reason follows the input name; it is never empty. */
+    CHECK_STR_CONTAINS(err.message, "cannot decode image: ");
+    CHECK(strlen(strstr(err.message, "cannot decode image: ")) > strlen("cannot decode image: "));
+    CHECK(img.pixels == NULL);
+}
+
+TEST(loading_a_truncated_png_file_names_the_path) {
+    scratch s;
+    CHECK(scratch_open(&s, "cut.png"));
+    FILE *f = fopen(s.file, "wb");
+    static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    bool wrote = f && fwrite(png_signature, 1, sizeof png_signature, f) == sizeof png_signature;
+    if (f) fclose(f);
+    kiln_image img;
+    kiln_error err = {0};
+    bool loaded = wrote && kiln_image_load(&img, s.file, &err);
+    char path[300];
+    snprintf(path, sizeof path, "%s", s.file);
+    scratch_close(&s);
+    CHECK(wrote && !loaded);
+    CHECK_STR_CONTAINS(err.message, path);
+}
+
+TEST(decoding_empty_input_fails_cleanly) {
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, NULL, 0, &err));
+    CHECK_STR_CONTAINS(err.message, "<memory, 0 bytes>");
+}
+
+TEST(radiance_hdr_decodes_to_rgba32f) {
+    /* A 2x1 flat (uncompressed) Radiance file. RGBE (128, 64, 32, 129) is mantissa * 2^(e-136):
+     * 1.0, 0.5, 0.25. */
+    static const char header[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 2\n";
+    uint8_t file[sizeof header - 1 + 8];
+    memcpy(file, header, sizeof header - 1);
+    const uint8_t pixels[8] = {128, 64, 32, 129, 128, 128, 128, 128};
+    memcpy(file + sizeof header - 1, pixels, sizeof pixels);
+
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK_MSG(kiln_image_decode(&img, file, sizeof file, &err), "%s", err.message);
+    CHECK(img.format == KILN_IMAGE_RGBA32F && img.width == 2 && img.height == 1);
+    const float *p = img.pixels;
+    CHECK_NEAR(p[0], 1.0, 1e-6);
+    CHECK_NEAR(p[1], 0.5, 1e-6);
+    CHECK_NEAR(p[2], 0.25, 1e-6);
+    CHECK_NEAR(p[3], 1.0, 1e-6);
+    CHECK_NEAR(p[4], 0.5, 1e-6); /* 128 * 2^-8 */
+    kiln_image_free(&img);
+}
+
+/* ---- comparison ------------------------------------------------------------------------------- */
+
+TEST(ssim_of_identical_images_is_one) {
+    kiln_image a, b;
+    CHECK(make_test_card(&a, 67, 45)); /* not 8 + 4k: the edge windows are used */
+    CHECK(kiln_image_to_rgba8(&a, &b, NULL));
+    double ssim = 0;
+    CHECK(kiln_image_ssim(&a, &b, &ssim, NULL));
+    CHECK_NEAR(ssim, 1.0, 1e-12);
+    kiln_image_free(&a);
+    kiln_image_free(&b);
+}
+
+TEST(ssim_falls_as_noise_grows) {
+    kiln_image card;
+    CHECK(make_test_card(&card, 96, 64));
+    double previous = 1.0;
+    int amplitudes[3] = {4, 24, 80};
+    for (int i = 0; i < 3; i++) {
+        kiln_image noisy;
+        CHECK(noisy_copy(&card, &noisy, amplitudes[i], 99));
+        double ssim = 2;
+        bool ok = kiln_image_ssim(&card, &noisy, &ssim, NULL);
+        kiln_image_free(&noisy);
+        CHECK(ok);
+        CHECK_MSG(ssim < previous, "amplitude %d: ssim %f, previous %f", amplitudes[i], ssim,
+                  previous);
+        previous = ssim;
+    }
+    CHECK(previous < 0.8);
+    kiln_image_free(&card);
+}
+
+/* A copy of src with noise of +-amplitude in one channel only. */
+static bool channel_noise_copy(const kiln_image *src, kiln_image *dst, int channel, uint32_t seed) {
+    if (!kiln_image_to_rgba8(src, dst, NULL)) return false;
+    for (uint32_t y = 0; y < dst->height; y++) {
+        for (uint32_t x = 0; x < dst->width; x++) {
+            uint8_t *p = rgba8_at(dst, x, y);
+            p[channel] = (uint8_t)(next_random(&seed) & 0xFF);
+        }
+    }
+    return true;
+}
+
+TEST(ssim_weighs_channels_by_rec709_luma) {
+    kiln_image card, blue, green, alpha;
+    CHECK(make_test_card(&card, 32, 32));
+    CHECK(channel_noise_copy(&card, &blue, 2, 5));
+    CHECK(channel_noise_copy(&card, &green, 1, 5));
+    CHECK(channel_noise_copy(&card, &alpha, 3, 5));
+    double s_blue = 0, s_green = 0, s_alpha = 0;
+    CHECK(kiln_image_ssim(&card, &blue, &s_blue, NULL));
+    CHECK(kiln_image_ssim(&card, &green, &s_green, NULL));
+    CHECK(kiln_image_ssim(&card, &alpha, &s_alpha, NULL));
+    /* Green carries 0.7152 of luma, blue 0.0722, alpha nothing. */
+    CHECK_MSG(s_green < s_blue && s_blue < 1.0, "green %f blue %f", s_green, s_blue);
+    CHECK_NEAR(s_alpha, 1.0, 1e-12);
+    kiln_image_free(&card);
+    kiln_image_free(&blue);
+    kiln_image_free(&green);
+    kiln_image_free(&alpha);
+}
+
+TEST(ssim_sees_changes_in_the_last_column_and_row) {
+    /* 67 = 8 + 4 * 14 + 3: the regular windows stop at column 63, the edge window covers 66. */
+    kiln_image a, right, bottom;
+    CHECK(make_test_card(&a, 67, 67));
+    CHECK(kiln_image_to_rgba8(&a, &right, NULL));
+    CHECK(kiln_image_to_rgba8(&a, &bottom, NULL));
+    for (uint32_t i = 0; i < 67; i++) {
+        memset(rgba8_at(&right, 66, i), i % 2 ? 0 : 255, 3);
+        memset(rgba8_at(&bottom, i, 66), i % 2 ? 0 : 255, 3);
+    }
+    double s_right = 1, s_bottom = 1;
+    CHECK(kiln_image_ssim(&a, &right, &s_right, NULL));
+    CHECK(kiln_image_ssim(&a, &bottom, &s_bottom, NULL));
+    CHECK(s_right < 1.0 - 1e-3 && s_bottom < 1.0 - 1e-3);
+    kiln_image_free(&a);
+    kiln_image_free(&right);
+    kiln_image_free(&bottom);
+}
+
+TEST(ssim_works_on_images_smaller_than_a_window) {
+    kiln_image a, b;
+    CHECK(make_test_card(&a, 5, 3));
+    CHECK(noisy_copy(&a, &b, 60, 7));
+    double same = 0, different = 2;
+    CHECK(kiln_image_ssim(&a, &a, &same, NULL));
+    CHECK(kiln_image_ssim(&a, &b, &different, NULL));
+    CHECK_NEAR(same, 1.0, 1e-12);
+    CHECK(different < 1.0);
+    kiln_image_free(&a);
+    kiln_image_free(&b);
+}
+
+TEST(ssim_compares_across_formats) {
+    kiln_image a, f;
+    CHECK(make_test_card(&a, 16, 16));
+    CHECK(kiln_image_create(&f, 16, 16, KILN_IMAGE_RGBA32F, NULL));
+    float *p = f.pixels;
+    const uint8_t *q = a.pixels;
+    for (size_t i = 0; i < 16 * 16 * 4; i++) p[i] = q[i] / 255.0f;
+    double ssim = 0;
+    CHECK(kiln_image_ssim(&a, &f, &ssim, NULL));
+    CHECK_NEAR(ssim, 1.0, 1e-6);
+    kiln_image_free(&a);
+    kiln_image_free(&f);
+}
+
+TEST(comparing_images_of_different_sizes_fails_naming_both) {
+    kiln_image a, b;
+    CHECK(kiln_image_create(&a, 8, 8, KILN_IMAGE_RGBA8, NULL));
+    CHECK(kiln_image_create(&b, 8, 9, KILN_IMAGE_RGBA8, NULL));
+    kiln_error err = {0};
+    double v;
+    CHECK(!kiln_image_ssim(&a, &b, &v, &err));
+    CHECK_STR_CONTAINS(err.message, "8x8 vs 8x9");
+    CHECK(!kiln_image_diff_fraction(&a, &b, 0, &v, &err));
+    CHECK_STR_CONTAINS(err.message, "8x8 vs 8x9");
+    kiln_image_free(&a);
+    kiln_image_free(&b);
+}
+
+TEST(diff_fraction_counts_exactly_the_pixels_over_threshold) {
+    kiln_image a, b;
+    CHECK(make_test_card(&a, 10, 10));
+    CHECK(kiln_image_to_rgba8(&a, &b, NULL));
+    /* Seven pixels change by exactly 20 in one channel each (alpha included). */
+    for (uint32_t i = 0; i < 7; i++) {
+        uint8_t *p = rgba8_at(&b, i, i);
+        int c = (int)(i % 4);
+        p[c] = (uint8_t)(p[c] >= 20 ? p[c] - 20 : p[c] + 20);
+    }
+    double fraction = -1;
+    CHECK(kiln_image_diff_fraction(&a, &b, 8, &fraction, NULL));
+    CHECK_NEAR(fraction, 0.07, 1e-12);
+    CHECK(kiln_image_diff_fraction(&a, &b, 19, &fraction, NULL));
+    CHECK_NEAR(fraction, 0.07, 1e-12);
+    CHECK(kiln_image_diff_fraction(&a, &b, 20, &fraction, NULL)); /* "more than", not "at least" */
+    CHECK_NEAR(fraction, 0.0, 0);
+    kiln_image_free(&a);
+    kiln_image_free(&b);
+}
+
+TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_filled_image),
+          T(create_rejects_empty_sizes_and_unknown_formats), T(swap_rb_exchanges_red_and_blue),
+          T(swap_rb_works_on_float_images), T(to_rgba8_clamps_and_rounds_float_channels),
+          T(to_rgba8_reads_half_float_images), T(png_written_then_loaded_is_identical),
+          T(png_of_a_float_image_is_clamped_and_quantised),
+          T(loading_a_missing_file_names_the_path),
+          T(decoding_a_truncated_png_names_the_input_and_the_reason),
+          T(loading_a_truncated_png_file_names_the_path), T(decoding_empty_input_fails_cleanly),
+          T(radiance_hdr_decodes_to_rgba32f), T(ssim_of_identical_images_is_one),
+          T(ssim_falls_as_noise_grows), T(ssim_weighs_channels_by_rec709_luma),
+          T(ssim_sees_changes_in_the_last_column_and_row), T(ssim_works_on_images_smaller_than_a_window),
+          T(ssim_compares_across_formats),
+          T(comparing_images_of_different_sizes_fails_naming_both),
+          T(diff_fraction_counts_exactly_the_pixels_over_threshold))
