@@ -31,7 +31,7 @@ demo: build
 test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --output-on-failure -L 'unit|gfx' -j $(JOBS)
+		ctest --output-on-failure -L 'unit|gfx|render|program' -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) out

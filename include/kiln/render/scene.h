@@ -1,0 +1,125 @@
+/* The scene the renderer draws, its settings, the camera and per-frame statistics.
+ *
+ * Ownership: the caller owns a kiln_render_scene and everything its arrays point at; the renderer
+ * only reads it during kiln_renderer_render. */
+#ifndef KILN_RENDER_SCENE_H
+#define KILN_RENDER_SCENE_H
+
+#include <kiln/core.h>
+#include <kiln/render/tonemap.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- camera ------------------------------------------------------------------------------- */
+
+/* A perspective camera: right-handed, looking down its local -Z, reverse-Z infinite projection. */
+typedef struct kiln_camera {
+    kiln_vec3 position;
+    kiln_quat rotation;   /* camera to world */
+    float fov_y;          /* radians */
+    float aspect;         /* width / height */
+    float near;           /* metres */
+} kiln_camera;
+
+kiln_camera kiln_camera_look_at(kiln_vec3 eye, kiln_vec3 target, kiln_vec3 up, float fov_y, float aspect, float near);
+/* Fixes the aspect ratio from a target size (render does this every frame). */
+void kiln_camera_set_viewport(kiln_camera *c, uint32_t width, uint32_t height);
+kiln_vec3 kiln_camera_forward(const kiln_camera *c);
+kiln_mat4 kiln_camera_view(const kiln_camera *c);
+kiln_mat4 kiln_camera_projection(const kiln_camera *c);
+kiln_mat4 kiln_camera_view_projection(const kiln_camera *c);
+kiln_frustum kiln_camera_frustum(const kiln_camera *c);
+
+/* ---- settings ---------------------------------------------------------------------------------- */
+
+typedef enum kiln_debug_mode {
+    KILN_DEBUG_NONE,
+    KILN_DEBUG_NORMALS,   /* world normals, encoded n * 0.5 + 0.5 */
+    KILN_DEBUG_CLUSTERS,  /* lights per cluster as a heat map */
+    KILN_DEBUG_OVERDRAW,  /* additive, depth test off: each fragment adds 0.1 */
+    KILN_DEBUG_ALBEDO,    /* base colour */
+    KILN_DEBUG_CASCADES,  /* shadows issue: accepted, drawn as NONE until then */
+    KILN_DEBUG_LOD,       /* LOD issue */
+    KILN_DEBUG_AO,        /* GTAO issue */
+} kiln_debug_mode;
+
+/* Zero-initialised means every documented default (the field comments give it). Switches that
+ * default to on are phrased as disable_* so that zero keeps them on. */
+typedef struct kiln_render_settings {
+    uint32_t msaa;                /* 0 or 1: one sample; 4: 4x (anti-aliasing issue) */
+    bool disable_bloom;           /* bloom on by default (post issue) */
+    float bloom_strength;         /* 0 means 0.04 */
+    float bloom_threshold;        /* 0 means 1.0 */
+    kiln_tonemapper tonemapper;   /* default AgX */
+    float exposure;               /* 0 means 1.0 */
+    bool fxaa;                    /* off by default (anti-aliasing issue) */
+    bool disable_ao;              /* GTAO on by default (GTAO issue) */
+    bool disable_shadows;         /* shadows on by default (shadows issue) */
+    float shadow_distance;        /* 0 means 60 m (shadows issue) */
+    uint32_t cascade_resolution;  /* 0 means 2048 (shadows issue; read at creation) */
+    uint32_t atlas_size;          /* 0 means 4096 (shadows issue; read at creation) */
+    uint32_t atlas_tile;          /* 0 means 512 (shadows issue; read at creation) */
+    float ibl_intensity;          /* 0 means 1.0: scales the ambient term and the sky */
+    kiln_debug_mode debug;
+    bool wireframe;               /* accepted; Dawn offers no line polygon mode, so ignored */
+    bool disable_culling;         /* frustum culling of instances on by default */
+    const char *shader_dir;       /* NULL: the WGSL programs in kiln's source tree */
+} kiln_render_settings;
+
+/* Returns the settings with every zero field replaced by its default. */
+kiln_render_settings kiln_render_settings_resolve(const kiln_render_settings *in);
+
+/* ---- scene ---------------------------------------------------------------------------------------- */
+
+#define KILN_MAX_MORPH_WEIGHTS 8
+
+typedef struct kiln_render_instance {
+    uint32_t mesh;                    /* index into the renderer's mesh registry */
+    uint32_t material;                /* index into the renderer's material registry */
+    kiln_mat4 transform;              /* model to world */
+    int32_t joint_offset;             /* first joint in scene.joints; -1: not skinned */
+    float morph_weights[KILN_MAX_MORPH_WEIGHTS];
+    bool cast_shadows;
+} kiln_render_instance;
+
+/* Procedural sky and ambient; zero fields mean the defaults. */
+typedef struct kiln_environment {
+    kiln_vec3 zenith;                 /* zero means (0.25, 0.45, 0.9) */
+    kiln_vec3 ground;                 /* zero means (0.28, 0.25, 0.22) */
+    float sun_intensity;              /* 0 means 1.0: scales the sun disc in the sky */
+} kiln_environment;
+
+typedef struct kiln_light kiln_light;
+
+typedef struct kiln_render_scene {
+    kiln_camera camera;
+    const kiln_light *lights;
+    uint32_t light_count;
+    const kiln_render_instance *instances;
+    uint32_t instance_count;
+    const kiln_mat4 *joints;
+    uint32_t joint_count;
+    kiln_environment environment;
+} kiln_render_scene;
+
+/* ---- statistics --------------------------------------------------------------------------------- */
+
+typedef struct kiln_frame_stats {
+    uint32_t instances_submitted;
+    uint32_t instances_drawn;
+    uint32_t draw_calls;              /* forward opaque and blend */
+    uint32_t prepass_draw_calls;
+    uint32_t shadow_draw_calls;
+    uint32_t lights;                  /* point and spot lights packed this frame */
+    uint32_t shadow_views;
+    uint32_t passes;                  /* executed frame-graph passes */
+    uint32_t transient_textures;      /* pooled physical textures */
+} kiln_frame_stats;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

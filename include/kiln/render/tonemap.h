@@ -1,0 +1,29 @@
+/* Tone curves, on the CPU: the reference the post shader (tonemap_curves.wgsl) is tested against.
+ * All take and return linear Rec.709 values; the result is display-referred linear light in
+ * [0, 1], ready for one sRGB encode (by an sRGB target or by the shader for unorm targets). */
+#ifndef KILN_RENDER_TONEMAP_H
+#define KILN_RENDER_TONEMAP_H
+
+#include <kiln/core/math.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum kiln_tonemapper {
+    KILN_TONEMAP_AGX,    /* default: Troy Sobotka's AgX, base look */
+    KILN_TONEMAP_ACES,   /* Narkowicz's fit of the ACES reference rendering transform */
+    KILN_TONEMAP_NONE,   /* clamp to [0, 1] */
+} kiln_tonemapper;
+
+kiln_vec3 kiln_tonemap_agx(kiln_vec3 linear);
+kiln_vec3 kiln_tonemap_aces(kiln_vec3 linear);
+kiln_vec3 kiln_tonemap_apply(kiln_tonemapper curve, kiln_vec3 linear, float exposure);
+float kiln_srgb_encode(float linear);
+float kiln_srgb_decode(float encoded);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,50 @@
+/* The perspective camera and the render settings' defaults. */
+#include <math.h>
+
+#include <kiln/render/scene.h>
+
+kiln_camera kiln_camera_look_at(kiln_vec3 eye, kiln_vec3 target, kiln_vec3 up, float fov_y, float aspect, float near) {
+    /* The view matrix's inverse is the camera's world transform; its rotation part is the
+     * camera orientation. */
+    kiln_mat4 view = kiln_mat4_look_at(eye, target, up), world;
+    kiln_camera c = {.position = eye, .rotation = kiln_quat_identity(), .fov_y = fov_y, .aspect = aspect, .near = near};
+    kiln_vec3 t, s;
+    if (kiln_mat4_inverse(view, &world)) kiln_mat4_decompose_trs(world, &t, &c.rotation, &s);
+    return c;
+}
+
+void kiln_camera_set_viewport(kiln_camera *c, uint32_t width, uint32_t height) {
+    if (width && height) c->aspect = (float)width / (float)height;
+}
+
+kiln_vec3 kiln_camera_forward(const kiln_camera *c) { return kiln_quat_rotate(c->rotation, (kiln_vec3){0, 0, -1}); }
+
+kiln_mat4 kiln_camera_view(const kiln_camera *c) {
+    kiln_mat4 world = kiln_mat4_trs(c->position, c->rotation, (kiln_vec3){1, 1, 1}), view;
+    if (!kiln_mat4_inverse(world, &view)) return kiln_mat4_identity();
+    return view;
+}
+
+kiln_mat4 kiln_camera_projection(const kiln_camera *c) {
+    return kiln_mat4_perspective_reverse_z_infinite(c->fov_y, c->aspect, c->near);
+}
+
+kiln_mat4 kiln_camera_view_projection(const kiln_camera *c) {
+    return kiln_mat4_mul(kiln_camera_projection(c), kiln_camera_view(c));
+}
+
+kiln_frustum kiln_camera_frustum(const kiln_camera *c) { return kiln_frustum_from_view_proj(kiln_camera_view_projection(c)); }
+
+kiln_render_settings kiln_render_settings_resolve(const kiln_render_settings *in) {
+    kiln_render_settings s = in ? *in : (kiln_render_settings){0};
+    if (s.msaa == 0) s.msaa = 1; /* other values than 1 and 4 are refused by kiln_renderer_create */
+    if (s.bloom_strength <= 0.0f) s.bloom_strength = 0.04f;
+    if (s.bloom_threshold <= 0.0f) s.bloom_threshold = 1.0f;
+    if (s.exposure <= 0.0f) s.exposure = 1.0f;
+    if (s.shadow_distance <= 0.0f) s.shadow_distance = 60.0f;
+    if (!s.cascade_resolution) s.cascade_resolution = 2048;
+    if (!s.atlas_size) s.atlas_size = 4096;
+    if (!s.atlas_tile) s.atlas_tile = 512;
+    if (s.ibl_intensity <= 0.0f) s.ibl_intensity = 1.0f;
+    return s;
+}

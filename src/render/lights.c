@@ -1,0 +1,94 @@
+/* Lights: constructors, and packing a scene's lights into the GPU records the cluster culling
+ * and the forward pass read (layout in include/kiln/render/lights.h). */
+#include <kiln/render/lights.h>
+
+#include <math.h>
+
+/* Below this cosine gap the cone edge is a step; the clamp keeps spot_scale finite. */
+#define SPOT_MIN_COS_GAP 1e-4f
+
+kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux, bool cast_shadows) {
+    return (kiln_light){
+        .kind = KILN_LIGHT_SUN,
+        .direction = kiln_vec3_normalize(direction),
+        .color = color,
+        .intensity = lux,
+        .cast_shadows = cast_shadows,
+    };
+}
+
+kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range, bool cast_shadows) {
+    return (kiln_light){
+        .kind = KILN_LIGHT_POINT,
+        .position = position,
+        .color = color,
+        .intensity = watts,
+        .range = range,
+        .cast_shadows = cast_shadows,
+    };
+}
+
+kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color, float watts, float range,
+                           float inner_angle, float outer_angle, bool cast_shadows) {
+    return (kiln_light){
+        .kind = KILN_LIGHT_SPOT,
+        .position = position,
+        .direction = kiln_vec3_normalize(direction),
+        .color = color,
+        .intensity = watts,
+        .range = range,
+        .inner_angle = inner_angle,
+        .outer_angle = outer_angle,
+        .cast_shadows = cast_shadows,
+    };
+}
+
+static float clampf(float v, float lo, float hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+kiln_gpu_light kiln_gpu_light_from(const kiln_light *light) {
+    kiln_gpu_light g = {
+        .position = light->position,
+        .range = light->range > 0.0f ? light->range : 0.0f,
+        .color_intensity = kiln_vec3_scale(light->color, light->intensity),
+        .kind = KILN_LIGHT_POINT,
+        .shadow_view = -1,
+        /* A point light is a spot whose cone is the whole sphere: factor = 0 * c + 1. */
+        .cos_inner = -1.0f,
+        .cos_outer = -1.0f,
+        .spot_scale = 0.0f,
+        .spot_offset = 1.0f,
+    };
+    if (light->kind != KILN_LIGHT_SPOT) return g;
+    /* Beyond a half-angle of pi/2 a cone stops being a cone (and its shadow view, a perspective
+     * frustum, stops existing), so the outer angle is clamped there, as glTF does. */
+    float outer = clampf(light->outer_angle, 0.0f, KILN_PI * 0.5f);
+    float inner = clampf(light->inner_angle, 0.0f, outer);
+    g.kind = KILN_LIGHT_SPOT;
+    g.direction = kiln_vec3_normalize(light->direction);
+    g.cos_inner = cosf(inner);
+    g.cos_outer = cosf(outer);
+    float gap = g.cos_inner - g.cos_outer;
+    g.spot_scale = 1.0f / (gap > SPOT_MIN_COS_GAP ? gap : SPOT_MIN_COS_GAP);
+    g.spot_offset = -g.cos_outer * g.spot_scale;
+    return g;
+}
+
+uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gpu_light *out, uint32_t max_out,
+                               kiln_light *sun_out, bool *has_sun) {
+    bool found_sun = false;
+    uint32_t packed = 0;
+    for (uint32_t i = 0; lights && i < count; i++) {
+        const kiln_light *l = &lights[i];
+        if (l->kind == KILN_LIGHT_SUN) {
+            /* Only the first sun lights the scene: the frame has one sun slot and one cascade set. */
+            if (!found_sun && sun_out) *sun_out = *l;
+            found_sun = true;
+            continue;
+        }
+        if (packed < max_out) out[packed++] = kiln_gpu_light_from(l);
+    }
+    if (has_sun) *has_sun = found_sun;
+    return packed;
+}

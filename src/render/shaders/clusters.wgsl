@@ -1,0 +1,96 @@
+// clusters.wgsl: cs_cull, the clustered light culling dispatch.
+//
+// One invocation per cluster. A workgroup is one depth slice (16 x 9 tiles = 144 invocations) and
+// the dispatch is 1 x 1 x 24 workgroups. Each workgroup moves the lights into view space 144 at a
+// time into workgroup memory, one light per invocation, so a light is transformed once per slice
+// rather than once per cluster. Every cluster then tests the batch in ascending light order and
+// keeps the first CLUSTER_MAX_LIGHTS lights it touches, which makes each list deterministic and
+// sorted. The CPU reference kiln_clusters_assign_cpu (src/render/clusters.c) does the same math.
+//
+// Spot lights are tested by the bounding sphere of their range, like point lights: the cone is not
+// culled against, and the cone factor in the fragment shader zeroes what the sphere over-includes.
+
+#include "lights.wgsl"
+
+@group(0) @binding(0) var<uniform> clusters: ClusterUniform;
+@group(0) @binding(1) var<storage, read> lights: array<Light>;
+@group(0) @binding(2) var<storage, read_write> cluster_counts: array<u32>;
+@group(0) @binding(3) var<storage, read_write> cluster_indices: array<u32>;
+
+const SLICE_TILES: u32 = CLUSTER_X * CLUSTER_Y;
+
+// View-space centre (xyz) and radius (w) of the lights of the current batch.
+var<workgroup> batch: array<vec4f, SLICE_TILES>;
+
+struct ClusterBox {
+    lo: vec3f,
+    hi: vec3f,
+}
+
+// View depth where slice k starts: near * (far / near)^(k / Z).
+fn slice_depth(u: ClusterUniform, k: u32) -> f32 {
+    return u.near * pow(u.far / u.near, f32(k) / f32(CLUSTER_Z));
+}
+
+// The view-space point at view depth 1 on the ray through an NDC position. Unprojecting at clip
+// depth 1 (the near plane in reverse-Z) keeps w finite; the cluster's corners are then this ray
+// scaled to the slice's view depths, never reconstructed from clip depth.
+fn corner_ray(u: ClusterUniform, ndc: vec2f) -> vec3f {
+    let p = u.inverse_projection * vec4f(ndc, 1.0, 1.0);
+    let q = p.xyz / p.w;
+    return q / -q.z;
+}
+
+fn cluster_box(u: ClusterUniform, cell: vec3u) -> ClusterBox {
+    let grid = vec2f(f32(CLUSTER_X), f32(CLUSTER_Y));
+    let tile_lo = vec2f(cell.xy) / grid;
+    let tile_hi = vec2f(cell.xy + vec2u(1u)) / grid;
+    // Tiles count pixels from the top; NDC y grows upwards.
+    let ndc_lo = vec2f(tile_lo.x * 2.0 - 1.0, 1.0 - tile_hi.y * 2.0);
+    let ndc_hi = vec2f(tile_hi.x * 2.0 - 1.0, 1.0 - tile_lo.y * 2.0);
+    let depth_near = slice_depth(u, cell.z);
+    let depth_far = slice_depth(u, cell.z + 1u);
+    var b = ClusterBox(vec3f(3.0e38), vec3f(-3.0e38));
+    for (var corner = 0u; corner < 4u; corner++) {
+        let ndc = vec2f(select(ndc_lo.x, ndc_hi.x, (corner & 1u) != 0u), select(ndc_lo.y, ndc_hi.y, (corner & 2u) != 0u));
+        let ray = corner_ray(u, ndc);
+        let a = ray * depth_near;
+        let c = ray * depth_far;
+        b.lo = min(b.lo, min(a, c));
+        b.hi = max(b.hi, max(a, c));
+    }
+    return b;
+}
+
+// Closest-point test: the squared distance from the centre to the box against radius squared.
+fn sphere_touches_box(sphere: vec4f, b: ClusterBox) -> bool {
+    let d = sphere.xyz - clamp(sphere.xyz, b.lo, b.hi);
+    return dot(d, d) <= sphere.w * sphere.w;
+}
+
+@compute @workgroup_size(16, 9, 1)
+fn cs_cull(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_index) local: u32) {
+    let u = clusters;
+    let cluster = id.x + CLUSTER_X * (id.y + CLUSTER_Y * id.z);
+    let b = cluster_box(u, id);
+    let light_count = min(u.light_count, min(arrayLength(&lights), MAX_LIGHTS));
+    var count = 0u;
+    for (var base = 0u; base < light_count; base += SLICE_TILES) {
+        let mine = base + local;
+        if (mine < light_count) {
+            let light = lights[mine];
+            batch[local] = vec4f((u.view * vec4f(light.position, 1.0)).xyz, light.range);
+        }
+        workgroupBarrier();
+        let batch_size = min(SLICE_TILES, light_count - base);
+        for (var j = 0u; j < batch_size; j++) {
+            if (count < CLUSTER_MAX_LIGHTS && sphere_touches_box(batch[j], b)) {
+                cluster_indices[cluster_light_slot(cluster, count)] = base + j;
+                count++;
+            }
+        }
+        // The next batch overwrites what slower invocations may still be reading.
+        workgroupBarrier();
+    }
+    cluster_counts[cluster] = count;
+}

@@ -1,0 +1,68 @@
+// The frame uniform (group 0) and the instance records (group 1), shared by every scene program.
+// The C side is src/render/frame_uniform.c: both sides assert the same sizes (FRAME_SIZE 448,
+// INSTANCE_SIZE 144); change them together.
+
+struct Frame {
+    view: mat4x4<f32>,
+    projection: mat4x4<f32>,
+    view_projection: mat4x4<f32>,
+    inverse_view: mat4x4<f32>,
+    inverse_projection: mat4x4<f32>,
+    camera_position: vec3<f32>,
+    near: f32,
+    screen_size: vec2<f32>,
+    inverse_screen_size: vec2<f32>,
+    cluster_scale: f32,
+    cluster_bias: f32,
+    cluster_far: f32,
+    light_count: u32,
+    sun_direction: vec3<f32>,     // the direction sunlight travels
+    sun_intensity: f32,           // lux
+    sun_color: vec3<f32>,
+    has_sun: u32,
+    sky_zenith: vec3<f32>,
+    ibl_intensity: f32,
+    sky_ground: vec3<f32>,
+    exposure: f32,
+    sky_sun_intensity: f32,
+    debug_mode: u32,
+    tonemapper: u32,
+    output_srgb_encode: u32,      // 1 when the target is a unorm format the shader must encode
+};
+
+// Per-instance record, indexed by @builtin(instance_index) (= the batch's first_instance + i).
+struct Instance {
+    model: mat4x4<f32>,
+    normal_matrix: mat4x4<f32>,   // inverse transpose of the model's upper 3x3, in a mat4 for alignment
+    params: vec4<u32>,            // x: material index, y: flags (bit 0 skinned, bit 1 morphed) | lod << 8, z: joint offset, w: morph slot
+};
+
+const DEBUG_NONE: u32 = 0u;
+const DEBUG_NORMALS: u32 = 1u;
+const DEBUG_CLUSTERS: u32 = 2u;
+const DEBUG_OVERDRAW: u32 = 3u;
+const DEBUG_ALBEDO: u32 = 4u;
+
+const PI: f32 = 3.14159265358979;
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(1) @binding(0) var<storage, read> instances: array<Instance>;
+
+// A fullscreen triangle: vertex 0, 1, 2 cover the viewport; uv (0, 0) at the top left.
+fn fullscreen_position(vertex: u32) -> vec4<f32> {
+    let x = f32((vertex << 1u) & 2u);
+    let y = f32(vertex & 2u);
+    return vec4<f32>(x * 2.0 - 1.0, 1.0 - y * 2.0, 0.0, 1.0);
+}
+
+fn fullscreen_uv(vertex: u32) -> vec2<f32> {
+    return vec2<f32>(f32((vertex << 1u) & 2u), f32(vertex & 2u));
+}
+
+// World-space direction through a pixel centre (for the sky).
+fn view_ray(frag_xy: vec2<f32>) -> vec3<f32> {
+    let ndc = vec2<f32>(frag_xy.x * frame.inverse_screen_size.x * 2.0 - 1.0, 1.0 - frag_xy.y * frame.inverse_screen_size.y * 2.0);
+    let view_point = frame.inverse_projection * vec4<f32>(ndc, 0.5, 1.0);
+    let view_dir = view_point.xyz / view_point.w;
+    return normalize((frame.inverse_view * vec4<f32>(view_dir, 0.0)).xyz);
+}

@@ -1,0 +1,149 @@
+// Forward+ shading: the scene's opaque and blended geometry lit by the sun, the clustered point
+// and spot lights and a hemispheric ambient term from the environment. Also the depth prepass
+// entry points (vs_main + fs_masked / no fragment).
+#include "common.wgsl"
+#include "material.wgsl"
+#include "brdf.wgsl"
+#include "lights.wgsl"
+
+@group(3) @binding(0) var<uniform> clusters: ClusterUniform;
+@group(3) @binding(1) var<storage, read> lights: array<Light>;
+@group(3) @binding(2) var<storage, read> cluster_counts: array<u32>;
+@group(3) @binding(3) var<storage, read> cluster_indices: array<u32>;
+
+struct VertexIn {
+    @builtin(instance_index) instance: u32,
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) tangent: vec4<f32>,
+    @location(3) uv0: vec2<f32>,
+    @location(4) uv1: vec2<f32>,
+};
+
+struct VertexOut {
+    // Invariant: the prepass and the shading pass must compute bit-identical depths, since
+    // shading tests GreaterEqual against the prepass's depth without writing.
+    @builtin(position) @invariant clip: vec4<f32>,
+    @location(0) world_position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) tangent: vec4<f32>,
+    @location(3) uv0: vec2<f32>,
+    @location(4) uv1: vec2<f32>,
+};
+
+@vertex
+fn vs_main(v: VertexIn) -> VertexOut {
+    let inst = instances[v.instance];
+    let world = inst.model * vec4<f32>(v.position, 1.0);
+    var out: VertexOut;
+    out.clip = frame.view_projection * world;
+    out.world_position = world.xyz;
+    out.normal = (inst.normal_matrix * vec4<f32>(v.normal, 0.0)).xyz;
+    out.tangent = vec4<f32>((inst.model * vec4<f32>(v.tangent.xyz, 0.0)).xyz, v.tangent.w);
+    out.uv0 = v.uv0;
+    out.uv1 = v.uv1;
+    return out;
+}
+
+// Depth prepass for alpha-masked materials: discard what the cutoff removes.
+@fragment
+fn fs_masked(in: VertexOut) {
+    if (material_base_color(in.uv0, in.uv1).a < material.alpha_cutoff) {
+        discard;
+    }
+}
+
+// The shading normal: the interpolated normal, bent by the normal map in tangent space
+// (glTF convention: bitangent = cross(normal, tangent.xyz) * tangent.w), flipped for back faces
+// of double-sided materials.
+fn shading_normal(in: VertexOut, front: bool) -> vec3<f32> {
+    // Sampled before any branch: implicit-derivative sampling needs uniform control flow.
+    let sample = textureSample(normal_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_NORMAL)).xyz * 2.0 - 1.0;
+    var n = normalize(in.normal);
+    var t = in.tangent.xyz - n * dot(n, in.tangent.xyz);
+    let t_len = length(t);
+    if (t_len > 1e-6) {
+        t = t / t_len;
+        let b = cross(n, t) * select(-1.0, 1.0, in.tangent.w >= 0.0);
+        let m = normalize(vec3<f32>(sample.xy * material.normal_scale, sample.z));
+        n = normalize(t * m.x + b * m.y + n * m.z);
+    }
+    if (!front && material.double_sided == 1u) {
+        n = -n;
+    }
+    return n;
+}
+
+fn ambient(n: vec3<f32>) -> vec3<f32> {
+    let up = clamp(n.y * 0.5 + 0.5, 0.0, 1.0);
+    return mix(frame.sky_ground, frame.sky_zenith, up) * frame.ibl_intensity;
+}
+
+fn local_lights(s: Surface, world_position: vec3<f32>, cluster: u32) -> vec3<f32> {
+    var total = vec3<f32>(0.0);
+    let count = min(cluster_counts[cluster], CLUSTER_MAX_LIGHTS);
+    for (var i = 0u; i < count; i++) {
+        let light = lights[cluster_indices[cluster_light_slot(cluster, i)]];
+        let to_light = light.position - world_position;
+        let distance = length(to_light);
+        let l = to_light / max(distance, 1e-4);
+        // Watts spread over the sphere (/ 4 pi), inverse-square falloff windowed to zero at range.
+        var radiance = light.color_intensity / (4.0 * PI * max(distance * distance, 1e-4));
+        radiance *= light_range_falloff(light, distance) * light_spot_factor(light, l);
+        total += brdf_direct(s, l, radiance);
+    }
+    return total;
+}
+
+fn heat(count: u32) -> vec3<f32> {
+    let t = clamp(f32(count) / 16.0, 0.0, 1.0);
+    return clamp(vec3<f32>(t * 2.0 - 0.5, 1.0 - abs(t * 2.0 - 1.0), 1.5 - t * 2.0), vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let base = material_base_color(in.uv0, in.uv1);
+    if (material.alpha_mode == 1u && base.a < material.alpha_cutoff) {
+        discard;
+    }
+    let n = shading_normal(in, front);
+    if (frame.debug_mode == DEBUG_NORMALS) {
+        return vec4<f32>(n * 0.5 + 0.5, 1.0);
+    }
+    if (frame.debug_mode == DEBUG_ALBEDO) {
+        return vec4<f32>(base.rgb, 1.0);
+    }
+    if (frame.debug_mode == DEBUG_OVERDRAW) {
+        return vec4<f32>(0.1, 0.1, 0.1, 1.0);
+    }
+    let view_position = frame.view * vec4<f32>(in.world_position, 1.0);
+    let cluster = cluster_index(clusters, in.clip.xy, -view_position.z);
+    if (frame.debug_mode == DEBUG_CLUSTERS) {
+        return vec4<f32>(heat(cluster_counts[cluster]), 1.0);
+    }
+
+    let mr = textureSample(metallic_roughness_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_METALLIC_ROUGHNESS));
+    let occlusion_texel = textureSample(occlusion_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_OCCLUSION)).r;
+    let occlusion = mix(1.0, occlusion_texel, material.occlusion_strength);
+    let emissive_texel = textureSample(emissive_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_EMISSIVE)).rgb;
+
+    var s: Surface;
+    s.albedo = base.rgb;
+    s.metallic = clamp(material.metallic * mr.b, 0.0, 1.0);
+    s.roughness = clamp(material.roughness * mr.g, 0.045, 1.0);
+    s.normal = n;
+    s.view = normalize(frame.camera_position - in.world_position);
+
+    var color = vec3<f32>(0.0);
+    if (frame.has_sun == 1u) {
+        color += brdf_direct(s, -frame.sun_direction, frame.sun_color * frame.sun_intensity);
+    }
+    color += local_lights(s, in.world_position, cluster);
+    // Ambient: diffuse from the hemisphere, plus a rough specular share so metals are not black.
+    let f0 = mix(vec3<f32>(0.04), s.albedo, s.metallic);
+    let diffuse_ambient = ambient(n) * s.albedo * (1.0 - s.metallic);
+    let specular_ambient = ambient(reflect(-s.view, n)) * f0 * (1.0 - 0.5 * s.roughness);
+    color += (diffuse_ambient + specular_ambient) * occlusion;
+    color += material.emissive * material.emissive_strength * emissive_texel;
+    return vec4<f32>(color, base.a);
+}

@@ -1,0 +1,56 @@
+// Tone curves. Kept numerically identical to src/render/tonemap.c, the CPU reference that
+// tests/render/test_tonemap.c compares this file against. Input and output are linear Rec.709;
+// the output is display-referred in [0, 1], ready for one sRGB encode.
+
+const TONEMAP_AGX: u32 = 0u;
+const TONEMAP_ACES: u32 = 1u;
+const TONEMAP_NONE: u32 = 2u;
+
+const AGX_MIN_EV: f32 = -12.47393;
+const AGX_MAX_EV: f32 = 4.026069;
+
+// WGSL matrices are column-major: these columns are the rows of AGX_INSET / AGX_OUTSET in
+// tonemap.c transposed, so that m * v matches the C code.
+const AGX_INSET = mat3x3<f32>(
+    vec3<f32>(0.842479062253094, 0.0423282422610123, 0.0423756549057051),
+    vec3<f32>(0.0784335999999992, 0.878468636469772, 0.0784336),
+    vec3<f32>(0.0792237451477643, 0.0791661274605434, 0.879142973793104));
+const AGX_OUTSET = mat3x3<f32>(
+    vec3<f32>(1.19687900512017, -0.0528968517574562, -0.0529716355144438),
+    vec3<f32>(-0.0980208811401368, 1.15190312990417, -0.0980434501171241),
+    vec3<f32>(-0.0990297440797205, -0.0989611768448433, 1.15107367264116));
+
+fn agx_contrast(x: vec3<f32>) -> vec3<f32> {
+    let x2 = x * x;
+    let x4 = x2 * x2;
+    return 15.5 * x4 * x2 - 40.14 * x4 * x + 31.96 * x4 - 6.868 * x2 * x + 0.4298 * x2 + 0.1191 * x - 0.00232;
+}
+
+fn tonemap_agx(c: vec3<f32>) -> vec3<f32> {
+    var v = AGX_INSET * c;
+    v = clamp(log2(max(v, vec3<f32>(1e-10))), vec3<f32>(AGX_MIN_EV), vec3<f32>(AGX_MAX_EV));
+    v = agx_contrast((v - AGX_MIN_EV) / (AGX_MAX_EV - AGX_MIN_EV));
+    v = AGX_OUTSET * v;
+    return pow(clamp(v, vec3<f32>(0.0), vec3<f32>(1.0)), vec3<f32>(2.2));
+}
+
+fn tonemap_aces(c: vec3<f32>) -> vec3<f32> {
+    let x = max(c, vec3<f32>(0.0));
+    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+fn tonemap_apply(curve: u32, c: vec3<f32>, exposure: f32) -> vec3<f32> {
+    let v = c * exposure;
+    if (curve == TONEMAP_ACES) {
+        return tonemap_aces(v);
+    }
+    if (curve == TONEMAP_NONE) {
+        return clamp(v, vec3<f32>(0.0), vec3<f32>(1.0));
+    }
+    return tonemap_agx(v);
+}
+
+fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
+    let x = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
+    return select(1.055 * pow(x, vec3<f32>(1.0 / 2.4)) - 0.055, x * 12.92, x <= vec3<f32>(0.0031308));
+}

@@ -1,0 +1,105 @@
+/* The allocation-free steady state: a representative scene (the demo scene plus 320 instances
+ * over 4 meshes x 8 materials, and 40 point lights) renders 90 warm-up frames, then 60 frames in
+ * which kiln itself must not allocate once. Allocations are counted by --wrap of malloc and
+ * friends over everything statically linked (libkiln), not inside Dawn or the driver. With
+ * KILN_ALLOC_REPORT=1 the renderer's per-phase report is printed for hunting regressions. */
+#include <kiln/render.h>
+#include <kiln/render/demo_scene.h>
+
+#include "alloc_counter.h"
+#include "gfx_fixture.h"
+
+#define W 320
+#define H 180
+#define WARMUP 90
+#define MEASURED 60
+
+TEST(a_steady_frame_allocates_nothing) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_RGBA8Unorm, &err);
+    CHECK_MSG(r, "%s", err.message);
+    kiln_demo_scene demo;
+    CHECK_MSG(kiln_demo_scene_build(r, (float)W / H, &demo, &err), "%s", err.message);
+
+    /* Extra meshes and materials for batching variety. */
+    kiln_mesh_data md = {0};
+    uint32_t meshes[4];
+    CHECK(kiln_mesh_cube(&md, 0.2f, &err));
+    meshes[0] = kiln_renderer_add_mesh(r, "small cube", &md, true, &err);
+    kiln_mesh_data_free(&md);
+    CHECK(kiln_mesh_uv_sphere(&md, 0.2f, 8, 16, &err));
+    meshes[1] = kiln_renderer_add_mesh(r, "small sphere", &md, true, &err);
+    kiln_mesh_data_free(&md);
+    meshes[2] = 1, meshes[3] = 2; /* the demo's sphere and cube */
+    uint32_t materials[8];
+    for (int i = 0; i < 8; i++) {
+        kiln_material m = kiln_material_default("variety");
+        m.base_color = (kiln_vec4){0.2f + 0.1f * (float)i, 0.5f, 0.8f - 0.1f * (float)i, i == 7 ? 0.5f : 1.0f};
+        m.alpha_mode = i == 7 ? KILN_ALPHA_BLEND : i == 6 ? KILN_ALPHA_MASK : KILN_ALPHA_OPAQUE;
+        m.double_sided = i == 5;
+        materials[i] = kiln_renderer_add_material(r, &m, &err);
+        CHECK_MSG(materials[i] != KILN_INVALID_INDEX, "%s", err.message);
+    }
+    enum { EXTRA = 320, LIGHTS = 40 };
+    uint32_t total = demo.scene.instance_count + EXTRA;
+    kiln_render_instance *instances = calloc(total, sizeof *instances);
+    memcpy(instances, demo.instances, demo.scene.instance_count * sizeof *instances);
+    for (uint32_t i = 0; i < EXTRA; i++) {
+        float x = (float)(i % 20) * 0.6f - 6.0f, z = -(float)(i / 20) * 0.6f - 2.0f;
+        instances[demo.scene.instance_count + i] = (kiln_render_instance){
+            .mesh = meshes[i % 4], .material = materials[(i / 4) % 8],
+            .transform = kiln_mat4_translation((kiln_vec3){x, 0.2f, z}), .joint_offset = -1};
+    }
+    kiln_light lights[1 + LIGHTS];
+    lights[0] = demo.lights[0];
+    for (int i = 0; i < LIGHTS; i++)
+        lights[1 + i] = kiln_light_point((kiln_vec3){(float)(i % 8) * 1.5f - 6.0f, 0.8f, -(float)(i / 8) * 2.0f},
+                                         (kiln_vec3){1, 0.7f, 0.4f}, 40.0f, 3.0f, false);
+    kiln_render_scene scene = demo.scene;
+    scene.instances = instances;
+    scene.instance_count = total;
+    scene.lights = lights;
+    scene.light_count = 1 + LIGHTS;
+
+    kiln_texture target = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
+        .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment}, &err);
+    kiln_texture_view view = kiln_gfx_create_texture_view(f.res, target, NULL, &err);
+    WGPUTextureView raw = kiln_gfx_texture_view_raw(f.res, view, NULL);
+    bool report = getenv("KILN_ALLOC_REPORT") != NULL;
+    if (report) kiln_renderer_set_alloc_probe(r, kiln_alloc_counter_total);
+
+    bool ok = true;
+    for (int i = 0; i < WARMUP && ok; i++) {
+        ok = kiln_renderer_render(r, &scene, raw, W, H, &err);
+        /* Let the GPU keep up, as a presenting application would. */
+        if (i % 10 == 9) kiln_gfx_wait_for_queue(f.gfx, NULL);
+    }
+    CHECK_MSG(ok, "%s", err.message);
+    kiln_gfx_wait_for_queue(f.gfx, NULL);
+    kiln_alloc_counter_start();
+    for (int i = 0; i < MEASURED && ok; i++) ok = kiln_renderer_render(r, &scene, raw, W, H, &err);
+    uint64_t allocations = kiln_alloc_counter_stop();
+    CHECK_MSG(ok, "%s", err.message);
+    kiln_frame_stats stats = *kiln_renderer_stats(r);
+    if (report)
+        for (uint32_t i = 0; i < kiln_log_count(&f.gfx->diagnostics); i++) {
+            const kiln_log_record *rec = kiln_log_at(&f.gfx->diagnostics, i);
+            if (!strcmp(rec->category, "render.alloc")) printf("  %s\n", rec->message);
+        }
+    printf("frames %d, allocations %llu, instances drawn %u, draw calls %u, lights %u\n", MEASURED,
+           (unsigned long long)allocations, stats.instances_drawn, stats.draw_calls, stats.lights);
+    kiln_gfx_wait_for_queue(f.gfx, NULL);
+    kiln_gfx_destroy_texture_view(f.res, view, NULL);
+    kiln_gfx_destroy_texture(f.res, target, NULL);
+    free(instances);
+    kiln_demo_scene_free(&demo);
+    kiln_renderer_destroy(r);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(stats.instances_drawn > 300);
+    CHECK_EQ_INT(stats.lights, LIGHTS);
+    CHECK_EQ_INT(allocations, 0);
+}
+
+TEST_MAIN(T(a_steady_frame_allocates_nothing))

@@ -1,0 +1,509 @@
+/* Clustered light culling: the slice formula, the agreement of a fragment's cluster lookup with
+ * the cluster boxes, the WGSL mirrors of the C records, and cs_cull on the GPU against the CPU
+ * reference. */
+#include <kiln/render/clusters.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kiln/render/shader_library.h>
+
+#include "gfx_fixture.h"
+
+#define WIDTH 1280
+#define HEIGHT 720
+#define NEAR 0.1f
+
+static uint32_t next_random(uint32_t *state) {
+    /* xorshift32: fixed seed, same scene on every machine */
+    uint32_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
+static float random_in(uint32_t *state, float lo, float hi) {
+    return lo + (hi - lo) * (float)(next_random(state) >> 8) / 16777216.0f;
+}
+
+static kiln_mat4 test_view(void) {
+    return kiln_mat4_look_at(kiln_vec3_make(0.0f, 1.7f, 4.0f), kiln_vec3_make(2.0f, 1.0f, -30.0f),
+                             kiln_vec3_make(0.0f, 1.0f, 0.0f));
+}
+
+static kiln_mat4 test_projection(void) {
+    return kiln_mat4_perspective_reverse_z_infinite(60.0f * KILN_PI / 180.0f, (float)WIDTH / (float)HEIGHT, NEAR);
+}
+
+static bool test_uniform(kiln_cluster_uniform *u, uint32_t light_count) {
+    return kiln_cluster_uniform_compute(u, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, light_count, NULL);
+}
+
+/* ---- CPU: the grid ------------------------------------------------------------------------ */
+
+TEST(cluster_params_follow_the_logarithmic_formula) {
+    kiln_cluster_params p = kiln_cluster_params_compute(0.1f, 200.0f);
+    CHECK_NEAR(p.scale, 24.0 / log(2000.0), 1e-5);
+    CHECK_NEAR(p.bias, 24.0 * log(0.1) / log(2000.0), 1e-5);
+    kiln_cluster_params bad = kiln_cluster_params_compute(5.0f, 1.0f);
+    CHECK_EQ_INT(kiln_cluster_z_slice(bad, 3.0f), 0);
+}
+
+TEST(slice_0_starts_at_near_and_slice_23_ends_at_200_m) {
+    kiln_cluster_params p = kiln_cluster_params_compute(NEAR, KILN_CLUSTER_FAR);
+    CHECK_EQ_INT(kiln_cluster_z_slice(p, NEAR * 1.0001f), 0);
+    CHECK_EQ_INT(kiln_cluster_z_slice(p, 0.0f), 0);      /* at and behind the camera: clamped */
+    CHECK_EQ_INT(kiln_cluster_z_slice(p, 199.9f), KILN_CLUSTER_Z - 1);
+    CHECK_EQ_INT(kiln_cluster_z_slice(p, 5000.0f), KILN_CLUSTER_Z - 1);
+    CHECK_NEAR(kiln_cluster_slice_depth(p, 0), NEAR, 1e-7);
+    CHECK_NEAR(kiln_cluster_slice_depth(p, KILN_CLUSTER_Z), KILN_CLUSTER_FAR, 1e-3);
+}
+
+TEST(slices_grow_monotonically_with_depth) {
+    kiln_cluster_params p = kiln_cluster_params_compute(NEAR, KILN_CLUSTER_FAR);
+    uint32_t previous = 0;
+    uint32_t changes = 0;
+    for (float d = NEAR; d < KILN_CLUSTER_FAR; d *= 1.001f) {
+        uint32_t s = kiln_cluster_z_slice(p, d);
+        CHECK(s >= previous);
+        changes += s != previous;
+        previous = s;
+    }
+    CHECK_EQ_INT(changes, KILN_CLUSTER_Z - 1); /* every slice is visited, one step at a time */
+}
+
+TEST(each_slice_starts_where_the_formula_says) {
+    kiln_cluster_params p = kiln_cluster_params_compute(NEAR, KILN_CLUSTER_FAR);
+    for (uint32_t k = 0; k < KILN_CLUSTER_Z; k++) {
+        float start = kiln_cluster_slice_depth(p, k);
+        CHECK_EQ_INT(kiln_cluster_z_slice(p, start * 1.0001f), k);
+        if (k > 0) CHECK_EQ_INT(kiln_cluster_z_slice(p, start * 0.9999f), k - 1);
+    }
+}
+
+TEST(a_fragment_lies_in_the_box_of_the_cluster_it_looks_up) {
+    kiln_cluster_uniform u;
+    CHECK(test_uniform(&u, 0));
+    kiln_mat4 inverse_view;
+    CHECK(kiln_mat4_inverse(u.view, &inverse_view));
+    uint32_t seed = 99;
+    for (int i = 0; i < 2000; i++) {
+        float px = random_in(&seed, 0.0f, WIDTH), py = random_in(&seed, 0.0f, HEIGHT);
+        float depth = expf(random_in(&seed, logf(NEAR), logf(KILN_CLUSTER_FAR)));
+        /* The view-space point seen at pixel (px, py) and that depth. */
+        kiln_vec4 clip = kiln_mat4_mul_vec4(u.inverse_projection,
+                                            kiln_vec4_make(px / WIDTH * 2.0f - 1.0f, 1.0f - py / HEIGHT * 2.0f, 1.0f, 1.0f));
+        kiln_vec3 on_near = kiln_vec3_scale(kiln_vec3_make(clip.x, clip.y, clip.z), 1.0f / clip.w);
+        kiln_vec3 point = kiln_vec3_scale(on_near, depth / -on_near.z);
+        uint32_t c = kiln_cluster_index(&u, px, py, depth);
+        uint32_t x = c % KILN_CLUSTER_X, y = (c / KILN_CLUSTER_X) % KILN_CLUSTER_Y, z = c / (KILN_CLUSTER_X * KILN_CLUSTER_Y);
+        kiln_vec3 lo, hi;
+        kiln_cluster_aabb(&u, x, y, z, &lo, &hi);
+        float slack = 1e-4f * depth;
+        CHECK_MSG(kiln_cluster_sphere_touches_aabb(point, slack, lo, hi), "pixel (%g, %g) depth %g: cluster %u", px, py,
+                  depth, c);
+    }
+}
+
+TEST(the_cluster_uniform_refuses_bad_inputs_naming_them) {
+    kiln_cluster_uniform u;
+    kiln_error err = {0};
+    CHECK(!kiln_cluster_uniform_compute(&u, test_view(), test_projection(), 0.0f, WIDTH, HEIGHT, 0, &err));
+    CHECK_STR_CONTAINS(err.message, "near 0 is not in (0, 200)");
+    CHECK(!kiln_cluster_uniform_compute(&u, test_view(), test_projection(), NEAR, 0, HEIGHT, 0, &err));
+    CHECK_STR_CONTAINS(err.message, "screen size 0x720 is empty");
+    CHECK(!kiln_cluster_uniform_compute(&u, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, 1025, &err));
+    CHECK_STR_CONTAINS(err.message, "light count 1025 exceeds KILN_MAX_LIGHTS (1024)");
+    kiln_mat4 singular = {{0}};
+    CHECK(!kiln_cluster_uniform_compute(&u, test_view(), singular, NEAR, WIDTH, HEIGHT, 0, &err));
+    CHECK_STR_CONTAINS(err.message, "projection matrix is singular");
+}
+
+/* ---- GPU helpers -------------------------------------------------------------------------- */
+
+static uint32_t gpu_counts[KILN_CLUSTER_COUNT];
+static uint32_t gpu_indices[KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS];
+static uint32_t cpu_counts[KILN_CLUSTER_COUNT];
+static uint32_t cpu_indices[KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS];
+
+/* Records cs_cull, copies the counts and indices into MapRead buffers and reads them back. */
+static bool cull_on_gpu(gfx_fixture *f, kiln_clusters *c, kiln_error *err) {
+    kiln_buffer counts_back = kiln_gfx_create_buffer(f->res, &(kiln_buffer_desc){.label = "counts readback",
+        .size = KILN_CLUSTER_COUNTS_SIZE, .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
+    kiln_buffer indices_back = kiln_gfx_create_buffer(f->res, &(kiln_buffer_desc){.label = "indices readback",
+        .size = KILN_CLUSTER_INDICES_SIZE, .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
+    if (!counts_back.id || !indices_back.id) return false;
+    kiln_encoder enc;
+    kiln_compute_pass pass;
+    if (!kiln_encoder_begin(&enc, f->res, "cluster cull test", err)) return false;
+    if (!kiln_encoder_begin_compute_pass(&enc, "cluster light cull", &pass, err)) return false;
+    bool ok = kiln_clusters_record(c, &pass, err);
+    kiln_compute_pass_end(&pass);
+    ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, kiln_clusters_count_buffer(c), 0, counts_back, 0,
+                                                  KILN_CLUSTER_COUNTS_SIZE, err);
+    ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, kiln_clusters_index_buffer(c), 0, indices_back, 0,
+                                                  KILN_CLUSTER_INDICES_SIZE, err);
+    if (!ok) {
+        kiln_encoder_discard(&enc);
+        return false;
+    }
+    ok = kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(f->gfx, err) &&
+         kiln_gfx_read_buffer(f->res, counts_back, 0, gpu_counts, sizeof gpu_counts, err) &&
+         kiln_gfx_read_buffer(f->res, indices_back, 0, gpu_indices, sizeof gpu_indices, err);
+    kiln_gfx_destroy_buffer(f->res, counts_back, NULL);
+    kiln_gfx_destroy_buffer(f->res, indices_back, NULL);
+    return ok;
+}
+
+/* 256 point and spot lights with radii 0.5..8 m, fixed seed: most placed through random pixels
+ * at log-uniform depths in front of the camera, every fifth anywhere in a wide box (off to the
+ * sides, above, behind the camera and past 200 m). */
+static uint32_t random_scene(kiln_gpu_light *out) {
+    static kiln_light lights[256];
+    kiln_cluster_uniform u;
+    kiln_mat4 inverse_view;
+    if (!test_uniform(&u, 0) || !kiln_mat4_inverse(u.view, &inverse_view)) return 0;
+    uint32_t seed = 0x6b696c6eu;
+    for (uint32_t i = 0; i < 256; i++) {
+        kiln_vec3 p;
+        if (i % 5 == 4) {
+            p = kiln_vec3_make(random_in(&seed, -120.0f, 120.0f), random_in(&seed, -30.0f, 60.0f),
+                               random_in(&seed, -260.0f, 30.0f));
+        } else {
+            kiln_vec4 q = kiln_mat4_mul_vec4(u.inverse_projection, kiln_vec4_make(random_in(&seed, -1.1f, 1.1f),
+                                                                                  random_in(&seed, -1.1f, 1.1f), 1, 1));
+            float depth = expf(random_in(&seed, logf(4.0f), logf(220.0f)));
+            kiln_vec3 view_point = kiln_vec3_scale(kiln_vec3_make(q.x, q.y, q.z), depth / -q.z);
+            p = kiln_mat4_transform_point(inverse_view, view_point);
+        }
+        kiln_vec3 color = kiln_vec3_make(random_in(&seed, 0, 1), random_in(&seed, 0, 1), random_in(&seed, 0, 1));
+        float range = random_in(&seed, 0.5f, 8.0f);
+        if (i % 3 == 2) {
+            kiln_vec3 d = kiln_vec3_make(random_in(&seed, -1, 1), random_in(&seed, -1, 0), random_in(&seed, -1, 1));
+            lights[i] = kiln_light_spot(p, d, color, 50.0f, range, 0.3f, 0.6f, false);
+        } else {
+            lights[i] = kiln_light_point(p, color, 50.0f, range, false);
+        }
+    }
+    return kiln_pack_lights_into(lights, 256, out, KILN_MAX_LIGHTS, NULL, NULL);
+}
+
+static bool list_contains(const uint32_t *list, uint32_t n, uint32_t v) {
+    for (uint32_t i = 0; i < n; i++)
+        if (list[i] == v) return true;
+    return false;
+}
+
+/* A light one list has and the other lacks is explained when its sphere grazes the box (float
+ * rounding decides), or when the other list is full and the light comes after its last entry. */
+static bool difference_explained(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t cluster,
+                                 uint32_t light, const uint32_t *other, uint32_t other_count) {
+    if (other_count == KILN_CLUSTER_MAX_LIGHTS && light > other[other_count - 1]) return true;
+    uint32_t x = cluster % KILN_CLUSTER_X, y = (cluster / KILN_CLUSTER_X) % KILN_CLUSTER_Y;
+    uint32_t z = cluster / (KILN_CLUSTER_X * KILN_CLUSTER_Y);
+    kiln_vec3 lo, hi;
+    kiln_cluster_aabb(u, x, y, z, &lo, &hi);
+    kiln_vec3 centre = kiln_mat4_transform_point(u->view, lights[light].position);
+    kiln_vec3 closest = kiln_vec3_make(fminf(fmaxf(centre.x, lo.x), hi.x), fminf(fmaxf(centre.y, lo.y), hi.y),
+                                       fminf(fmaxf(centre.z, lo.z), hi.z));
+    float gap = fabsf(kiln_vec3_length(kiln_vec3_sub(centre, closest)) - lights[light].range);
+    float epsilon = 1e-4f * (1.0f + kiln_vec3_length(centre));
+    if (gap > epsilon) fprintf(stderr, "cluster %u light %u: %g m from the box boundary\n", cluster, light, (double)gap);
+    return gap <= epsilon;
+}
+
+/* ---- GPU ---------------------------------------------------------------------------------- */
+
+TEST(gpu_culling_matches_the_cpu_reference) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
+    CHECK_MSG(c, "%s", err.message);
+    static kiln_gpu_light lights[KILN_MAX_LIGHTS];
+    uint32_t count = random_scene(lights);
+    CHECK_EQ_INT(count, 256);
+    CHECK_MSG(kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, lights, count, &err), "%s",
+              err.message);
+    CHECK_MSG(cull_on_gpu(&f, c, &err), "%s", err.message);
+    kiln_cluster_uniform u = *kiln_clusters_uniform(c);
+    kiln_clusters_assign_cpu(&u, lights, count, cpu_counts, cpu_indices);
+    kiln_clusters_destroy(c);
+    kiln_shader_library_destroy(library);
+    kiln_shaders_destroy(shaders);
+    FIXTURE_CLOSE_CLEAN(f);
+
+    uint32_t count_mismatches = 0, list_mismatches = 0, max_count = 0, assigned = 0, empty = 0, full = 0;
+    for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) {
+        CHECK_MSG(gpu_counts[k] <= KILN_CLUSTER_MAX_LIGHTS, "cluster %u has %u lights", k, gpu_counts[k]);
+        max_count = gpu_counts[k] > max_count ? gpu_counts[k] : max_count;
+        assigned += cpu_counts[k];
+        empty += cpu_counts[k] == 0;
+        full += cpu_counts[k] == KILN_CLUSTER_MAX_LIGHTS;
+        const uint32_t *g = &gpu_indices[k * KILN_CLUSTER_MAX_LIGHTS], *r = &cpu_indices[k * KILN_CLUSTER_MAX_LIGHTS];
+        for (uint32_t i = 1; i < gpu_counts[k]; i++) CHECK_MSG(g[i - 1] < g[i], "cluster %u: list not ascending", k);
+        count_mismatches += gpu_counts[k] != cpu_counts[k];
+        bool same = gpu_counts[k] == cpu_counts[k] && memcmp(g, r, gpu_counts[k] * sizeof *g) == 0;
+        if (same) continue;
+        list_mismatches++;
+        for (uint32_t i = 0; i < gpu_counts[k]; i++)
+            if (!list_contains(r, cpu_counts[k], g[i])) CHECK(difference_explained(&u, lights, k, g[i], r, cpu_counts[k]));
+        for (uint32_t i = 0; i < cpu_counts[k]; i++)
+            if (!list_contains(g, gpu_counts[k], r[i])) CHECK(difference_explained(&u, lights, k, r[i], g, gpu_counts[k]));
+    }
+    printf("clusters: %u assignments, %u empty, %u full, max %u per cluster; %u lists differ from the CPU, "
+           "%u in their counts\n", assigned, empty, full, max_count, list_mismatches, count_mismatches);
+    CHECK(count_mismatches * 1000 <= KILN_CLUSTER_COUNT); /* counts agree for at least 99.9% of clusters */
+    CHECK(assigned > 2000 && empty > 100);                 /* the scene exercises both outcomes */
+}
+
+TEST(a_crowded_cluster_keeps_the_first_32_lights_in_index_order) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
+    CHECK_MSG(c, "%s", err.message);
+    /* Light 0 reaches nothing on screen; lights 1..40 sit at the camera and reach past 200 m. */
+    kiln_gpu_light lights[41];
+    lights[0] = kiln_gpu_light_from(&(kiln_light){.position = {0, 0, 500}, .range = 1.0f});
+    for (uint32_t i = 1; i < 41; i++)
+        lights[i] = kiln_gpu_light_from(&(kiln_light){.position = {0.0f, 1.7f, 4.0f}, .range = 500.0f});
+    bool ok = kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, lights, 41, &err) &&
+              cull_on_gpu(&f, c, &err);
+    kiln_clusters_destroy(c);
+    kiln_shader_library_destroy(library);
+    kiln_shaders_destroy(shaders);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(ok, "%s", err.message);
+    for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) {
+        CHECK_EQ_INT(gpu_counts[k], KILN_CLUSTER_MAX_LIGHTS);
+        for (uint32_t i = 0; i < KILN_CLUSTER_MAX_LIGHTS; i++)
+            CHECK_EQ_INT(gpu_indices[k * KILN_CLUSTER_MAX_LIGHTS + i], i + 1);
+    }
+}
+
+TEST(an_empty_light_list_clears_every_count) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
+    CHECK_MSG(c, "%s", err.message);
+    kiln_gpu_light everywhere = kiln_gpu_light_from(&(kiln_light){.position = {0.0f, 1.7f, 4.0f}, .range = 500.0f});
+    bool ok = kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, &everywhere, 1, &err) &&
+              cull_on_gpu(&f, c, &err);
+    uint32_t before = gpu_counts[0];
+    ok = ok && kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, NULL, 0, &err) &&
+         cull_on_gpu(&f, c, &err);
+    kiln_clusters_destroy(c);
+    kiln_shader_library_destroy(library);
+    kiln_shaders_destroy(shaders);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK_EQ_INT(before, 1);
+    for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) CHECK_EQ_INT(gpu_counts[k], 0);
+}
+
+/* Reads every Light field, every ClusterUniform field and the shared constants back from WGSL as
+ * raw words, and evaluates cluster_index and the falloff helpers at probe points, so a mirror that
+ * drifts from its C declaration fails here. A probe is (pixel x, pixel y, view depth, distance). */
+static const char *ECHO_KERNEL =
+    "@group(0) @binding(0) var<uniform> u: ClusterUniform;\n"
+    "@group(0) @binding(1) var<storage, read> lights: array<Light>;\n"
+    "@group(0) @binding(2) var<storage, read> probes: array<vec4f>;\n"
+    "@group(0) @binding(3) var<storage, read_write> words: array<u32>;\n"
+    "fn put_f(i: u32, v: f32) { words[i] = bitcast<u32>(v); }\n"
+    "fn put_v3(i: u32, v: vec3f) { put_f(i, v.x); put_f(i + 1u, v.y); put_f(i + 2u, v.z); }\n"
+    "fn put_m(i: u32, m: mat4x4f) {\n"
+    "    for (var c = 0u; c < 4u; c++) { for (var r = 0u; r < 4u; r++) { put_f(i + c * 4u + r, m[c][r]); } }\n"
+    "}\n"
+    "@compute @workgroup_size(1) fn echo() {\n"
+    "    let l = lights[0];\n"
+    "    put_v3(0u, l.position); put_f(3u, l.range); put_v3(4u, l.color_intensity); words[7] = l.kind;\n"
+    "    put_v3(8u, l.direction); words[11] = bitcast<u32>(l.shadow_view); put_f(12u, l.cos_inner);\n"
+    "    put_f(13u, l.cos_outer); put_f(14u, l.spot_scale); put_f(15u, l.spot_offset);\n"
+    "    put_m(16u, u.view); put_m(32u, u.inverse_projection); put_f(48u, u.screen_size.x);\n"
+    "    put_f(49u, u.screen_size.y); put_f(50u, u.near); put_f(51u, u.far); put_f(52u, u.slice_scale);\n"
+    "    put_f(53u, u.slice_bias); words[54] = u.light_count;\n"
+    "    words[56] = MAX_LIGHTS; words[57] = CLUSTER_X; words[58] = CLUSTER_Y; words[59] = CLUSTER_Z;\n"
+    "    words[60] = CLUSTER_MAX_LIGHTS; words[61] = arrayLength(&lights); words[62] = cluster_light_slot(5u, 3u);\n"
+    "    let n = arrayLength(&probes);\n"
+    "    for (var i = 0u; i < n; i++) {\n"
+    "        let p = probes[i];\n"
+    "        words[64u + i] = cluster_index(u, p.xy, p.z);\n"
+    "        put_f(64u + n + 2u * i, light_range_falloff(l, p.w));\n"
+    "        let tilt = vec3f(p.x / u.screen_size.x - 0.5, p.y / u.screen_size.y - 0.5, 0.0);\n"
+    "        put_f(65u + n + 2u * i, light_spot_factor(l, normalize(-l.direction + tilt)));\n"
+    "    }\n"
+    "}\n";
+
+#define PROBES 64
+
+static char *read_shader(const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", KILN_RENDER_SHADER_DIR, name);
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    text[n] = '\0';
+    return text;
+}
+
+TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
+    char *lights_wgsl = read_shader("lights.wgsl");
+    CHECK(lights_wgsl);
+    size_t source_size = strlen(lights_wgsl) + strlen(ECHO_KERNEL) + 1;
+    char *source = malloc(source_size);
+    CHECK(source);
+    snprintf(source, source_size, "%s%s", lights_wgsl, ECHO_KERNEL);
+
+    kiln_light spot = kiln_light_spot(kiln_vec3_make(1.5f, -2.0f, 3.25f), kiln_vec3_make(0.3f, -0.8f, -0.5f),
+                                      kiln_vec3_make(1.0f, 0.5f, 0.25f), 80.0f, 12.0f, 0.3f, 0.5f, true);
+    static kiln_gpu_light records[KILN_MAX_LIGHTS];
+    records[0] = kiln_gpu_light_from(&spot);
+    records[0].shadow_view = 17;
+    kiln_cluster_uniform u;
+    CHECK(test_uniform(&u, 513));
+    float probes[PROBES][4];
+    uint32_t seed = 7;
+    for (int i = 0; i < PROBES; i++) {
+        probes[i][0] = floorf(random_in(&seed, -20.0f, WIDTH + 20.0f)) + 0.5f; /* pixel centres, some off screen */
+        probes[i][1] = floorf(random_in(&seed, -20.0f, HEIGHT + 20.0f)) + 0.5f;
+        probes[i][2] = expf(random_in(&seed, logf(0.05f), logf(400.0f)));
+        probes[i][3] = random_in(&seed, 0.0f, 15.0f);
+    }
+
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_resources *res = f.res;
+    kiln_shaders *shaders = kiln_shaders_create(f.gfx, res, &err);
+    WGPUShaderModule m = kiln_shaders_compile(shaders, "lights.wgsl+echo", source, NULL, &err);
+    free(source);
+    CHECK_MSG(m, "%s", err.message);
+    kiln_shader shader = kiln_gfx_adopt_shader(res, m, "echo", &err);
+    WGPUBufferUsage in = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
+    kiln_buffer ub = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof u,
+        .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, &err);
+    kiln_buffer lb = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof records, .usage = in}, &err);
+    kiln_buffer pb = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof probes, .usage = in}, &err);
+    uint32_t words[64 + 3 * PROBES];
+    kiln_buffer wb = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof words,
+        .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc}, &err);
+    kiln_buffer back = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof words,
+        .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, &err);
+    CHECK(kiln_gfx_write_buffer(res, ub, 0, &u, sizeof u, &err));
+    CHECK(kiln_gfx_write_buffer(res, lb, 0, records, sizeof records, &err));
+    CHECK(kiln_gfx_write_buffer(res, pb, 0, probes, sizeof probes, &err));
+    kiln_layout_entry entries[4] = {
+        {.binding = 0, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_UNIFORM_BUFFER},
+        {.binding = 1, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 2, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 3, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_STORAGE_BUFFER},
+    };
+    kiln_bind_group_layout bgl = kiln_gfx_create_bind_group_layout(res, "echo", entries, 4, &err);
+    kiln_pipeline_layout pl = kiln_gfx_create_pipeline_layout(res, "echo", &bgl, 1, &err);
+    kiln_compute_pipeline pipeline = kiln_gfx_create_compute_pipeline(res, &(kiln_compute_pipeline_desc){
+        .label = "echo", .layout = pl, .shader = shader, .entry = "echo"}, &err);
+    CHECK_MSG(pipeline.id, "%s", err.message);
+    kiln_binding_resource bindings[4] = {{.binding = 0, .buffer = ub}, {.binding = 1, .buffer = lb},
+                                         {.binding = 2, .buffer = pb}, {.binding = 3, .buffer = wb}};
+    kiln_bind_group group = kiln_gfx_create_bind_group(res, "echo", bgl, bindings, 4, &err);
+    kiln_encoder enc;
+    kiln_compute_pass pass;
+    CHECK(kiln_encoder_begin(&enc, res, "echo", &err));
+    CHECK(kiln_encoder_begin_compute_pass(&enc, "echo", &pass, &err));
+    CHECK(kiln_compute_pass_set_pipeline(&pass, pipeline, &err));
+    CHECK(kiln_compute_pass_set_bind_group(&pass, 0, group, NULL, 0, &err));
+    kiln_compute_pass_dispatch(&pass, 1, 1, 1);
+    kiln_compute_pass_end(&pass);
+    CHECK(kiln_encoder_copy_buffer_to_buffer(&enc, wb, 0, back, 0, sizeof words, &err));
+    CHECK(kiln_encoder_finish_and_submit(&enc, &err));
+    CHECK(kiln_gfx_wait_for_queue(f.gfx, &err));
+    bool read = kiln_gfx_read_buffer(res, back, 0, words, sizeof words, &err);
+    kiln_shaders_destroy(shaders);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(read, "%s", err.message);
+
+    CHECK(memcmp(&words[0], &records[0], sizeof records[0]) == 0);
+    CHECK(memcmp(&words[16], &u, offsetof(kiln_cluster_uniform, pad)) == 0);
+    CHECK_EQ_INT(words[56], KILN_MAX_LIGHTS);
+    CHECK_EQ_INT(words[57], KILN_CLUSTER_X);
+    CHECK_EQ_INT(words[58], KILN_CLUSTER_Y);
+    CHECK_EQ_INT(words[59], KILN_CLUSTER_Z);
+    CHECK_EQ_INT(words[60], KILN_CLUSTER_MAX_LIGHTS);
+    CHECK_EQ_INT(words[61], KILN_MAX_LIGHTS); /* the WGSL record is 64 bytes: 1024 fit the buffer */
+    CHECK_EQ_INT(words[62], 5 * KILN_CLUSTER_MAX_LIGHTS + 3);
+    const kiln_gpu_light *l = &records[0];
+    uint32_t partial_falloff = 0, partial_cone = 0;
+    for (int i = 0; i < PROBES; i++) {
+        CHECK_EQ_INT(words[64 + i], kiln_cluster_index(&u, probes[i][0], probes[i][1], probes[i][2]));
+        float falloff, cone;
+        memcpy(&falloff, &words[64 + PROBES + 2 * i], 4);
+        memcpy(&cone, &words[65 + PROBES + 2 * i], 4);
+        float ratio = probes[i][3] / l->range;
+        float window = fminf(fmaxf(1.0f - ratio * ratio * ratio * ratio, 0.0f), 1.0f);
+        CHECK_NEAR(falloff, window * window, 1e-5);
+        kiln_vec3 tilt = kiln_vec3_make(probes[i][0] / WIDTH - 0.5f, probes[i][1] / HEIGHT - 0.5f, 0.0f);
+        kiln_vec3 to_light = kiln_vec3_normalize(kiln_vec3_add(kiln_vec3_scale(l->direction, -1.0f), tilt));
+        float t = -kiln_vec3_dot(to_light, l->direction) * l->spot_scale + l->spot_offset;
+        t = fminf(fmaxf(t, 0.0f), 1.0f);
+        CHECK_NEAR(cone, t * t, 1e-4);
+        partial_falloff += falloff > 0.0f && falloff < 1.0f;
+        partial_cone += cone > 0.0f && cone < 1.0f;
+    }
+    CHECK(partial_falloff > 0 && partial_cone > 0); /* the probes reach the helpers' slopes */
+}
+
+TEST(a_missing_shader_directory_is_named_in_the_error) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, "/nonexistent/shaders", &err);
+    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
+    kiln_live_counts live = kiln_resources_live_counts(f.res);
+    kiln_shader_library_destroy(library);
+    kiln_shaders_destroy(shaders);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(!c);
+    CHECK_STR_CONTAINS(err.message, "/nonexistent/shaders/clusters.wgsl: cannot open");
+    CHECK_EQ_INT(kiln_live_counts_total(&live), 0); /* nothing half-built is left behind */
+}
+
+TEST(an_update_with_too_many_lights_is_refused) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
+    CHECK_MSG(c, "%s", err.message);
+    static kiln_gpu_light lights[KILN_MAX_LIGHTS + 1];
+    bool ok = kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, lights, KILN_MAX_LIGHTS + 1,
+                                   &err);
+    uint32_t light_count = kiln_clusters_uniform(c)->light_count;
+    kiln_clusters_destroy(c);
+    kiln_shader_library_destroy(library);
+    kiln_shaders_destroy(shaders);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(!ok);
+    CHECK_STR_CONTAINS(err.message, "light count 1025 exceeds KILN_MAX_LIGHTS (1024)");
+    CHECK_EQ_INT(light_count, 0); /* nothing was written */
+}
+
+TEST_MAIN(T(cluster_params_follow_the_logarithmic_formula), T(slice_0_starts_at_near_and_slice_23_ends_at_200_m),
+          T(slices_grow_monotonically_with_depth), T(each_slice_starts_where_the_formula_says),
+          T(a_fragment_lies_in_the_box_of_the_cluster_it_looks_up), T(the_cluster_uniform_refuses_bad_inputs_naming_them),
+          T(gpu_culling_matches_the_cpu_reference), T(a_crowded_cluster_keeps_the_first_32_lights_in_index_order),
+          T(an_empty_light_list_clears_every_count), T(the_wgsl_mirrors_read_the_c_records_field_by_field),
+          T(a_missing_shader_directory_is_named_in_the_error), T(an_update_with_too_many_lights_is_refused))

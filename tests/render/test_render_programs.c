@@ -1,0 +1,27 @@
+/* Every WGSL program of the renderer assembles from its includes and compiles on the device. */
+#include <kiln/render/shader_library.h>
+
+#include "gfx_fixture.h"
+
+static const char *PROGRAMS[] = {"forward.wgsl", "sky.wgsl", "post.wgsl", "clusters.wgsl"};
+
+TEST(every_renderer_program_compiles) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
+    kiln_shader_library *lib = kiln_shader_library_create(f.gfx, f.res, sh, KILN_RENDER_SHADER_DIR, &err);
+    CHECK_MSG(lib, "%s", err.message);
+    int compiled = 0;
+    for (size_t i = 0; i < sizeof PROGRAMS / sizeof PROGRAMS[0]; i++) {
+        kiln_shader s = kiln_shader_library_load(lib, PROGRAMS[i], &err);
+        if (!s.id) fprintf(stderr, "%s\n", err.message);
+        compiled += s.id != 0;
+    }
+    kiln_shader_library_destroy(lib);
+    kiln_shaders_destroy(sh);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_EQ_INT(compiled, (int)(sizeof PROGRAMS / sizeof PROGRAMS[0]));
+}
+
+TEST_MAIN(T(every_renderer_program_compiles))

@@ -1,0 +1,232 @@
+/* The renderer end to end: a validation-clean frame of the demo scene, bit-identical when
+ * rendered again, culling and stats, the material registry rules, debug views, bad scenes. */
+#include <kiln/render.h>
+#include <kiln/render/demo_scene.h>
+
+#include "gfx_fixture.h"
+
+#define W 160
+#define H 90
+
+typedef struct harness {
+    gfx_fixture f;
+    kiln_renderer *r;
+    kiln_texture target;
+    kiln_texture_view view;
+} harness;
+
+static bool harness_open(harness *h, const kiln_render_settings *settings, kiln_error *err) {
+    *h = (harness){0};
+    if (!fixture_open(&h->f)) return false;
+    h->r = kiln_renderer_create(h->f.gfx, h->f.res, settings, WGPUTextureFormat_RGBA8UnormSrgb, err);
+    if (!h->r) return false;
+    h->target = kiln_gfx_create_texture(h->f.res, &(kiln_texture_desc){.width = W, .height = H,
+        .format = WGPUTextureFormat_RGBA8UnormSrgb, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
+    h->view = kiln_gfx_create_texture_view(h->f.res, h->target, NULL, err);
+    return h->view.id != 0;
+}
+
+static bool harness_render(harness *h, const kiln_render_scene *scene, kiln_image *out, kiln_error *err) {
+    if (!kiln_renderer_render(h->r, scene, kiln_gfx_texture_view_raw(h->f.res, h->view, NULL), W, H, err)) return false;
+    return !out || kiln_gfx_read_texture(h->f.res, kiln_gfx_texture_raw(h->f.res, h->target, NULL), out, err);
+}
+
+static uint64_t harness_close(harness *h) {
+    kiln_renderer_destroy(h->r);
+    if (h->view.id) kiln_gfx_destroy_texture_view(h->f.res, h->view, NULL);
+    if (h->target.id) kiln_gfx_destroy_texture(h->f.res, h->target, NULL);
+    kiln_live_counts left = kiln_resources_live_counts(h->f.res);
+    uint64_t errors = fixture_close(&h->f);
+    /* Every object the renderer made was released with it. */
+    return errors + kiln_live_counts_total(&left);
+}
+
+static const uint8_t *px(const kiln_image *img, uint32_t x, uint32_t y) {
+    return (const uint8_t *)img->pixels + ((size_t)y * img->width + x) * 4;
+}
+
+TEST(the_demo_frame_is_clean_and_deterministic) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_demo_scene demo;
+    CHECK_MSG(kiln_demo_scene_build(h.r, (float)W / H, &demo, &err), "%s", err.message);
+    kiln_image first, second;
+    CHECK_MSG(harness_render(&h, &demo.scene, &first, &err), "%s", err.message);
+    CHECK_MSG(harness_render(&h, &demo.scene, &second, &err), "%s", err.message);
+    bool identical = memcmp(first.pixels, second.pixels, (size_t)W * H * 4) == 0;
+    /* Not a blank image: the sky at the top, lit geometry in the middle differ clearly. */
+    const uint8_t *sky = px(&first, W / 2, 2), *middle = px(&first, W / 2, H / 2);
+    int contrast = abs(sky[0] - middle[0]) + abs(sky[1] - middle[1]) + abs(sky[2] - middle[2]);
+    const kiln_frame_stats *s = kiln_renderer_stats(h.r);
+    kiln_frame_stats stats = *s;
+    kiln_image_free(&first);
+    kiln_image_free(&second);
+    kiln_demo_scene_free(&demo);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK(identical);
+    CHECK(contrast > 30);
+    CHECK_EQ_INT(stats.instances_submitted, 19);
+    CHECK_EQ_INT(stats.lights, 10);
+    CHECK_EQ_INT(stats.passes, 6);
+    CHECK_EQ_INT(stats.transient_textures, 2);
+    CHECK(stats.draw_calls > 0 && stats.draw_calls <= stats.instances_drawn);
+}
+
+static kiln_render_instance at(uint32_t mesh, uint32_t material, kiln_vec3 p) {
+    return (kiln_render_instance){.mesh = mesh, .material = material, .transform = kiln_mat4_translation(p), .joint_offset = -1};
+}
+
+TEST(instances_outside_the_frustum_are_culled_and_batches_merge) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_cube(&md, 0.5f, &err));
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, false, &err);
+    kiln_mesh_data_free(&md);
+    kiln_material m = kiln_material_default("grey");
+    uint32_t grey = kiln_renderer_add_material(h.r, &m, &err);
+    kiln_render_instance inst[6] = {
+        at(cube, grey, (kiln_vec3){0, 0, -5}), at(cube, grey, (kiln_vec3){1, 0, -6}), at(cube, grey, (kiln_vec3){-1, 0, -7}),
+        at(cube, grey, (kiln_vec3){0, 0, 5}),     /* behind the camera */
+        at(cube, grey, (kiln_vec3){50, 0, -5}),   /* far to the right */
+        at(cube, grey, (kiln_vec3){0, 0, -500}),  /* far ahead: the far plane is at infinity */
+    };
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
+                               .instances = inst, .instance_count = 6};
+    CHECK_MSG(harness_render(&h, &scene, NULL, &err), "%s", err.message);
+    kiln_frame_stats culled = *kiln_renderer_stats(h.r);
+    kiln_renderer_settings(h.r)->disable_culling = true;
+    CHECK_MSG(harness_render(&h, &scene, NULL, &err), "%s", err.message);
+    kiln_frame_stats unculled = *kiln_renderer_stats(h.r);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(culled.instances_submitted, 6);
+    CHECK_EQ_INT(culled.instances_drawn, 4);
+    CHECK_EQ_INT(culled.draw_calls, 1); /* one mesh, one material: one batch */
+    CHECK_EQ_INT(unculled.instances_drawn, 6);
+}
+
+TEST(the_material_registry_keeps_indices_stable) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_material m = kiln_material_default("a");
+    uint32_t a = kiln_renderer_add_material(h.r, &m, &err);
+    uint32_t b = kiln_renderer_add_material(h.r, &m, &err);
+    CHECK_EQ_INT(a, 0);
+    CHECK_EQ_INT(b, 1);
+    CHECK(kiln_renderer_remove_material(h.r, a, &err));
+    CHECK(!kiln_renderer_material_is_live(h.r, a));
+    CHECK(kiln_renderer_remove_material(h.r, a, &err)); /* removing a hole does nothing */
+    uint32_t c = kiln_renderer_add_material(h.r, &m, &err);
+    CHECK_EQ_INT(c, 2); /* the hole is never reused by add */
+    CHECK(kiln_renderer_replace_material(h.r, a, &m, &err)); /* replace revives it */
+    CHECK(kiln_renderer_material_is_live(h.r, a));
+    /* A failed upload leaves the slot as it was: a texture view handle that does not exist. */
+    kiln_material broken = m;
+    broken.textures[KILN_TEX_BASE_COLOR] = (kiln_texture_view){0xFFFFF};
+    CHECK(!kiln_renderer_replace_material(h.r, b, &broken, &err));
+    CHECK_STR_CONTAINS(err.message, "invalid texture view handle");
+    CHECK(kiln_renderer_material_is_live(h.r, b));
+    CHECK(!kiln_renderer_replace_material(h.r, 7, &m, &err));
+    CHECK_STR_CONTAINS(err.message, "index 7 out of range");
+    CHECK(!kiln_renderer_remove_material(h.r, 9, &err));
+
+    /* Rendering an instance that uses a removed material fails naming both. */
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_cube(&md, 0.5f, &err));
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, false, &err);
+    kiln_mesh_data_free(&md);
+    CHECK(kiln_renderer_remove_material(h.r, c, &err));
+    kiln_render_instance inst[2] = {at(cube, b, (kiln_vec3){0, 0, -4}), at(cube, c, (kiln_vec3){0, 0, -4})};
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
+                               .instances = inst, .instance_count = 2};
+    bool rendered = harness_render(&h, &scene, NULL, &err);
+    char message[512];
+    snprintf(message, sizeof message, "%s", err.message);
+    inst[1].mesh = 42;
+    bool rendered_bad_mesh = harness_render(&h, &scene, NULL, &err);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK(!rendered);
+    CHECK_STR_CONTAINS(message, "instance 1 uses removed material 2");
+    CHECK(!rendered_bad_mesh);
+    CHECK_STR_CONTAINS(err.message, "instance 1 uses unknown mesh 42");
+}
+
+TEST(the_normals_debug_view_bypasses_the_tone_curve) {
+    kiln_render_settings s = {.debug = KILN_DEBUG_NORMALS};
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, &s, &err), "%s", err.message);
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_plane(&md, 50.0f, 1, &err));
+    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, false, &err);
+    kiln_mesh_data_free(&md);
+    kiln_material m = kiln_material_default("plane");
+    uint32_t mat = kiln_renderer_add_material(h.r, &m, &err);
+    kiln_render_instance inst = at(plane, mat, (kiln_vec3){0, 0, 0});
+    /* Looking straight down at a +Y plane: every pixel's normal is (0, 1, 0). */
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 5, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
+                               .instances = &inst, .instance_count = 1};
+    kiln_image img;
+    CHECK_MSG(harness_render(&h, &scene, &img, &err), "%s", err.message);
+    const uint8_t *c = px(&img, W / 2, H / 2);
+    uint8_t r = c[0], g = c[1], b = c[2];
+    kiln_image_free(&img);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    /* (0.5, 1, 0.5) linear, sRGB-encoded by the target: 188, 255, 188. */
+    CHECK(abs(r - 188) <= 1 && g == 255 && abs(b - 188) <= 1);
+}
+
+TEST(a_zero_sized_viewport_records_nothing) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
+    bool ok = kiln_renderer_render(h.r, &scene, NULL, 0, 0, &err);
+    uint32_t passes = kiln_renderer_stats(h.r)->passes;
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK(ok);
+    CHECK_EQ_INT(passes, 0);
+}
+
+TEST(create_refuses_bad_settings_and_formats) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_renderer *bad_msaa = kiln_renderer_create(f.gfx, f.res, &(kiln_render_settings){.msaa = 3}, WGPUTextureFormat_RGBA8Unorm, &err);
+    char msaa_message[512];
+    snprintf(msaa_message, sizeof msaa_message, "%s", err.message);
+    kiln_renderer *bad_format = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_R8Unorm, &err);
+    kiln_live_counts left = kiln_resources_live_counts(f.res);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(!bad_msaa && !bad_format);
+    CHECK_STR_CONTAINS(msaa_message, "msaa must be 1 or 4, not 3");
+    CHECK_STR_CONTAINS(err.message, "output format 0x1 is not supported");
+    CHECK_EQ_INT(kiln_live_counts_total(&left), 0);
+}
+
+TEST(the_graph_dot_lists_the_frame_passes_in_order) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
+    CHECK_MSG(harness_render(&h, &scene, NULL, &err), "%s", err.message);
+    char dot[8192];
+    kiln_renderer_graph_dot(h.r, dot, sizeof dot);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    const char *names[] = {"depth prepass", "cluster light cull", "forward+ opaque", "sky", "forward+ blend", "tonemap"};
+    const char *cursor = dot;
+    for (int i = 0; i < 6; i++) {
+        const char *at_name = strstr(dot, names[i]);
+        CHECK_MSG(at_name, "'%s' missing from the DOT", names[i]);
+        (void)cursor;
+    }
+    CHECK_STR_CONTAINS(dot, "digraph");
+}
+
+TEST_MAIN(T(the_demo_frame_is_clean_and_deterministic), T(instances_outside_the_frustum_are_culled_and_batches_merge),
+          T(the_material_registry_keeps_indices_stable), T(the_normals_debug_view_bypasses_the_tone_curve),
+          T(a_zero_sized_viewport_records_nothing), T(create_refuses_bad_settings_and_formats),
+          T(the_graph_dot_lists_the_frame_passes_in_order))

@@ -1,0 +1,5 @@
+// bad.wgsl
+fn helper() -> u32 {
+    let x = undefined_thing + ONE;
+    return x;
+}

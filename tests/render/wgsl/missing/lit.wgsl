@@ -1,0 +1,4 @@
+// lit.wgsl: includes a file that does not exist (on line 4).
+#include "present.wgsl"
+
+#include "missing.wgsl"

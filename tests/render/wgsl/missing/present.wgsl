@@ -1,0 +1,1 @@
+const PRESENT: u32 = 1u;
