@@ -8,6 +8,16 @@
 #define KILN_FRAME_UNIFORM_SIZE 448
 #define KILN_INSTANCE_RECORD_SIZE 144
 
+/* Pass uniforms: one 256-byte slot per view a pass renders from (the dynamic-offset alignment),
+ * selected with a dynamic offset on group 3. Slots 0..3 are the shadow cascades, then one per
+ * shadow atlas view, then the camera; KILN_MAX_PASS_VIEWS in all. A slot holds `PassView`
+ * (common.wgsl): the view-projection, 64 bytes. */
+#define KILN_PASS_SLOT_SIZE 256
+#define KILN_PASS_VIEW_SIZE 64
+#define KILN_MAX_PASS_VIEWS 128
+#define KILN_PASS_SLOT_FIRST_CASCADE 0
+#define KILN_PASS_SLOT_FIRST_ATLAS 4
+
 typedef struct kiln_frame_uniform_inputs {
     kiln_mat4 view, projection;
     kiln_vec3 camera_position;

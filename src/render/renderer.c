@@ -40,15 +40,19 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     kiln_binding_resource frame = {.binding = 0, .buffer = r->frame_uniform, .size = KILN_FRAME_UNIFORM_SIZE};
     r->frame_group = kiln_gfx_create_bind_group(res, "frame", r->frame_layout, &frame, 1, err);
     if (!r->frame_group.id) return false;
+    r->pass_uniforms = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = "pass uniforms",
+        .size = (uint64_t)KILN_MAX_PASS_VIEWS * KILN_PASS_SLOT_SIZE, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
+    if (!r->pass_uniforms.id) return false;
     r->clusters = kiln_clusters_create(res, r->library, err);
     if (!r->clusters) return false;
-    kiln_binding_resource cluster[4] = {
+    kiln_binding_resource cluster[5] = {
         {.binding = 0, .buffer = kiln_clusters_uniform_buffer(r->clusters), .size = sizeof(kiln_cluster_uniform)},
         {.binding = 1, .buffer = kiln_clusters_light_buffer(r->clusters)},
         {.binding = 2, .buffer = kiln_clusters_count_buffer(r->clusters)},
         {.binding = 3, .buffer = kiln_clusters_index_buffer(r->clusters)},
+        {.binding = 4, .buffer = r->pass_uniforms, .size = KILN_PASS_VIEW_SIZE},
     };
-    r->cluster_group = kiln_gfx_create_bind_group(res, "cluster lists", r->cluster_layout, cluster, 4, err);
+    r->cluster_group = kiln_gfx_create_bind_group(res, "pass", r->cluster_layout, cluster, 5, err);
     return r->cluster_group.id != 0;
 }
 
@@ -125,10 +129,11 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (groups[i].id) kiln_gfx_destroy_bind_group(res, groups[i], NULL);
     if (r->instances.id) kiln_gfx_destroy_buffer(res, r->instances, NULL);
+    if (r->pass_uniforms.id) kiln_gfx_destroy_buffer(res, r->pass_uniforms, NULL);
     if (r->frame_uniform.id) kiln_gfx_destroy_buffer(res, r->frame_uniform, NULL);
     kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
-    kiln_pipeline_layout playouts[] = {r->scene_layout, r->prepass_layout, r->sky_layout, r->post_pipeline_layout};
+    kiln_pipeline_layout playouts[] = {r->scene_layout, r->sky_layout, r->post_pipeline_layout};
     for (size_t i = 0; i < sizeof playouts / sizeof playouts[0]; i++)
         if (playouts[i].id) kiln_gfx_destroy_pipeline_layout(res, playouts[i], NULL);
     kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout, r->cluster_layout,
@@ -255,8 +260,13 @@ static bool write_frame_uniform(kiln_renderer *r, const kiln_render_scene *scene
         .output_srgb_encode = r->output_srgb_encode,
     };
     uint8_t bytes[KILN_FRAME_UNIFORM_SIZE];
-    return kiln_frame_uniform_pack(&in, bytes, err) &&
-           kiln_gfx_write_buffer(r->res, r->frame_uniform, 0, bytes, sizeof bytes, err);
+    if (!kiln_frame_uniform_pack(&in, bytes, err) || !kiln_gfx_write_buffer(r->res, r->frame_uniform, 0, bytes, sizeof bytes, err))
+        return false;
+    /* The camera's pass slot follows the cascades and the atlas views (none until shadows). */
+    kiln_mat4 view_projection = kiln_mat4_mul(in.projection, in.view);
+    r->camera_slot = KILN_PASS_SLOT_FIRST_ATLAS;
+    return kiln_gfx_write_buffer(r->res, r->pass_uniforms, (uint64_t)r->camera_slot * KILN_PASS_SLOT_SIZE,
+                                 view_projection.m, sizeof view_projection.m, err);
 }
 
 bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,

@@ -61,7 +61,7 @@ struct kiln_renderer {
 
     kiln_default_textures defaults;
     kiln_bind_group_layout frame_layout, object_layout, material_layout, cluster_layout, post_layout, empty_layout;
-    kiln_pipeline_layout scene_layout, prepass_layout, sky_layout, post_pipeline_layout;
+    kiln_pipeline_layout scene_layout, sky_layout, post_pipeline_layout;
     kiln_shader forward_program, sky_program, post_program;
     uint32_t pipeline_samples;  /* sample count the scene pipelines were built for */
     kiln_render_pipeline forward[VARIANT_COUNT];
@@ -73,6 +73,8 @@ struct kiln_renderer {
     kiln_buffer instances;      /* storage; grows by doubling */
     uint64_t instances_capacity;/* records */
     kiln_bind_group object_group;
+    kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
+    uint32_t camera_slot;       /* the slot the camera's view-projection is in this frame */
     kiln_clusters *clusters;
     kiln_bind_group cluster_group;
     kiln_bind_group post_group;

@@ -86,10 +86,12 @@ static bool draw_batches(kiln_renderer *r, kiln_render_pass *pass, uint32_t firs
     return true;
 }
 
-static bool bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, bool with_clusters, kiln_error *err) {
+/* Groups 0, 1 and 3; group 3's dynamic offset selects the pass view slot the pass renders from. */
+static bool bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, uint32_t slot, kiln_error *err) {
+    uint32_t offset = slot * KILN_PASS_SLOT_SIZE;
     return kiln_render_pass_set_bind_group(pass, 0, r->frame_group, NULL, 0, err) &&
            kiln_render_pass_set_bind_group(pass, 1, r->object_group, NULL, 0, err) &&
-           (!with_clusters || kiln_render_pass_set_bind_group(pass, 3, r->cluster_group, NULL, 0, err));
+           kiln_render_pass_set_bind_group(pass, 3, r->cluster_group, &offset, 1, err);
 }
 
 /* The post bind group names the pooled hdr view: rebuilt only when the graph hands out a
@@ -134,7 +136,7 @@ static bool record_pass(kiln_renderer *r, kiln_encoder *enc, const frame_passes 
     if (pass_index == p->prepass) {
         kiln_depth_attachment d = kiln_depth_cleared_reverse_z(depth);
         if (!kiln_encoder_begin_render_pass(enc, "depth prepass", NULL, 0, &d, &pass, err)) return false;
-        ok = bind_scene_groups(r, &pass, false, err) &&
+        ok = bind_scene_groups(r, &pass, r->camera_slot, err) &&
              draw_batches(r, &pass, 0, r->opaque_batch_count, true, &r->stats.prepass_draw_calls, err);
         kiln_render_pass_end(&pass);
         return ok;
@@ -154,7 +156,7 @@ static bool record_pass(kiln_renderer *r, kiln_encoder *enc, const frame_passes 
     } else {
         uint32_t first = pass_index == p->opaque ? 0 : r->opaque_batch_count;
         uint32_t end = pass_index == p->opaque ? r->opaque_batch_count : r->batch_count;
-        ok = bind_scene_groups(r, &pass, true, err) && draw_batches(r, &pass, first, end, false, &r->stats.draw_calls, err);
+        ok = bind_scene_groups(r, &pass, r->camera_slot, err) && draw_batches(r, &pass, first, end, false, &r->stats.draw_calls, err);
     }
     kiln_render_pass_end(&pass);
     return ok;

@@ -1,7 +1,9 @@
 /* The renderer's bind group layouts, programs and pipelines.
  *
  * Bind groups (docs/guides/render.md): 0 frame uniform, 1 objects (instance records), 2 material,
- * 3 pass-specific (the cluster buffers for forward shading, the HDR colour for tone mapping).
+ * 3 pass-specific: for scene passes the cluster buffers and the pass view slot (dynamic offset),
+ * for tone mapping the HDR colour. Depth-only passes use the scene layout and read the slot of
+ * the view they render from.
  * Every pipeline is registered with the shader library, so a reload of its program rebuilds it
  * in place under the same handle. */
 #include <string.h>
@@ -18,26 +20,27 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
                                .min_binding_size = KILN_FRAME_UNIFORM_SIZE};
     kiln_layout_entry object = {.binding = 0, .visibility = WGPUShaderStage_Vertex,
                                 .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER};
-    kiln_layout_entry cluster[4] = {
+    kiln_layout_entry cluster[5] = {
         {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = sizeof(kiln_cluster_uniform)},
         {.binding = 1, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 2, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 3, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
+         .min_binding_size = KILN_PASS_VIEW_SIZE},
     };
     kiln_layout_entry post = {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D};
 
     if (!(r->frame_layout = kiln_gfx_create_bind_group_layout(res, "frame", &frame, 1, err)).id) return false;
     if (!(r->object_layout = kiln_gfx_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
-    if (!(r->cluster_layout = kiln_gfx_create_bind_group_layout(res, "cluster lists", cluster, 4, err)).id) return false;
+    if (!(r->cluster_layout = kiln_gfx_create_bind_group_layout(res, "pass", cluster, 5, err)).id) return false;
     if (!(r->post_layout = kiln_gfx_create_bind_group_layout(res, "post", &post, 1, err)).id) return false;
     if (!(r->empty_layout = kiln_gfx_create_bind_group_layout(res, "empty", NULL, 0, err)).id) return false;
 
     kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->cluster_layout};
     kiln_bind_group_layout post_groups[4] = {r->frame_layout, r->empty_layout, r->empty_layout, r->post_layout};
     if (!(r->scene_layout = kiln_gfx_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
-    if (!(r->prepass_layout = kiln_gfx_create_pipeline_layout(res, "depth prepass", scene, 3, err)).id) return false;
     if (!(r->sky_layout = kiln_gfx_create_pipeline_layout(res, "sky", scene, 1, err)).id) return false;
     if (!(r->post_pipeline_layout = kiln_gfx_create_pipeline_layout(res, "post", post_groups, 4, err)).id) return false;
     return true;
@@ -98,7 +101,6 @@ bool renderer_ensure_pipelines(kiln_renderer *r, kiln_error *err) {
                                                               "depth prepass masked", "depth prepass masked double-sided"};
     for (int v = 0; v < PREPASS_COUNT; v++) {
         kiln_render_pipeline_desc d = scene_desc(r, prepass_labels[v]);
-        d.layout = r->prepass_layout;
         d.target_count = 0;
         d.depth = kiln_depth_reverse_z(DEPTH_FORMAT, true);
         d.cull = (v == PREPASS_OPAQUE_DOUBLE || v == PREPASS_MASKED_DOUBLE) ? WGPUCullMode_None : WGPUCullMode_Back;

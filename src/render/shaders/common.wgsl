@@ -30,6 +30,11 @@ struct Frame {
     output_srgb_encode: u32,      // 1 when the target is a unorm format the shader must encode
 };
 
+// One slot of the pass uniforms (PASS_SLOT_SIZE = 256 bytes apart; C side frame_uniform.h).
+struct PassView {
+    view_projection: mat4x4<f32>,
+};
+
 // Per-instance record, indexed by @builtin(instance_index) (= the batch's first_instance + i).
 struct Instance {
     model: mat4x4<f32>,

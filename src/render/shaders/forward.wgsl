@@ -10,6 +10,9 @@
 @group(3) @binding(1) var<storage, read> lights: array<Light>;
 @group(3) @binding(2) var<storage, read> cluster_counts: array<u32>;
 @group(3) @binding(3) var<storage, read> cluster_indices: array<u32>;
+// The view this pass renders from: one 256-byte slot of the pass uniforms, chosen by the dynamic
+// offset the pass binds group 3 with (slots 0..3 cascades, then atlas views, then the camera).
+@group(3) @binding(4) var<uniform> pass_view: PassView;
 
 struct VertexIn {
     @builtin(instance_index) instance: u32,
@@ -36,7 +39,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     let inst = instances[v.instance];
     let world = inst.model * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
-    out.clip = frame.view_projection * world;
+    out.clip = pass_view.view_projection * world;
     out.world_position = world.xyz;
     out.normal = (inst.normal_matrix * vec4<f32>(v.normal, 0.0)).xyz;
     out.tangent = vec4<f32>((inst.model * vec4<f32>(v.tangent.xyz, 0.0)).xyz, v.tangent.w);
