@@ -1,0 +1,249 @@
+/* kiln/program: authored render programs.
+ *
+ * A user registers one WGSL module plus a declared pass graph once (kiln_programs_register), then
+ * dispatches it any number of times with registry texture ids and a uniform byte blob
+ * (kiln_programs_dispatch). Structure is validated and compiled at register; every failure class
+ * has its own stable identifier and message naming the pass and slot. A dispatch is checked
+ * before anything is recorded; a mismatch drops the whole dispatch with a warning in the program
+ * log. Accepted dispatches record, in arrival order, at the next kiln_programs_record (the frame's
+ * encoder, before the scene passes).
+ *
+ * The shader contract (both are spelled out in docs/guides/programs.md):
+ *   @group(0) @binding(0) var<uniform>: the pass's window of the uniform blob;
+ *   @group(1) @binding(2n): input n's texture (texture_2d<f32>, texture_2d_array<f32> for a
+ *   TextureArray binding, texture_3d<f32> for a TextureVolume binding); @binding(2n + 1) its sampler
+ *   (absent for a Texel binding). A fragment pass's entry point may take @location(0) uv: vec2<f32>
+ *   ((0, 0) top left) and returns @location(0) vec4<f32>.
+ *
+ * Ownership: kiln_programs owns registered programs, their pipelines, the transient pool and the
+ * log ring. The kiln_gfx, kiln_resources and kiln_texture_registry it was created with must
+ * outlive it. Descriptors passed to register are copied; nothing they point at is kept. */
+#ifndef KILN_PROGRAM_H
+#define KILN_PROGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kiln/gfx.h>
+#include <kiln/textures.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the pass graph -------------------------------------------------------------------------- */
+
+typedef enum kiln_pass_stage {
+    KILN_STAGE_FRAGMENT,
+    KILN_STAGE_DRAW,                   /* draw-pass issue: refused at register until then */
+    KILN_STAGE_DRAW_INDEXED_INDIRECT,  /* likewise */
+    KILN_STAGE_DRAW_SETS,              /* likewise */
+    KILN_STAGE_COMPUTE,                /* likewise */
+} kiln_pass_stage;
+
+typedef enum kiln_slot_shape_kind {
+    KILN_SHAPE_TARGET,          /* sized from the output; may be written; bound size must match */
+    KILN_SHAPE_TEXTURE,         /* any size, read only */
+    KILN_SHAPE_TEXTURE_ARRAY,   /* a texture array, read only */
+    KILN_SHAPE_TEXTURE_VOLUME,  /* a volume texture, read only */
+} kiln_slot_shape_kind;
+
+/* Full (divisor 0 with divided false) or Divided { divisor }: the reference size floor-divided by
+ * divisor on both axes, at least one texel. divided with divisor 0 is refused at register. */
+typedef struct kiln_slot_extent {
+    bool divided;
+    uint32_t divisor;
+} kiln_slot_extent;
+
+typedef struct kiln_slot_shape {
+    kiln_slot_shape_kind kind;
+    kiln_slot_extent extent;    /* Target only */
+} kiln_slot_shape;
+
+typedef enum kiln_wrap { KILN_WRAP_CLAMP, KILN_WRAP_REPEAT } kiln_wrap;
+typedef enum kiln_mips { KILN_MIPS_BASE, KILN_MIPS_CHAIN } kiln_mips;
+
+/* Filtered { wrap, mips } binds a sampler; Texel binds none (textureLoad). */
+typedef struct kiln_slot_sampling {
+    bool texel;
+    kiln_wrap wrap;
+    kiln_mips mips;
+} kiln_slot_sampling;
+
+typedef struct kiln_slot_spec {
+    kiln_texture_format format;
+    kiln_slot_shape shape;
+    kiln_slot_sampling sampling;
+} kiln_slot_spec;
+
+typedef enum kiln_samples { KILN_SAMPLES_ONE, KILN_SAMPLES_FOUR } kiln_samples;
+
+/* A transient: sized from the output, read as Filtered { Clamp, Base }. */
+typedef struct kiln_transient_spec {
+    kiln_texture_format format;
+    kiln_slot_extent extent;
+    kiln_samples samples;
+} kiln_transient_spec;
+
+typedef enum kiln_input_kind {
+    KILN_INPUT_BINDING,         /* index: a binding */
+    KILN_INPUT_TRANSIENT,       /* index: a transient */
+    KILN_INPUT_PASS_OUTPUT,     /* index: an earlier pass whose output slot is read */
+    KILN_INPUT_DEPTH,           /* index: a depth transient (draw-pass issue) */
+} kiln_input_kind;
+
+typedef enum kiln_depth_read { KILN_DEPTH_READ_TEXEL, KILN_DEPTH_READ_COMPARE } kiln_depth_read;
+
+typedef struct kiln_input_slot {
+    kiln_input_kind kind;
+    uint32_t index;
+    kiln_depth_read depth_read; /* KILN_INPUT_DEPTH only */
+} kiln_input_slot;
+
+typedef enum kiln_output_kind { KILN_OUTPUT_BINDING, KILN_OUTPUT_TRANSIENT, KILN_OUTPUT_NONE } kiln_output_kind;
+
+typedef struct kiln_output_slot {
+    kiln_output_kind kind;
+    uint32_t index;
+} kiln_output_slot;
+
+/* What a pass's result composes with what its output holds (docs/guides/programs.md, "Blend"):
+ * Alpha is straight-alpha source over, Replace overwrites (alpha included), Additive adds. */
+typedef enum kiln_program_blend {
+    KILN_PROGRAM_BLEND_ALPHA,
+    KILN_PROGRAM_BLEND_REPLACE,
+    KILN_PROGRAM_BLEND_ADDITIVE,
+} kiln_program_blend;
+
+#define KILN_PROGRAM_MAX_REPEAT 4096
+#define KILN_PROGRAM_MAX_INPUTS 8
+
+typedef struct kiln_pass_spec {
+    kiln_pass_stage stage;
+    const char *entry_point;                /* the fragment entry point */
+    uint32_t input_count;
+    kiln_input_slot inputs[KILN_PROGRAM_MAX_INPUTS];
+    kiln_output_slot output;
+    kiln_program_blend blend;
+    uint32_t uniform_offset, uniform_length; /* bytes into the dispatch's blob; length 0: no block */
+    uint32_t repeat_count;                  /* 0: no repeat (the pass records once) */
+    uint32_t repeat_uniform_stride;
+} kiln_pass_spec;
+
+typedef struct kiln_program_desc {
+    const char *wgsl;
+    uint32_t binding_count;
+    const kiln_slot_spec *bindings;
+    uint32_t transient_count;
+    const kiln_transient_spec *transients;
+    uint32_t geometry_count;                /* draw-pass issue: must be 0 until then */
+    uint32_t depth_transient_count;         /* likewise */
+    uint32_t pass_count;
+    const kiln_pass_spec *passes;
+} kiln_program_desc;
+
+/* ---- register-time failure classes, in check order ---------------------------------------------
+ * Each has a stable identifier (kiln_program_class_name) and its own message naming the pass and
+ * slot at fault; docs/guides/programs.md lists them with their reasons. */
+typedef enum kiln_program_class {
+    KILN_PROGRAM_OK,
+    KILN_PROGRAM_INVALID_WGSL,            /* "invalid_wgsl": the module does not compile or cannot be read */
+    KILN_PROGRAM_EMPTY_GRAPH,             /* "empty_graph": no passes */
+    KILN_PROGRAM_UNSUPPORTED_STAGE,       /* "unsupported_stage": a stage or list this build does not run yet */
+    KILN_PROGRAM_ZERO_DIVISOR,            /* "zero_divisor": a Divided extent with divisor 0 */
+    KILN_PROGRAM_UNRESOLVABLE_SAMPLES,    /* "unresolvable_samples": a Four transient of a format that cannot resolve (R32Float) */
+    KILN_PROGRAM_BAD_OUTPUT,              /* "bad_output": an output index out of range, or a non-Target binding as output */
+    KILN_PROGRAM_MISSING_OUTPUT,          /* "missing_output": a fragment pass declaring output None */
+    KILN_PROGRAM_BAD_INPUT,               /* "bad_input": an input index out of range */
+    KILN_PROGRAM_READ_BEFORE_WRITE,       /* "read_before_write": a transient or PassOutput read before it is written */
+    KILN_PROGRAM_READS_OWN_OUTPUT,        /* "reads_own_output": a pass reads the slot it writes */
+    KILN_PROGRAM_FINAL_PASS_NOT_BINDING,  /* "final_pass_not_binding": the last pass does not write a binding */
+    KILN_PROGRAM_REFERENCE_NOT_FULL,      /* "reference_not_full": the output binding is not Target(Full) */
+    KILN_PROGRAM_BAD_REPEAT,              /* "bad_repeat": a repeat count outside 1..4096 */
+    KILN_PROGRAM_MISSING_ENTRY_POINT,     /* "missing_entry_point": no @fragment function of that name */
+    KILN_PROGRAM_UNIFORM_WINDOW_SHORT,    /* "uniform_window_short": the window does not cover the block at @group(0) @binding(0) */
+    KILN_PROGRAM_INPUT_MISMATCH,          /* "input_mismatch": the shader's group 1 declaration disagrees with an input */
+    KILN_PROGRAM_PIPELINE_FAILED,         /* "pipeline_creation_failed": Dawn refused a pipeline (or blending on a format the device cannot blend) */
+    KILN_PROGRAM_CLASS_COUNT
+} kiln_program_class;
+
+const char *kiln_program_class_name(kiln_program_class c);
+
+typedef struct kiln_program_error {
+    kiln_program_class cls;
+    char message[512];
+} kiln_program_error;
+
+/* ---- the runtime ---------------------------------------------------------------------------------- */
+
+typedef struct kiln_programs kiln_programs;
+
+kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry *textures,
+                                    kiln_error *err);
+void kiln_programs_destroy(kiln_programs *p);
+
+/* Returns the program id (dense from 1, never reused), or 0 with err filled. A rejected register
+ * consumes no id. */
+uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc, kiln_program_error *err);
+/* Releases the program's pipelines; pooled transients stay in the pool. An unknown id is a
+ * warn-drop (logged, false). */
+bool kiln_programs_destroy_program(kiln_programs *p, uint32_t program_id);
+
+/* Dispatch drop classes: the dispatch is dropped whole, before anything is recorded, with a
+ * warning naming program, pass and binding in the log. */
+typedef enum kiln_dispatch_class {
+    KILN_DISPATCH_OK,
+    KILN_DISPATCH_UNKNOWN_PROGRAM,        /* "unknown_program" */
+    KILN_DISPATCH_BINDING_COUNT,          /* "binding_count" */
+    KILN_DISPATCH_GEOMETRY_COUNT,         /* "geometry_count" */
+    KILN_DISPATCH_UNKNOWN_TEXTURE,        /* "unknown_texture" */
+    KILN_DISPATCH_FORMAT_MISMATCH,        /* "format_mismatch" */
+    KILN_DISPATCH_TARGET_SIZE,            /* "target_size_mismatch" */
+    KILN_DISPATCH_WRONG_KIND,             /* "wrong_texture_kind" */
+    KILN_DISPATCH_NOT_WRITABLE,           /* "not_writable" */
+    KILN_DISPATCH_UNIFORMS_SHORT,         /* "uniforms_short" */
+    KILN_DISPATCH_INPUT_IS_OUTPUT,        /* "input_is_output" */
+    KILN_DISPATCH_CLASS_COUNT
+} kiln_dispatch_class;
+
+const char *kiln_dispatch_class_name(kiln_dispatch_class c);
+
+/* Checks and queues a dispatch; returns its class (KILN_DISPATCH_OK when queued). The blob is
+ * copied. */
+kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id, const uint32_t *texture_ids,
+                                           uint32_t texture_count, const void *uniforms, size_t uniforms_size);
+
+/* Records every queued dispatch, in arrival order, into enc; the encoder is submitted and
+ * continued in a fresh one after every 1024 program passes (enc is updated). */
+bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err);
+/* Convenience: a fresh encoder, record, submit. */
+bool kiln_programs_frame(kiln_programs *p, kiln_error *err);
+
+/* One row per pass of a program: stage, the resolved size and divisor of the last accepted
+ * dispatch (0 / 0 before the first), CPU record time, and GPU time where timestamp queries exist
+ * (gpu_ns < 0 otherwise). Returns the number of rows written (at most max). */
+typedef struct kiln_pass_timing {
+    kiln_pass_stage stage;
+    uint32_t width, height, divisor;
+    double cpu_record_ns;
+    double gpu_ns;
+} kiln_pass_timing;
+uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln_pass_timing *rows, uint32_t max);
+
+/* Transient pool statistics. */
+typedef struct kiln_pool_stats {
+    uint32_t classes;             /* distinct (size, format, samples) classes held */
+    uint32_t textures;            /* physical textures held */
+    uint32_t textures_last_dispatch; /* physical textures the last dispatch used */
+} kiln_pool_stats;
+kiln_pool_stats kiln_programs_pool_stats(const kiln_programs *p);
+
+/* Warnings (drops) and errors, category "program". */
+kiln_log *kiln_programs_log(kiln_programs *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

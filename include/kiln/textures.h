@@ -1,0 +1,113 @@
+/* kiln/textures: the registry of textures shared by authored programs and materials.
+ *
+ * A texture is named by a dense id from one sequence (1, 2, 3, ...; never reused; a rejected create
+ * consumes none). The CPU copy given at create / update is the source of truth: the GPU texture is
+ * created and uploaded lazily, the first time something asks for its view, and re-uploaded after an
+ * update. A Writable texture is one a program may render into; its GPU pixels are then newer than
+ * the CPU copy, and kiln_textures_read reads them back from the GPU.
+ *
+ * Plain 2D textures exist now; arrays and volumes (the draw-pass issue) share the id sequence and
+ * the kind field, so every path that takes a plain texture can already tell them apart.
+ *
+ * Ownership: the registry owns every texture it created (GPU objects in the kiln_resources it was
+ * created with, which must outlive it). Main-thread only. */
+#ifndef KILN_TEXTURES_H
+#define KILN_TEXTURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kiln/gfx.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum kiln_texture_format {
+    KILN_FORMAT_RGBA8,        /* RGBA8Unorm, 4 bytes per texel, filterable */
+    KILN_FORMAT_R8,           /* R8Unorm, 1 byte, filterable */
+    KILN_FORMAT_R32_FLOAT,    /* R32Float, 4 bytes, not filterable, not resolvable */
+    KILN_FORMAT_R16_FLOAT,    /* R16Float, 2 bytes (IEEE half), filterable */
+    KILN_FORMAT_RGBA16_FLOAT, /* RGBA16Float, 8 bytes, filterable */
+    KILN_FORMAT_COUNT
+} kiln_texture_format;
+
+typedef enum kiln_texture_usage {
+    KILN_USAGE_SAMPLED,       /* read only */
+    KILN_USAGE_WRITABLE,      /* a program may write it */
+} kiln_texture_usage;
+
+typedef enum kiln_texture_sampling {
+    KILN_SAMPLING_LINEAR,
+    KILN_SAMPLING_NEAREST,
+} kiln_texture_sampling;
+
+typedef enum kiln_texture_kind {
+    KILN_TEXTURE_PLAIN,
+    KILN_TEXTURE_ARRAY,
+    KILN_TEXTURE_VOLUME,
+} kiln_texture_kind;
+
+/* Bytes one texel takes; WebGPU format; the spec's name ("Rgba8", "R8", "R32Float", "R16Float",
+ * "Rgba16Float"); whether it can be linearly filtered / multisample-resolved. */
+uint32_t kiln_texture_format_bytes(kiln_texture_format f);
+WGPUTextureFormat kiln_texture_format_wgpu(kiln_texture_format f);
+const char *kiln_texture_format_name(kiln_texture_format f);
+bool kiln_texture_format_from_name(const char *name, kiln_texture_format *out);
+bool kiln_texture_format_filterable(kiln_texture_format f);
+bool kiln_texture_format_resolvable(kiln_texture_format f);
+
+typedef struct kiln_texture_create_desc {
+    kiln_texture_format format;
+    uint32_t width, height;
+    const void *pixels;       /* NULL: zero-filled; else exactly width * height * bytes, rows top-down */
+    size_t pixels_size;
+    kiln_texture_usage usage;
+    kiln_texture_sampling sampling;
+} kiln_texture_create_desc;
+
+typedef struct kiln_texture_info {
+    kiln_texture_kind kind;
+    kiln_texture_format format;
+    uint32_t width, height;
+    uint32_t layers;          /* arrays: layer count; volumes: depth; plain: 1 */
+    kiln_texture_usage usage;
+    kiln_texture_sampling sampling;
+} kiln_texture_info;
+
+typedef struct kiln_texture_registry kiln_texture_registry;
+
+kiln_texture_registry *kiln_texture_registry_create(kiln_resources *res, kiln_error *err);
+void kiln_texture_registry_destroy(kiln_texture_registry *reg);
+
+/* Returns the new id, or 0 with the reason (a zero or too large size, an unknown format, pixels of
+ * the wrong length: each names the value at fault). Validation runs before an id is assigned. */
+uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err);
+/* Replaces the pixels of a plain texture (same size and format); the GPU copy is refreshed at its
+ * next use. Fails, changing nothing, for an unknown id, an array or volume, or a wrong length. */
+bool kiln_textures_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err);
+/* Releases the texture; the id is never handed out again. Fails for an unknown id. */
+bool kiln_textures_destroy(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+/* NULL for an unknown (or destroyed) id. */
+const kiln_texture_info *kiln_textures_info(const kiln_texture_registry *reg, uint32_t id);
+/* Copies the current pixels (tightly packed rows, top-down, the texture's own format) into a new
+ * malloc'd buffer the caller frees: the GPU's for a Writable texture that has been realized, else
+ * the CPU copy. Blocks on the GPU; for tests and tools. */
+bool kiln_textures_read(kiln_texture_registry *reg, uint32_t id, void **pixels, size_t *size, kiln_error *err);
+
+/* The GPU side, creating and uploading on first use (and after an update). The texture carries
+ * TextureBinding | CopyDst | CopySrc, plus RenderAttachment when Writable. */
+WGPUTexture kiln_textures_gpu_texture(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+WGPUTextureView kiln_textures_gpu_view(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+/* The view's handle in kiln_resources, for caching bind groups by (index, generation). */
+kiln_texture_view kiln_textures_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+
+/* The next id create would assign (for tests of "a rejected create consumes no id"). */
+uint32_t kiln_textures_next_id(const kiln_texture_registry *reg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
