@@ -372,6 +372,7 @@ typedef struct kiln_render_pipeline_desc {
     const char *label;
     kiln_pipeline_layout layout;
     kiln_shader shader;
+    kiln_shader fragment_shader;      /* id 0: the fragment stage comes from `shader` too */
     const char *vertex_entry;         /* NULL: "vs_main" */
     const char *fragment_entry;       /* NULL: "fs_main"; ignored when target_count is 0 and no_fragment */
     bool no_fragment;                 /* depth-only pipelines */
@@ -417,6 +418,7 @@ typedef struct kiln_encoder {
 typedef struct kiln_color_attachment {
     WGPUTextureView view;
     WGPUTextureView resolve_target;   /* MSAA resolve, or NULL */
+    bool keep_samples;                /* with a resolve target: store the samples too (a later pass loads them) */
     WGPULoadOp load;                  /* Clear or Load */
     WGPUColor clear;
 } kiln_color_attachment;

@@ -58,8 +58,8 @@ bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const 
             .storeOp = WGPUStoreOp_Store,
             .clearValue = colors[i].clear,
         };
-        /* A multisampled attachment that is resolved need not be kept. */
-        if (colors[i].resolve_target) raw_colors[i].storeOp = WGPUStoreOp_Discard;
+        /* A multisampled attachment that is resolved need not be kept, unless a later pass loads it. */
+        if (colors[i].resolve_target && !colors[i].keep_samples) raw_colors[i].storeOp = WGPUStoreOp_Discard;
     }
     WGPURenderPassDepthStencilAttachment raw_depth;
     if (depth) {

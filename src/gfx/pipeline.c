@@ -172,6 +172,8 @@ WGPURenderPipeline kiln_gfx_build_render_pipeline(kiln_resources *res, const kil
     }
     WGPUShaderModule module = kiln_gfx_shader_raw(res, desc->shader, err);
     if (!module) return NULL;
+    WGPUShaderModule fragment_module = module;
+    if (desc->fragment_shader.id && !(fragment_module = kiln_gfx_shader_raw(res, desc->fragment_shader, err))) return NULL;
     WGPUPipelineLayout layout = NULL;
     if (desc->layout.id && !(layout = kiln_gfx_pipeline_layout_raw(res, desc->layout, err))) return NULL;
 
@@ -207,7 +209,7 @@ WGPURenderPipeline kiln_gfx_build_render_pipeline(kiln_resources *res, const kil
         };
     }
     WGPUFragmentState fragment = {
-        .module = module,
+        .module = fragment_module,
         .entryPoint = kiln_sv(desc->fragment_entry ? desc->fragment_entry : "fs_main"),
         .targetCount = desc->target_count,
         .targets = targets,
