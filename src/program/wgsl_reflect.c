@@ -449,6 +449,75 @@ static bool scan_declarations(parser *p) {
 /* ---- constants ---------------------------------------------------------------------------------- */
 
 static bool constant_value(parser *p, uint32_t ci, unsigned depth, int64_t *value);
+static bool named_value(parser *p, const wgsl_token *t, unsigned depth, int64_t *value);
+
+/* Integer constant expressions: literals, named integer constants, parentheses, unary minus,
+ * i32(...)/u32(...) conversions and + - * / %. Enough for array sizes such as `TILES_X * TILES_Y`;
+ * anything else (a float, a call, a shift) is "not evaluable", which is only an error where a value
+ * is needed. Advances past what it evaluated. */
+static bool eval_sum(parser *p, unsigned depth, int64_t *value);
+
+static bool eval_factor(parser *p, unsigned depth, int64_t *value) {
+    const wgsl_token *t = peek(p);
+    if (depth > KILN_WGSL_MAX_NESTING) return false;
+    if (t->kind == WGSL_TOKEN_INT) {
+        *value = t->value;
+        advance(p);
+        return true;
+    }
+    if (is_punct(t, '-')) {
+        advance(p);
+        if (!eval_factor(p, depth + 1, value)) return false;
+        *value = -*value;
+        return true;
+    }
+    if (is_punct(t, '(')) {
+        advance(p);
+        if (!eval_sum(p, depth + 1, value) || !is_punct(peek(p), ')')) return false;
+        advance(p);
+        return true;
+    }
+    if (t->kind == WGSL_TOKEN_IDENT && (text_is(p, t, "u32") || text_is(p, t, "i32")) && is_punct(peek_ahead(p, 1), '(')) {
+        advance(p);
+        return eval_factor(p, depth + 1, value);
+    }
+    if (t->kind == WGSL_TOKEN_IDENT && named_value(p, t, depth + 1, value)) {
+        advance(p);
+        return true;
+    }
+    return false;
+}
+
+static bool eval_product(parser *p, unsigned depth, int64_t *value) {
+    if (!eval_factor(p, depth, value)) return false;
+    for (;;) {
+        const wgsl_token *op = peek(p);
+        if (!is_punct(op, '*') && !is_punct(op, '/') && !is_punct(op, '%')) return true;
+        advance(p);
+        int64_t rhs;
+        if (!eval_factor(p, depth, &rhs)) return false;
+        if (is_punct(op, '*')) {
+            if (*value > INT32_MAX || *value < INT32_MIN || rhs > INT32_MAX || rhs < INT32_MIN) return false;
+            *value *= rhs;
+        } else {
+            if (rhs == 0) return false;
+            *value = is_punct(op, '/') ? *value / rhs : *value % rhs;
+        }
+    }
+}
+
+static bool eval_sum(parser *p, unsigned depth, int64_t *value) {
+    if (!eval_product(p, depth, value)) return false;
+    for (;;) {
+        const wgsl_token *op = peek(p);
+        if (!is_punct(op, '+') && !is_punct(op, '-')) return true;
+        advance(p);
+        int64_t rhs;
+        if (!eval_product(p, depth, &rhs)) return false;
+        *value = is_punct(op, '+') ? *value + rhs : *value - rhs;
+        if (*value > INT64_MAX / 2 || *value < INT64_MIN / 2) return false;
+    }
+}
 
 /* The integer value of the constant an identifier names, if it has one. */
 static bool named_value(parser *p, const wgsl_token *t, unsigned depth, int64_t *value) {
@@ -457,8 +526,8 @@ static bool named_value(parser *p, const wgsl_token *t, unsigned depth, int64_t 
     return constant_value(p, p->decls[d].index, depth, value);
 }
 
-/* Evaluates `const name [: type] = <integer literal or constant name>;`. Anything else has no
- * value, which is only an error where a value is needed. */
+/* Evaluates `const name [: type] = <integer constant expression>;`. Anything else has no value,
+ * which is only an error where a value is needed. */
 static bool constant_value(parser *p, uint32_t ci, unsigned depth, int64_t *value) {
     decl *d = &p->decls[p->constant_decl[ci]];
     kiln_wgsl_constant *c = &p->m->constants[ci];
@@ -470,16 +539,10 @@ static bool constant_value(parser *p, uint32_t ci, unsigned depth, int64_t *valu
             advance(p);
         if (is_punct(peek(p), '=')) {
             advance(p);
-            const wgsl_token *t = peek(p);
             int64_t v;
-            if (is_punct(peek_ahead(p, 1), ';')) {
-                if (t->kind == WGSL_TOKEN_INT) {
-                    c->has_value = true;
-                    c->value = t->value;
-                } else if (named_value(p, t, depth + 1, &v)) {
-                    c->has_value = true;
-                    c->value = v;
-                }
+            if (eval_sum(p, depth + 1, &v) && is_punct(peek(p), ';')) {
+                c->has_value = true;
+                c->value = v;
             }
         }
         p->pos = saved;
@@ -509,9 +572,19 @@ static const char *quote_expression(const parser *p, char *buf, size_t size) {
     return buf;
 }
 
-/* An integer-valued argument: a literal or a named constant with an integer literal value, alone
- * before the ',', ')' or '>' that ends it. */
+/* An integer-valued argument: an integer constant expression (eval_sum) ending at the ',', ')' or
+ * '>' that ends the argument. */
 static bool const_uint(parser *p, const char *what, uint32_t *value) {
+    size_t start = p->pos;
+    int64_t evaluated;
+    if (eval_sum(p, 0, &evaluated)) {
+        const wgsl_token *end = peek(p);
+        if ((is_punct(end, ',') || is_punct(end, ')') || is_punct(end, '>')) && evaluated >= 0 && evaluated <= UINT32_MAX) {
+            *value = (uint32_t)evaluated;
+            return true;
+        }
+    }
+    p->pos = start;
     const wgsl_token *t = peek(p), *next = peek_ahead(p, 1);
     bool alone = is_punct(next, ',') || is_punct(next, ')') || is_punct(next, '>');
     char buf[96];

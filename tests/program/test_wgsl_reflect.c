@@ -756,9 +756,22 @@ TEST(constants_and_overrides_are_listed) {
     kiln_wgsl_module_free(m);
 }
 
-TEST(an_array_size_expression_is_refused_naming_it) {
-    CHECK_REFUSED("const N = 4;\nstruct S {\n  a: array<f32, N * 2>,\n}",
-                  "t.wgsl:3:17: array element count 'N * 2' is not an integer literal or a named integer constant");
+TEST(an_array_size_may_be_an_integer_constant_expression) {
+    kiln_error err;
+    kiln_wgsl_module *m = reflect("const X = 16u;\nconst Y = 9u;\nconst XY: u32 = X * Y;\n"
+                                  "struct S {\n  a: array<f32, (XY + 2) / 2 - u32(1)>,\n}", &err);
+    CHECK_MSG(m, "%s", err.message);
+    CHECK_EQ_INT(m->constants[2].value, 144);
+    const kiln_wgsl_struct *s = kiln_wgsl_find_struct(m, "S");
+    kiln_wgsl_layout layout;
+    CHECK(s && kiln_wgsl_type_layout(m, s->type, KILN_WGSL_SPACE_STORAGE, &layout, &err));
+    CHECK_EQ_INT(layout.size, 72 * 4);
+    kiln_wgsl_module_free(m);
+}
+
+TEST(an_array_size_expression_that_cannot_be_evaluated_is_refused_naming_it) {
+    CHECK_REFUSED("const N = 4;\nstruct S {\n  a: array<f32, N << 1>,\n}",
+                  "t.wgsl:3:17: array element count 'N << 1' is not an integer literal or a named integer constant");
 }
 
 TEST(an_array_size_naming_a_float_constant_is_refused) {
@@ -1089,7 +1102,7 @@ TEST_MAIN(
     T(a_struct_that_contains_itself_is_refused),
     T(array_sizes_may_name_integer_constants),
     T(constants_and_overrides_are_listed),
-    T(an_array_size_expression_is_refused_naming_it),
+    T(an_array_size_may_be_an_integer_constant_expression), T(an_array_size_expression_that_cannot_be_evaluated_is_refused_naming_it),
     T(an_array_size_naming_a_float_constant_is_refused),
     T(an_array_size_of_zero_is_refused),
     T(locations_may_name_constants),
