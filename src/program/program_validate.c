@@ -1,0 +1,571 @@
+/* Register-time validation of an authored program: the declared pass graph on its own, then the
+ * graph against the shader's declarations as the WGSL scanner read them.
+ *
+ * Each failure class of program.h is one check function, and the checks run in the enum's order,
+ * each over the whole program, so the class a program reports does not depend on which pass holds
+ * the fault: the earliest class wins, and within a class the first pass (or slot) in list order.
+ * Every later check may rely on what earlier ones established: after unsupported_stage every enum
+ * value is in range and every list pointer is readable, after bad_output and bad_input every index
+ * names a declared slot, and after missing_entry_point every pass has its @fragment entry. */
+#include "program_validate.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct check_ctx {
+    const kiln_program_desc *desc;
+    const kiln_wgsl_module *module;
+    bool float32_blendable;
+    kiln_program_error *err;
+} check_ctx;
+
+static bool fail(const check_ctx *c, kiln_program_class cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool fail(const check_ctx *c, kiln_program_class cls, const char *fmt, ...) {
+    if (c->err) {
+        c->err->cls = cls;
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(c->err->message, sizeof c->err->message, fmt, args);
+        va_end(args);
+    }
+    return false;
+}
+
+static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
+
+static const char *stage_name(kiln_pass_stage stage) {
+    switch (stage) {
+    case KILN_STAGE_FRAGMENT: return "Fragment";
+    case KILN_STAGE_DRAW: return "Draw";
+    case KILN_STAGE_DRAW_INDEXED_INDIRECT: return "DrawIndexedIndirect";
+    case KILN_STAGE_DRAW_SETS: return "DrawSets";
+    case KILN_STAGE_COMPUTE: return "Compute";
+    }
+    return "?";
+}
+
+static const char *shape_name(kiln_slot_shape_kind kind) {
+    switch (kind) {
+    case KILN_SHAPE_TARGET: return "Target";
+    case KILN_SHAPE_TEXTURE: return "Texture";
+    case KILN_SHAPE_TEXTURE_ARRAY: return "TextureArray";
+    case KILN_SHAPE_TEXTURE_VOLUME: return "TextureVolume";
+    }
+    return "?";
+}
+
+static const char *blend_name(kiln_program_blend blend) {
+    switch (blend) {
+    case KILN_PROGRAM_BLEND_ALPHA: return "Alpha";
+    case KILN_PROGRAM_BLEND_REPLACE: return "Replace";
+    case KILN_PROGRAM_BLEND_ADDITIVE: return "Additive";
+    }
+    return "?";
+}
+
+/* Until bad_input refuses an over-long list, checks before it read only the inputs that fit. */
+static uint32_t input_count(const kiln_pass_spec *p) {
+    return p->input_count < KILN_PROGRAM_MAX_INPUTS ? p->input_count : KILN_PROGRAM_MAX_INPUTS;
+}
+
+/* ---- slots: what a pass writes and what an input reads --------------------------------------- */
+
+/* Reads and writes are compared as the output slot names them (a binding index or a transient
+ * index), so an input resolves to the same form: a PassOutput becomes whatever that pass writes
+ * (None when it writes nothing). Indices must already be in range (bad_input). */
+static kiln_output_slot input_slot(const kiln_program_desc *d, const kiln_input_slot *in) {
+    kiln_output_slot slot = {KILN_OUTPUT_NONE, 0};
+    switch (in->kind) {
+    case KILN_INPUT_BINDING: slot = (kiln_output_slot){KILN_OUTPUT_BINDING, in->index}; break;
+    case KILN_INPUT_TRANSIENT: slot = (kiln_output_slot){KILN_OUTPUT_TRANSIENT, in->index}; break;
+    case KILN_INPUT_PASS_OUTPUT: slot = d->passes[in->index].output; break;
+    case KILN_INPUT_DEPTH: break; /* a depth slot is no colour slot (refused before this runs) */
+    }
+    return slot;
+}
+
+static bool same_slot(kiln_output_slot a, kiln_output_slot b) {
+    return a.kind != KILN_OUTPUT_NONE && a.kind == b.kind && a.index == b.index;
+}
+
+static const char *slot_name(kiln_output_slot slot, char *buf, size_t size) {
+    switch (slot.kind) {
+    case KILN_OUTPUT_BINDING: snprintf(buf, size, "binding %u", slot.index); break;
+    case KILN_OUTPUT_TRANSIENT: snprintf(buf, size, "transient %u", slot.index); break;
+    case KILN_OUTPUT_NONE: snprintf(buf, size, "no slot"); break;
+    }
+    return buf;
+}
+
+static kiln_texture_format slot_format(const kiln_program_desc *d, kiln_output_slot slot) {
+    return slot.kind == KILN_OUTPUT_BINDING ? d->bindings[slot.index].format : d->transients[slot.index].format;
+}
+
+/* A transient is read as Filtered { Clamp, Base }: only a Texel binding goes without a sampler. */
+static bool slot_is_texel(const kiln_program_desc *d, kiln_output_slot slot) {
+    return slot.kind == KILN_OUTPUT_BINDING && d->bindings[slot.index].sampling.texel;
+}
+
+/* The texture type the shader must declare for a slot; every slot but an array or volume binding
+ * (a Target or Texture binding, a transient) reads as texture_2d. */
+static kiln_wgsl_handle slot_texture(const kiln_program_desc *d, kiln_output_slot slot) {
+    if (slot.kind != KILN_OUTPUT_BINDING) return KILN_WGSL_TEXTURE_2D;
+    switch (d->bindings[slot.index].shape.kind) {
+    case KILN_SHAPE_TEXTURE_ARRAY: return KILN_WGSL_TEXTURE_2D_ARRAY;
+    case KILN_SHAPE_TEXTURE_VOLUME: return KILN_WGSL_TEXTURE_3D;
+    case KILN_SHAPE_TARGET:
+    case KILN_SHAPE_TEXTURE: break;
+    }
+    return KILN_WGSL_TEXTURE_2D;
+}
+
+/* "binding 2, a TextureArray slot" (what decides the texture type), "binding 2, a Texel slot"
+ * (what decides the sampler), "transient 0", "the output of pass 1, transient 0". */
+static const char *describe_input(const kiln_program_desc *d, const kiln_input_slot *in, bool sampling,
+                                  char *buf, size_t size) {
+    char slot[48];
+    kiln_output_slot s = input_slot(d, in);
+    if (in->kind == KILN_INPUT_PASS_OUTPUT) {
+        snprintf(buf, size, "the output of pass %u, %s", in->index, slot_name(s, slot, sizeof slot));
+    } else if (s.kind == KILN_OUTPUT_BINDING) {
+        const kiln_slot_spec *b = &d->bindings[s.index];
+        snprintf(buf, size, "binding %u, a %s slot", s.index,
+                 sampling ? (b->sampling.texel ? "Texel" : "Filtered") : shape_name(b->shape.kind));
+    } else {
+        slot_name(s, buf, size);
+    }
+    return buf;
+}
+
+/* ---- the graph on its own --------------------------------------------------------------------- */
+
+static bool check_supported(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        if ((unsigned)p->stage > KILN_STAGE_COMPUTE)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: stage %d is not a kiln_pass_stage", i,
+                        (int)p->stage);
+        if (p->stage != KILN_STAGE_FRAGMENT)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
+                        "pass %u: a %s pass arrives with draw passes; this build runs Fragment passes only", i,
+                        stage_name(p->stage));
+        for (uint32_t n = 0; n < input_count(p); n++) {
+            if ((unsigned)p->inputs[n].kind > KILN_INPUT_DEPTH)
+                return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: input %u kind %d is not a kiln_input_kind",
+                            i, n, (int)p->inputs[n].kind);
+            if (p->inputs[n].kind == KILN_INPUT_DEPTH)
+                return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
+                            "pass %u: input %u reads a depth slot; depth slots arrive with draw passes", i, n);
+        }
+        if ((unsigned)p->output.kind > KILN_OUTPUT_NONE)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: output kind %d is not a kiln_output_kind", i,
+                        (int)p->output.kind);
+        if ((unsigned)p->blend > KILN_PROGRAM_BLEND_ADDITIVE)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: blend %d is not a kiln_program_blend", i,
+                        (int)p->blend);
+    }
+    if (d->geometry_count)
+        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
+                    "geometries: %u declared; geometry slots arrive with draw passes", d->geometry_count);
+    if (d->depth_transient_count)
+        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
+                    "depth_transients: %u declared; depth slots arrive with draw passes", d->depth_transient_count);
+    /* A C caller can hand over what the JSON layer never produces; refusing it here keeps every
+     * later check (and the runtime) free to index lists and switch on enums. */
+    if (d->binding_count && !d->bindings)
+        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "bindings: %u declared but the list is NULL",
+                    d->binding_count);
+    if (d->transient_count && !d->transients)
+        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "transients: %u declared but the list is NULL",
+                    d->transient_count);
+    for (uint32_t i = 0; i < d->binding_count; i++) {
+        const kiln_slot_spec *b = &d->bindings[i];
+        if ((unsigned)b->format >= KILN_FORMAT_COUNT)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: format %d is not a kiln_texture_format", i,
+                        (int)b->format);
+        if ((unsigned)b->shape.kind > KILN_SHAPE_TEXTURE_VOLUME)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: shape %d is not a kiln_slot_shape_kind", i,
+                        (int)b->shape.kind);
+        if (!b->sampling.texel && (unsigned)b->sampling.wrap > KILN_WRAP_REPEAT)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: wrap %d is not a kiln_wrap", i,
+                        (int)b->sampling.wrap);
+        if (!b->sampling.texel && (unsigned)b->sampling.mips > KILN_MIPS_CHAIN)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: mips %d is not a kiln_mips", i,
+                        (int)b->sampling.mips);
+    }
+    for (uint32_t i = 0; i < d->transient_count; i++) {
+        const kiln_transient_spec *t = &d->transients[i];
+        if ((unsigned)t->format >= KILN_FORMAT_COUNT)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "transient %u: format %d is not a kiln_texture_format",
+                        i, (int)t->format);
+        if ((unsigned)t->samples > KILN_SAMPLES_FOUR)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "transient %u: samples %d is not a kiln_samples", i,
+                        (int)t->samples);
+    }
+    return true;
+}
+
+static bool check_divisors(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->binding_count; i++) {
+        const kiln_slot_shape *s = &d->bindings[i].shape;
+        if (s->kind == KILN_SHAPE_TARGET && s->extent.divided && s->extent.divisor == 0)
+            return fail(c, KILN_PROGRAM_ZERO_DIVISOR, "binding %u: Divided extent with divisor 0", i);
+    }
+    for (uint32_t i = 0; i < d->transient_count; i++) {
+        const kiln_slot_extent *e = &d->transients[i].extent;
+        if (e->divided && e->divisor == 0)
+            return fail(c, KILN_PROGRAM_ZERO_DIVISOR, "transient %u: Divided extent with divisor 0", i);
+    }
+    return true;
+}
+
+/* Refused whether or not a pass reads the transient: the declaration itself cannot be honoured. */
+static bool check_samples(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->transient_count; i++) {
+        const kiln_transient_spec *t = &d->transients[i];
+        if (t->samples == KILN_SAMPLES_FOUR && !kiln_texture_format_resolvable(t->format))
+            return fail(c, KILN_PROGRAM_UNRESOLVABLE_SAMPLES, "transient %u: a Four transient of %s cannot be resolved",
+                        i, kiln_texture_format_name(t->format));
+    }
+    return true;
+}
+
+static bool check_outputs(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        kiln_output_slot out = d->passes[i].output;
+        if (out.kind == KILN_OUTPUT_BINDING && out.index >= d->binding_count)
+            return fail(c, KILN_PROGRAM_BAD_OUTPUT,
+                        "pass %u: output binding %u is out of range (the program declares %u binding%s)", i, out.index,
+                        d->binding_count, plural(d->binding_count));
+        if (out.kind == KILN_OUTPUT_BINDING && d->bindings[out.index].shape.kind != KILN_SHAPE_TARGET)
+            return fail(c, KILN_PROGRAM_BAD_OUTPUT,
+                        "pass %u: output binding %u is a %s; a pass writes only Target bindings", i, out.index,
+                        shape_name(d->bindings[out.index].shape.kind));
+        if (out.kind == KILN_OUTPUT_TRANSIENT && out.index >= d->transient_count)
+            return fail(c, KILN_PROGRAM_BAD_OUTPUT,
+                        "pass %u: output transient %u is out of range (the program declares %u transient%s)", i,
+                        out.index, d->transient_count, plural(d->transient_count));
+    }
+    return true;
+}
+
+/* Only draw-pass and compute stages may write no colour (unsupported_stage refused those). */
+static bool check_missing_output(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++)
+        if (c->desc->passes[i].output.kind == KILN_OUTPUT_NONE)
+            return fail(c, KILN_PROGRAM_MISSING_OUTPUT, "pass %u: a fragment pass must declare a texture output", i);
+    return true;
+}
+
+static bool check_inputs(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        if (p->input_count > KILN_PROGRAM_MAX_INPUTS)
+            return fail(c, KILN_PROGRAM_BAD_INPUT, "pass %u: %u inputs declared; a pass reads at most %d", i,
+                        p->input_count, KILN_PROGRAM_MAX_INPUTS);
+        for (uint32_t n = 0; n < p->input_count; n++) {
+            const kiln_input_slot *in = &p->inputs[n];
+            if (in->kind == KILN_INPUT_BINDING && in->index >= d->binding_count)
+                return fail(c, KILN_PROGRAM_BAD_INPUT,
+                            "pass %u: input %u reads binding %u, which is out of range (the program declares %u "
+                            "binding%s)", i, n, in->index, d->binding_count, plural(d->binding_count));
+            if (in->kind == KILN_INPUT_TRANSIENT && in->index >= d->transient_count)
+                return fail(c, KILN_PROGRAM_BAD_INPUT,
+                            "pass %u: input %u reads transient %u, which is out of range (the program declares %u "
+                            "transient%s)", i, n, in->index, d->transient_count, plural(d->transient_count));
+            if (in->kind == KILN_INPUT_PASS_OUTPUT && in->index >= d->pass_count)
+                return fail(c, KILN_PROGRAM_BAD_INPUT,
+                            "pass %u: input %u reads the output of pass %u, which is out of range (the program "
+                            "declares %u pass%s)", i, n, in->index, d->pass_count, d->pass_count == 1 ? "" : "es");
+        }
+    }
+    return true;
+}
+
+static bool written_before(const kiln_program_desc *d, uint32_t pass, kiln_output_slot slot) {
+    for (uint32_t j = 0; j < pass; j++)
+        if (same_slot(d->passes[j].output, slot)) return true;
+    return false;
+}
+
+/* The graph is a sequence: reading only what an earlier pass wrote makes acyclicity one index
+ * comparison. A binding needs no earlier writer: the dispatch supplies it with its own pixels. */
+static bool check_read_order(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        for (uint32_t n = 0; n < p->input_count; n++) {
+            const kiln_input_slot *in = &p->inputs[n];
+            if (in->kind == KILN_INPUT_TRANSIENT && !written_before(d, i, input_slot(d, in)))
+                return fail(c, KILN_PROGRAM_READ_BEFORE_WRITE,
+                            "pass %u: input %u reads transient %u before any pass writes it", i, n, in->index);
+            if (in->kind != KILN_INPUT_PASS_OUTPUT) continue;
+            if (in->index >= i)
+                return fail(c, KILN_PROGRAM_READ_BEFORE_WRITE,
+                            "pass %u: input %u reads the output of pass %u; a pass reads only the output of an "
+                            "earlier pass", i, n, in->index);
+            if (d->passes[in->index].output.kind == KILN_OUTPUT_NONE)
+                return fail(c, KILN_PROGRAM_READ_BEFORE_WRITE,
+                            "pass %u: input %u reads the output of pass %u, which writes no colour output", i, n,
+                            in->index);
+        }
+    }
+    return true;
+}
+
+/* A texture cannot be a render attachment and a bound texture in one pass. */
+static bool check_own_output(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    char slot[48];
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        for (uint32_t n = 0; n < p->input_count; n++) {
+            const kiln_input_slot *in = &p->inputs[n];
+            kiln_output_slot s = input_slot(d, in);
+            if (!same_slot(s, p->output)) continue;
+            if (in->kind == KILN_INPUT_PASS_OUTPUT)
+                return fail(c, KILN_PROGRAM_READS_OWN_OUTPUT,
+                            "pass %u: input %u reads the output of pass %u (%s), the slot this pass writes", i, n,
+                            in->index, slot_name(s, slot, sizeof slot));
+            return fail(c, KILN_PROGRAM_READS_OWN_OUTPUT, "pass %u: input %u reads %s, the slot this pass writes", i,
+                        n, slot_name(s, slot, sizeof slot));
+        }
+    }
+    return true;
+}
+
+static bool check_final_binding(const check_ctx *c) {
+    uint32_t last = c->desc->pass_count - 1;
+    kiln_output_slot out = c->desc->passes[last].output;
+    char slot[48];
+    if (out.kind != KILN_OUTPUT_BINDING)
+        return fail(c, KILN_PROGRAM_FINAL_PASS_NOT_BINDING,
+                    "pass %u: the final pass writes %s; the final pass must write a binding", last,
+                    slot_name(out, slot, sizeof slot));
+    return true;
+}
+
+/* The binding the final pass writes is the reference every other extent divides. */
+static bool check_reference_full(const check_ctx *c) {
+    uint32_t last = c->desc->pass_count - 1;
+    uint32_t b = c->desc->passes[last].output.index;
+    const kiln_slot_extent *e = &c->desc->bindings[b].shape.extent;
+    if (e->divided)
+        return fail(c, KILN_PROGRAM_REFERENCE_NOT_FULL,
+                    "pass %u: output binding %u is Target(Divided %u); the final pass's output sets the reference "
+                    "size and must be Target(Full)", last, b, e->divisor);
+    return true;
+}
+
+/* repeat_count 0 means "no repeat"; a declared repeat of count 0 is the JSON layer's to refuse. */
+static bool check_repeats(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        uint32_t count = c->desc->passes[i].repeat_count;
+        if (count > KILN_PROGRAM_MAX_REPEAT)
+            return fail(c, KILN_PROGRAM_BAD_REPEAT, "pass %u: repeat count %u is outside 1..%d", i, count,
+                        KILN_PROGRAM_MAX_REPEAT);
+    }
+    return true;
+}
+
+/* ---- the graph against the shader ----------------------------------------------------------- */
+
+static const kiln_wgsl_entry *fragment_entry(const check_ctx *c, const kiln_pass_spec *p) {
+    const kiln_wgsl_entry *e = p->entry_point ? kiln_wgsl_find_entry(c->module, p->entry_point) : NULL;
+    return e && e->stage == KILN_WGSL_STAGE_FRAGMENT ? e : NULL;
+}
+
+static bool check_entry_points(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!p->entry_point || !p->entry_point[0])
+            return fail(c, KILN_PROGRAM_MISSING_ENTRY_POINT, "pass %u: names no entry point", i);
+        if (fragment_entry(c, p)) continue;
+        const kiln_wgsl_entry *e = kiln_wgsl_find_entry(c->module, p->entry_point);
+        if (e)
+            return fail(c, KILN_PROGRAM_MISSING_ENTRY_POINT,
+                        "pass %u: entry point '%s' is not a @fragment function in the module (it is @%s)", i,
+                        p->entry_point, kiln_wgsl_stage_name(e->stage));
+        return fail(c, KILN_PROGRAM_MISSING_ENTRY_POINT,
+                    "pass %u: entry point '%s' is not a @fragment function in the module", i, p->entry_point);
+    }
+    return true;
+}
+
+/* The window must be at least SizeOf the block, which is the minimum binding size Dawn checks at
+ * draw time; refusing here moves that failure to the register call. */
+static bool check_uniform_windows(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        const kiln_wgsl_entry *e = fragment_entry(c, p);
+        const kiln_wgsl_var *block = kiln_wgsl_entry_binding(c->module, e, 0, 0);
+        if (!block) continue;
+        uint32_t size = 0;
+        kiln_error why;
+        char type[96];
+        if (block->space != KILN_WGSL_SPACE_UNIFORM)
+            return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                        "pass %u: %s declares a %s at @group(0) @binding(0), where the uniform window binds a "
+                        "var<uniform>", i, e->name, kiln_wgsl_type_name(c->module, block->type, type, sizeof type));
+        /* Dawn refuses a broken uniform layout at compile; the scanner agreeing is the usual case. */
+        if (!kiln_wgsl_uniform_block_size(c->module, e, 0, 0, &size, &why))
+            return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                        "pass %u: the block %s declares at @group(0) @binding(0) breaks a uniform layout rule: %s", i,
+                        e->name, why.message);
+        if (p->uniform_length < size)
+            return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                        "pass %u: uniform window of %u bytes does not cover the %u-byte block %s declares at "
+                        "@group(0) @binding(0)", i, p->uniform_length, size, e->name);
+    }
+    return true;
+}
+
+static bool is_sampler(const kiln_wgsl_type *t) {
+    return t->kind == KILN_WGSL_TYPE_SAMPLER;
+}
+
+/* Input n's texture at @group(1) @binding(2n): absent is fine (the shader ignores the input), but
+ * present it must be the slot's texture type with f32 samples. */
+static bool check_input_texture(const check_ctx *c, uint32_t pass, const kiln_wgsl_entry *e, uint32_t n) {
+    const kiln_program_desc *d = c->desc;
+    const kiln_input_slot *in = &d->passes[pass].inputs[n];
+    const kiln_wgsl_var *v = kiln_wgsl_entry_binding(c->module, e, 1, 2 * n);
+    if (!v) return true;
+    kiln_wgsl_handle want = slot_texture(d, input_slot(d, in));
+    const kiln_wgsl_type *t = &c->module->types[v->type];
+    if (t->kind == KILN_WGSL_TYPE_TEXTURE && t->handle == want && t->scalar == KILN_WGSL_SCALAR_F32) return true;
+    char what[96], type[96];
+    return fail(c, KILN_PROGRAM_INPUT_MISMATCH,
+                "pass %u: input %u (%s) is declared %s at @group(1) @binding(%u); it must be %s<f32>", pass, n,
+                describe_input(d, in, false, what, sizeof what),
+                kiln_wgsl_type_name(c->module, v->type, type, sizeof type), 2 * n, kiln_wgsl_handle_name(want));
+}
+
+/* Input n's sampler at @binding(2n + 1): a Texel slot binds nothing there, every other slot a
+ * filtering or non-filtering sampler (never a comparison sampler: only Depth Compare inputs,
+ * which arrive with draw passes, bind one). */
+static bool check_input_sampler(const check_ctx *c, uint32_t pass, const kiln_wgsl_entry *e, uint32_t n) {
+    const kiln_program_desc *d = c->desc;
+    const kiln_input_slot *in = &d->passes[pass].inputs[n];
+    const kiln_wgsl_var *v = kiln_wgsl_entry_binding(c->module, e, 1, 2 * n + 1);
+    if (!v) return true;
+    const kiln_wgsl_type *t = &c->module->types[v->type];
+    bool texel = slot_is_texel(d, input_slot(d, in));
+    if (!texel && is_sampler(t) && t->handle == KILN_WGSL_SAMPLER) return true;
+    char what[96], type[96];
+    describe_input(d, in, true, what, sizeof what);
+    kiln_wgsl_type_name(c->module, v->type, type, sizeof type);
+    const char *why = texel ? ""
+                    : t->handle == KILN_WGSL_SAMPLER_COMPARISON ? "; only a Depth Compare input binds one"
+                    : ", where its sampler binds";
+    return fail(c, KILN_PROGRAM_INPUT_MISMATCH, "pass %u: input %u (%s) has a %s declared at @group(1) @binding(%u)%s",
+                pass, n, what, type, 2 * n + 1, why);
+}
+
+/* A group 1 var above the inputs' bindings would be missing from the pipeline layout. */
+static bool check_unexplained_bindings(const check_ctx *c, uint32_t pass, const kiln_wgsl_entry *e) {
+    const kiln_wgsl_module *m = c->module;
+    uint32_t inputs = c->desc->passes[pass].input_count;
+    for (uint32_t i = 0; i < m->var_count; i++) {
+        const kiln_wgsl_var *v = &m->vars[i];
+        if (v->group != 1 || v->binding < 0 || (uint32_t)v->binding < 2 * inputs) continue;
+        if (!kiln_wgsl_entry_uses(m, e, v)) continue;
+        char type[96];
+        return fail(c, KILN_PROGRAM_INPUT_MISMATCH,
+                    "pass %u: %s declares a %s at @group(1) @binding(%d), which no input explains (the pass declares "
+                    "%u input%s)", pass, e->name, kiln_wgsl_type_name(m, v->type, type, sizeof type), v->binding,
+                    inputs, plural(inputs));
+    }
+    return true;
+}
+
+static bool check_colour_output(const check_ctx *c, uint32_t pass, const kiln_wgsl_entry *e) {
+    const kiln_wgsl_io *colour = kiln_wgsl_entry_output_location(e, 0);
+    kiln_wgsl_scalar scalar = KILN_WGSL_SCALAR_NONE;
+    uint32_t count = 0;
+    if (!colour)
+        return fail(c, KILN_PROGRAM_INPUT_MISMATCH,
+                    "pass %u: %s returns nothing at @location(0); a pass returns its colour there as vec4<f32>", pass,
+                    e->name);
+    if (kiln_wgsl_type_components(c->module, colour->type, &scalar, &count) && scalar == KILN_WGSL_SCALAR_F32 &&
+        count == 4)
+        return true;
+    char type[96];
+    return fail(c, KILN_PROGRAM_INPUT_MISMATCH,
+                "pass %u: %s returns %s at @location(0); a pass returns its colour as vec4<f32>", pass, e->name,
+                kiln_wgsl_type_name(c->module, colour->type, type, sizeof type));
+}
+
+static bool check_shader_inputs(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        const kiln_wgsl_entry *e = fragment_entry(c, p);
+        for (uint32_t n = 0; n < p->input_count; n++)
+            if (!check_input_texture(c, i, e, n) || !check_input_sampler(c, i, e, n)) return false;
+        if (!check_unexplained_bindings(c, i, e) || !check_colour_output(c, i, e)) return false;
+    }
+    return true;
+}
+
+/* The one pipeline failure the CPU can predict; Dawn's own refusals come later, at creation. */
+static bool check_blendable(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        if (p->blend == KILN_PROGRAM_BLEND_REPLACE || c->float32_blendable) continue;
+        kiln_texture_format format = slot_format(d, p->output);
+        if (format == KILN_FORMAT_R32_FLOAT)
+            return fail(c, KILN_PROGRAM_PIPELINE_FAILED,
+                        "pass %u: %s blending onto an %s output needs the float32-blendable feature, which this "
+                        "device lacks", i, blend_name(p->blend), kiln_texture_format_name(format));
+    }
+    return true;
+}
+
+/* ---- entry -------------------------------------------------------------------------------------- */
+
+typedef bool (*check_fn)(const check_ctx *c);
+
+/* One function per class, in the order of kiln_program_class (empty_graph runs first, inline,
+ * since every other check reads the pass list). */
+static const check_fn checks[] = {
+    check_supported,        /* unsupported_stage */
+    check_divisors,         /* zero_divisor */
+    check_samples,          /* unresolvable_samples */
+    check_outputs,          /* bad_output */
+    check_missing_output,   /* missing_output */
+    check_inputs,           /* bad_input */
+    check_read_order,       /* read_before_write */
+    check_own_output,       /* reads_own_output */
+    check_final_binding,    /* final_pass_not_binding */
+    check_reference_full,   /* reference_not_full */
+    check_repeats,          /* bad_repeat */
+    check_entry_points,     /* missing_entry_point */
+    check_uniform_windows,  /* uniform_window_short */
+    check_shader_inputs,    /* input_mismatch */
+    check_blendable,        /* pipeline_creation_failed */
+};
+
+bool kiln_program_validate(const kiln_program_desc *desc, const kiln_wgsl_module *module, bool float32_blendable,
+                           kiln_program_error *err) {
+    check_ctx c = {desc, module, float32_blendable, err};
+    if (err) {
+        err->cls = KILN_PROGRAM_OK;
+        err->message[0] = '\0';
+    }
+    if (!desc) return fail(&c, KILN_PROGRAM_EMPTY_GRAPH, "no program descriptor");
+    if (desc->pass_count == 0) return fail(&c, KILN_PROGRAM_EMPTY_GRAPH, "the program declares no passes");
+    if (!desc->passes)
+        return fail(&c, KILN_PROGRAM_EMPTY_GRAPH, "passes: %u declared but the list is NULL", desc->pass_count);
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (!checks[i](&c)) return false;
+    return true;
+}

@@ -1,0 +1,43 @@
+/* Internal to src/textures: one registry entry and the calls the registry (ids, CPU copies) and the
+ * GPU side (realization, uploads, readback) make of each other.
+ *
+ * An entry lives from create to destroy, allocated on its own so that the kiln_texture_info
+ * pointer kiln_textures_info hands out stays valid while the texture exists, however many
+ * textures are created after it. */
+#ifndef KILN_TEXTURE_INTERNAL_H
+#define KILN_TEXTURE_INTERNAL_H
+
+#include <kiln/textures.h>
+
+typedef struct texture_entry {
+    uint32_t id;
+    kiln_texture_info info;
+    uint8_t *pixels;          /* the CPU copy: the source of truth; tightly packed, top-down */
+    size_t pixels_size;
+    /* The GPU side: both zero until the first gpu_* call realizes the texture. */
+    kiln_texture gpu;
+    kiln_texture_view view;
+    bool dirty;               /* the CPU copy changed since the GPU copy was last uploaded */
+} texture_entry;
+
+struct kiln_texture_registry {
+    kiln_resources *res;
+    /* entries[id - 1]; NULL once destroyed. Ids are never reused, so the array only grows: a
+     * retired id costs one pointer. */
+    texture_entry **entries;
+    uint32_t count;           /* ids handed out so far; the next id is count + 1 */
+    uint32_t capacity;
+};
+
+/* The live entry for `id`, or NULL with "unknown texture id N". */
+texture_entry *texture_registry_lookup(const kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+
+/* GPU side (texture_gpu.c). Realizes the texture if it is not yet, and uploads the CPU copy if it
+ * is dirty; false (nothing left half-made) when the GPU objects cannot be created. */
+bool texture_gpu_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error *err);
+/* Reads the realized texture's pixels back into `out` (pixels_size bytes, tightly packed). */
+bool texture_gpu_read(kiln_texture_registry *reg, texture_entry *e, uint8_t *out, kiln_error *err);
+/* Releases the view and the texture, if realized. */
+void texture_gpu_release(kiln_texture_registry *reg, texture_entry *e);
+
+#endif

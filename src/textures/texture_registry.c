@@ -1,0 +1,166 @@
+/* The texture registry: dense ids, validation before an id is assigned, and the CPU copy of every
+ * texture, which is the source of truth the GPU side (texture_gpu.c) uploads from. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "textures/texture_internal.h"
+
+kiln_texture_registry *kiln_texture_registry_create(kiln_resources *res, kiln_error *err) {
+    if (!res) {
+        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "texture registry: resources is NULL");
+        return NULL;
+    }
+    kiln_texture_registry *reg = calloc(1, sizeof *reg);
+    if (!reg) {
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "texture registry: out of memory");
+        return NULL;
+    }
+    reg->res = res;
+    return reg;
+}
+
+static void entry_free(kiln_texture_registry *reg, texture_entry *e) {
+    texture_gpu_release(reg, e);
+    free(e->pixels);
+    free(e);
+}
+
+void kiln_texture_registry_destroy(kiln_texture_registry *reg) {
+    if (!reg) return;
+    for (uint32_t i = 0; i < reg->count; i++)
+        if (reg->entries[i]) entry_free(reg, reg->entries[i]);
+    free(reg->entries);
+    free(reg);
+}
+
+texture_entry *texture_registry_lookup(const kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
+    texture_entry *e = id >= 1 && id <= reg->count ? reg->entries[id - 1] : NULL;
+    if (!e) kiln_error_set(err, KILN_ERR_INVALID_HANDLE, "unknown texture id %u", id);
+    return e;
+}
+
+/* Each rejection names the value at fault. Runs before anything is allocated or numbered. */
+static bool validate_create(const kiln_texture_registry *reg, const kiln_texture_create_desc *d, kiln_error *err) {
+    if (!d) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "create_texture: desc is NULL");
+    uint32_t max = kiln_resources_gfx(reg->res)->limits.maxTextureDimension2D;
+    if (d->width == 0 || d->width > max)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "create_texture: width %u is outside 1..%u (the device's maxTextureDimension2D)",
+                              d->width, max);
+    if (d->height == 0 || d->height > max)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "create_texture: height %u is outside 1..%u (the device's maxTextureDimension2D)",
+                              d->height, max);
+    if ((unsigned)d->format >= KILN_FORMAT_COUNT)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "create_texture: unknown format %d", (int)d->format);
+    if ((unsigned)d->usage > KILN_USAGE_WRITABLE)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "create_texture: unknown usage %d", (int)d->usage);
+    if ((unsigned)d->sampling > KILN_SAMPLING_NEAREST)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "create_texture: unknown sampling %d",
+                              (int)d->sampling);
+    uint64_t expected = (uint64_t)d->width * d->height * kiln_texture_format_bytes(d->format);
+    if (d->pixels && d->pixels_size != expected)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "create_texture: pixels hold %zu bytes, expected %llu (%ux%u %s)", d->pixels_size,
+                              (unsigned long long)expected, d->width, d->height, kiln_texture_format_name(d->format));
+    if (!d->pixels && d->pixels_size)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "create_texture: pixels is NULL but pixels_size is %zu (NULL means zero-filled, size 0)",
+                              d->pixels_size);
+    return true;
+}
+
+/* Room for one more id, grown by doubling so a long session's creates stay amortised O(1). */
+static bool reserve_slot(kiln_texture_registry *reg, kiln_error *err) {
+    if (reg->count < reg->capacity) return true;
+    if (reg->count == UINT32_MAX)
+        return kiln_error_set(err, KILN_ERR_CAPACITY, "create_texture: the id sequence is exhausted");
+    uint64_t cap = reg->capacity ? (uint64_t)reg->capacity * 2 : 64;
+    if (cap > UINT32_MAX) cap = UINT32_MAX;
+    texture_entry **grown = realloc(reg->entries, (size_t)cap * sizeof *grown);
+    if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "create_texture: out of memory for the id table");
+    reg->entries = grown;
+    reg->capacity = (uint32_t)cap;
+    return true;
+}
+
+uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err) {
+    if (!validate_create(reg, desc, err) || !reserve_slot(reg, err)) return 0;
+    size_t size = (size_t)desc->width * desc->height * kiln_texture_format_bytes(desc->format);
+    texture_entry *e = calloc(1, sizeof *e);
+    uint8_t *pixels = desc->pixels ? malloc(size) : calloc(1, size);
+    if (!e || !pixels) {
+        free(e);
+        free(pixels);
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "create_texture: out of memory for %zu bytes of pixels", size);
+        return 0;
+    }
+    if (desc->pixels) memcpy(pixels, desc->pixels, size);
+    /* Only now, with nothing left that can fail, is the id taken. */
+    e->id = ++reg->count;
+    e->info = (kiln_texture_info){.kind = KILN_TEXTURE_PLAIN, .format = desc->format, .width = desc->width,
+                                  .height = desc->height, .layers = 1, .usage = desc->usage,
+                                  .sampling = desc->sampling};
+    e->pixels = pixels;
+    e->pixels_size = size;
+    reg->entries[e->id - 1] = e;
+    return e->id;
+}
+
+bool kiln_textures_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err) {
+    texture_entry *e = texture_registry_lookup(reg, id, err);
+    if (!e) return false;
+    /* Arrays and volumes (next issue) share the id sequence; a plain-texture path treats their ids
+     * as unknown, as the spec's update_texture does. */
+    if (e->info.kind != KILN_TEXTURE_PLAIN)
+        return kiln_error_set(err, KILN_ERR_INVALID_HANDLE, "unknown texture id %u (it names an array or volume)", id);
+    if (!pixels || size != e->pixels_size)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "update_texture %u: pixels hold %zu bytes, expected %zu (%ux%u %s)", id,
+                              pixels ? size : 0, e->pixels_size, e->info.width, e->info.height,
+                              kiln_texture_format_name(e->info.format));
+    memcpy(e->pixels, pixels, size);
+    /* The GPU copy (if any) is now older than the CPU one, Writable or not: it is re-uploaded at
+     * the next gpu_* call or read. */
+    e->dirty = e->gpu.id != 0;
+    return true;
+}
+
+bool kiln_textures_destroy(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
+    texture_entry *e = texture_registry_lookup(reg, id, err);
+    if (!e) return false;
+    reg->entries[id - 1] = NULL;
+    entry_free(reg, e);
+    return true;
+}
+
+const kiln_texture_info *kiln_textures_info(const kiln_texture_registry *reg, uint32_t id) {
+    texture_entry *e = texture_registry_lookup(reg, id, NULL);
+    return e ? &e->info : NULL;
+}
+
+bool kiln_textures_read(kiln_texture_registry *reg, uint32_t id, void **pixels, size_t *size, kiln_error *err) {
+    texture_entry *e = texture_registry_lookup(reg, id, err);
+    if (!e) return false;
+    if (!pixels || !size) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture %u: no output given", id);
+    uint8_t *out = malloc(e->pixels_size);
+    if (!out) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "read_texture %u: out of memory", id);
+    /* Only a realized Writable texture can hold pixels newer than the CPU copy (a program renders
+     * into it); everything else reads the copy without touching the GPU. */
+    bool from_gpu = e->info.usage == KILN_USAGE_WRITABLE && e->gpu.id;
+    if (from_gpu) {
+        if (!texture_gpu_ensure(reg, e, err) || !texture_gpu_read(reg, e, out, err)) {
+            free(out);
+            return false;
+        }
+    } else {
+        memcpy(out, e->pixels, e->pixels_size);
+    }
+    *pixels = out;
+    *size = e->pixels_size;
+    return true;
+}
+
+uint32_t kiln_textures_next_id(const kiln_texture_registry *reg) {
+    return reg->count + 1;
+}

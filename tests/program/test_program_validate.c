@@ -1,0 +1,704 @@
+/* Register-time validation of authored programs (src/program/program_validate.c): a valid
+ * ping-pong program passes; every failure class is reported with its exact message; classes are
+ * checked in program.h's order over the whole program, so the earlier class wins whatever pass
+ * holds it. Pure CPU: shaders are read by the WGSL scanner, never compiled. */
+#include <kiln/program.h>
+#include <kiln/program/wgsl_reflect.h>
+
+#include "program/program_validate.h"
+#include "test.h"
+
+/* fs_copy samples input 0; fs_blur also reads a 16-byte uniform block. */
+static const char *const BASE_WGSL =
+    "struct Params { strength: f32, radius: f32, offset: vec2<f32> }\n"
+    "@group(0) @binding(0) var<uniform> params: Params;\n"
+    "@group(1) @binding(0) var src_texture: texture_2d<f32>;\n"
+    "@group(1) @binding(1) var src_sampler: sampler;\n"
+    "@fragment fn fs_copy(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+    "    return textureSample(src_texture, src_sampler, uv);\n"
+    "}\n"
+    "@fragment fn fs_blur(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+    "    return textureSample(src_texture, src_sampler, uv + params.offset) * params.strength;\n"
+    "}\n"
+    "@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n"
+    "    return vec4<f32>(f32(i), 0.0, 0.0, 1.0);\n"
+    "}\n";
+
+typedef struct fixture {
+    const char *wgsl;
+    bool float32_blendable;
+    kiln_slot_spec bindings[4];
+    kiln_transient_spec transients[4];
+    kiln_pass_spec passes[6];
+    kiln_program_desc desc;
+} fixture;
+
+static kiln_input_slot input(kiln_input_kind kind, uint32_t index) {
+    return (kiln_input_slot){.kind = kind, .index = index};
+}
+
+static kiln_output_slot output(kiln_output_kind kind, uint32_t index) {
+    return (kiln_output_slot){.kind = kind, .index = index};
+}
+
+static kiln_pass_spec pass(const char *entry, kiln_input_slot in, kiln_output_slot out) {
+    return (kiln_pass_spec){.stage = KILN_STAGE_FRAGMENT, .entry_point = entry, .input_count = 1, .inputs = {in},
+                            .output = out, .blend = KILN_PROGRAM_BLEND_REPLACE};
+}
+
+/* A valid four-pass program: copy the source into transient 0, blur it back and forth between the
+ * two half-size transients (pass 2 repeated), and composite the result onto the output binding.
+ *   bindings:   0 Target(Full) Rgba8 (the output), 1 Texture Rgba8 (the source)
+ *   transients: 0 and 1, Rgba16Float, Divided 2, One */
+static void ping_pong(fixture *f) {
+    memset(f, 0, sizeof *f);
+    f->wgsl = BASE_WGSL;
+    f->float32_blendable = false;
+    f->bindings[0] = (kiln_slot_spec){.format = KILN_FORMAT_RGBA8, .shape = {.kind = KILN_SHAPE_TARGET}};
+    f->bindings[1] = (kiln_slot_spec){.format = KILN_FORMAT_RGBA8, .shape = {.kind = KILN_SHAPE_TEXTURE}};
+    for (int t = 0; t < 2; t++)
+        f->transients[t] = (kiln_transient_spec){.format = KILN_FORMAT_RGBA16_FLOAT, .extent = {true, 2}};
+    f->passes[0] = pass("fs_copy", input(KILN_INPUT_BINDING, 1), output(KILN_OUTPUT_TRANSIENT, 0));
+    f->passes[1] = pass("fs_blur", input(KILN_INPUT_PASS_OUTPUT, 0), output(KILN_OUTPUT_TRANSIENT, 1));
+    f->passes[1].uniform_length = 16;
+    f->passes[2] = pass("fs_blur", input(KILN_INPUT_PASS_OUTPUT, 1), output(KILN_OUTPUT_TRANSIENT, 0));
+    f->passes[2].uniform_offset = 16;
+    f->passes[2].uniform_length = 32; /* longer than the block: fine */
+    f->passes[2].repeat_count = 3;
+    f->passes[3] = pass("fs_copy", input(KILN_INPUT_TRANSIENT, 0), output(KILN_OUTPUT_BINDING, 0));
+    f->passes[3].blend = KILN_PROGRAM_BLEND_ALPHA;
+    f->desc = (kiln_program_desc){.wgsl = BASE_WGSL, .binding_count = 2, .bindings = f->bindings,
+                                  .transient_count = 2, .transients = f->transients,
+                                  .pass_count = 4, .passes = f->passes};
+}
+
+/* Scans the fixture's shader and validates; the module is freed before the caller checks. */
+static kiln_program_class validate(fixture *f, kiln_program_error *err) {
+    kiln_error scan_err;
+    f->desc.wgsl = f->wgsl;
+    kiln_wgsl_module *m = kiln_wgsl_reflect(f->wgsl, strlen(f->wgsl), "t.wgsl", &scan_err);
+    if (!m) {
+        fprintf(stderr, "fixture shader refused: %s\n", scan_err.message);
+        return KILN_PROGRAM_INVALID_WGSL;
+    }
+    memset(err, 0x5a, sizeof *err);
+    bool ok = kiln_program_validate(&f->desc, m, f->float32_blendable, err);
+    kiln_wgsl_module_free(m);
+    if (ok != (err->cls == KILN_PROGRAM_OK)) {
+        fprintf(stderr, "returned %d but class is %s\n", ok, kiln_program_class_name(err->cls));
+        return KILN_PROGRAM_CLASS_COUNT;
+    }
+    return err->cls;
+}
+
+/* The fixture is refused with exactly this class and message. */
+#define CHECK_REFUSED(f, cls, text)                                                                \
+    do {                                                                                           \
+        kiln_program_error _err;                                                                   \
+        kiln_program_class _got = validate((f), &_err);                                            \
+        CHECK_MSG(_got == (cls), "class %s, expected %s (%s)", kiln_program_class_name(_got),      \
+                  kiln_program_class_name(cls), _got < KILN_PROGRAM_CLASS_COUNT ? _err.message : ""); \
+        CHECK_MSG(strcmp(_err.message, (text)) == 0, "message \"%s\"\n  expected \"%s\"", _err.message, (text)); \
+    } while (0)
+
+#define CHECK_ACCEPTED(f)                                                                          \
+    do {                                                                                           \
+        kiln_program_error _err;                                                                   \
+        kiln_program_class _got = validate((f), &_err);                                            \
+        CHECK_MSG(_got == KILN_PROGRAM_OK, "refused: %s: %s", kiln_program_class_name(_got), _err.message); \
+        CHECK_MSG(_err.message[0] == '\0', "message left: %s", _err.message);                      \
+    } while (0)
+
+/* ---- valid programs ------------------------------------------------------------------------------ */
+
+TEST(a_ping_pong_program_is_valid) {
+    fixture f;
+    ping_pong(&f);
+    CHECK_ACCEPTED(&f);
+}
+
+TEST(a_shader_may_ignore_a_declared_input) {
+    fixture f;
+    ping_pong(&f);
+    /* fs_copy declares nothing at @binding(2) or (3): input 1 is bound but unread. */
+    f.passes[3].input_count = 2;
+    f.passes[3].inputs[1] = input(KILN_INPUT_BINDING, 1);
+    CHECK_ACCEPTED(&f);
+}
+
+TEST(a_texel_binding_read_by_texture_load_is_valid) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@group(1) @binding(0) var table: texture_2d<f32>;\n"
+             "@group(1) @binding(2) var tint_texture: texture_2d<f32>;\n"
+             "@group(1) @binding(3) var tint_sampler: sampler;\n"
+             "@fragment fn fs_copy(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+             "    return textureLoad(table, vec2<i32>(0, 0), 0) * textureSample(tint_texture, tint_sampler, uv);\n"
+             "}\n"
+             "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    f.bindings[1].sampling.texel = true;
+    f.bindings[2] = (kiln_slot_spec){.format = KILN_FORMAT_R8, .shape = {.kind = KILN_SHAPE_TEXTURE}};
+    f.desc.binding_count = 3;
+    f.passes[0].input_count = 2;
+    f.passes[0].inputs[1] = input(KILN_INPUT_BINDING, 2);
+    f.passes[3].entry_point = "fs_blur"; /* fs_copy's group 1 is for pass 0's two inputs */
+    CHECK_ACCEPTED(&f);
+}
+
+TEST(array_and_volume_bindings_read_as_their_texture_types) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@group(1) @binding(0) var layers: texture_2d_array<f32>;\n"
+             "@group(1) @binding(1) var s0: sampler;\n"
+             "@group(1) @binding(2) var volume: texture_3d<f32>;\n"
+             "@group(1) @binding(3) var s1: sampler;\n"
+             "@fragment fn fs_copy(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+             "    return textureSample(layers, s0, uv, 0) + textureSample(volume, s1, vec3f(uv, 0.5));\n"
+             "}\n"
+             "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    f.bindings[2] = (kiln_slot_spec){.format = KILN_FORMAT_RGBA8, .shape = {.kind = KILN_SHAPE_TEXTURE_ARRAY}};
+    f.bindings[3] = (kiln_slot_spec){.format = KILN_FORMAT_R32_FLOAT, .shape = {.kind = KILN_SHAPE_TEXTURE_VOLUME}};
+    f.desc.binding_count = 4;
+    f.passes[0].input_count = 2;
+    f.passes[0].inputs[0] = input(KILN_INPUT_BINDING, 2);
+    f.passes[0].inputs[1] = input(KILN_INPUT_BINDING, 3);
+    f.passes[3].entry_point = "fs_blur"; /* fs_copy's group 1 is for pass 0's two inputs */
+    CHECK_ACCEPTED(&f);
+}
+
+TEST(a_texture_binding_ignores_its_extent) {
+    fixture f;
+    ping_pong(&f);
+    f.bindings[1].shape.extent = (kiln_slot_extent){true, 0}; /* extent is read for Target only */
+    CHECK_ACCEPTED(&f);
+}
+
+TEST(a_repeat_of_4096_is_valid) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].repeat_count = KILN_PROGRAM_MAX_REPEAT;
+    CHECK_ACCEPTED(&f);
+}
+
+TEST(alpha_blending_onto_r32float_is_valid_where_the_device_blends_it) {
+    fixture f;
+    ping_pong(&f);
+    f.transients[1].format = KILN_FORMAT_R32_FLOAT;
+    f.passes[1].blend = KILN_PROGRAM_BLEND_ALPHA;
+    f.float32_blendable = true;
+    CHECK_ACCEPTED(&f);
+}
+
+TEST(replacing_an_r32float_output_is_valid_without_float32_blending) {
+    fixture f;
+    ping_pong(&f);
+    f.transients[1].format = KILN_FORMAT_R32_FLOAT;
+    CHECK_ACCEPTED(&f);
+}
+
+/* ---- empty_graph ----------------------------------------------------------------------------- */
+
+TEST(a_program_without_passes_is_an_empty_graph) {
+    fixture f;
+    ping_pong(&f);
+    f.desc.pass_count = 0;
+    CHECK_REFUSED(&f, KILN_PROGRAM_EMPTY_GRAPH, "the program declares no passes");
+}
+
+TEST(a_null_pass_list_is_an_empty_graph) {
+    fixture f;
+    ping_pong(&f);
+    f.desc.passes = NULL;
+    CHECK_REFUSED(&f, KILN_PROGRAM_EMPTY_GRAPH, "passes: 4 declared but the list is NULL");
+}
+
+TEST(a_null_descriptor_is_an_empty_graph) {
+    kiln_program_error err;
+    CHECK(!kiln_program_validate(NULL, NULL, false, &err));
+    CHECK_EQ_INT(err.cls, KILN_PROGRAM_EMPTY_GRAPH);
+    CHECK(strcmp(err.message, "no program descriptor") == 0);
+    CHECK(!kiln_program_validate(NULL, NULL, false, NULL)); /* the error is optional */
+}
+
+/* ---- unsupported_stage ----------------------------------------------------------------------- */
+
+TEST(a_draw_pass_is_an_unsupported_stage) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[1].stage = KILN_STAGE_DRAW;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNSUPPORTED_STAGE,
+                  "pass 1: a Draw pass arrives with draw passes; this build runs Fragment passes only");
+}
+
+TEST(a_depth_input_is_an_unsupported_stage) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].inputs[0] = (kiln_input_slot){.kind = KILN_INPUT_DEPTH, .index = 0};
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNSUPPORTED_STAGE,
+                  "pass 2: input 0 reads a depth slot; depth slots arrive with draw passes");
+}
+
+TEST(geometry_slots_are_an_unsupported_stage) {
+    fixture f;
+    ping_pong(&f);
+    f.desc.geometry_count = 2;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNSUPPORTED_STAGE, "geometries: 2 declared; geometry slots arrive with draw passes");
+}
+
+TEST(depth_transients_are_an_unsupported_stage) {
+    fixture f;
+    ping_pong(&f);
+    f.desc.depth_transient_count = 1;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNSUPPORTED_STAGE,
+                  "depth_transients: 1 declared; depth slots arrive with draw passes");
+}
+
+TEST(a_value_outside_its_enum_is_an_unsupported_stage) {
+    fixture f;
+    ping_pong(&f);
+    f.bindings[1].format = (kiln_texture_format)99;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding 1: format 99 is not a kiln_texture_format");
+}
+
+TEST(a_null_binding_list_is_an_unsupported_stage) {
+    fixture f;
+    ping_pong(&f);
+    f.desc.bindings = NULL;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNSUPPORTED_STAGE, "bindings: 2 declared but the list is NULL");
+}
+
+/* ---- zero_divisor ---------------------------------------------------------------------------- */
+
+TEST(a_target_binding_divided_by_zero_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.bindings[2] = (kiln_slot_spec){.format = KILN_FORMAT_R8,
+                                     .shape = {.kind = KILN_SHAPE_TARGET, .extent = {true, 0}}};
+    f.desc.binding_count = 3;
+    CHECK_REFUSED(&f, KILN_PROGRAM_ZERO_DIVISOR, "binding 2: Divided extent with divisor 0");
+}
+
+TEST(a_transient_divided_by_zero_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.transients[1].extent.divisor = 0;
+    CHECK_REFUSED(&f, KILN_PROGRAM_ZERO_DIVISOR, "transient 1: Divided extent with divisor 0");
+}
+
+/* ---- unresolvable_samples -------------------------------------------------------------------- */
+
+TEST(an_unread_four_sample_r32float_transient_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.transients[2] = (kiln_transient_spec){.format = KILN_FORMAT_R32_FLOAT, .samples = KILN_SAMPLES_FOUR};
+    f.desc.transient_count = 3;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNRESOLVABLE_SAMPLES, "transient 2: a Four transient of R32Float cannot be resolved");
+}
+
+/* ---- bad_output ------------------------------------------------------------------------------ */
+
+TEST(writing_a_texture_binding_is_a_bad_output) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[0].output = output(KILN_OUTPUT_BINDING, 1);
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_OUTPUT, "pass 0: output binding 1 is a Texture; a pass writes only Target bindings");
+}
+
+TEST(an_output_transient_out_of_range_is_a_bad_output) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[1].output = output(KILN_OUTPUT_TRANSIENT, 5);
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_OUTPUT,
+                  "pass 1: output transient 5 is out of range (the program declares 2 transients)");
+}
+
+TEST(an_output_binding_out_of_range_is_a_bad_output) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[3].output = output(KILN_OUTPUT_BINDING, 2);
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_OUTPUT,
+                  "pass 3: output binding 2 is out of range (the program declares 2 bindings)");
+}
+
+/* ---- missing_output -------------------------------------------------------------------------- */
+
+TEST(a_fragment_pass_without_output_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].output = output(KILN_OUTPUT_NONE, 0);
+    CHECK_REFUSED(&f, KILN_PROGRAM_MISSING_OUTPUT, "pass 2: a fragment pass must declare a texture output");
+}
+
+/* ---- bad_input ------------------------------------------------------------------------------- */
+
+TEST(an_input_binding_out_of_range_is_a_bad_input) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[1].inputs[0] = input(KILN_INPUT_BINDING, 7);
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_INPUT,
+                  "pass 1: input 0 reads binding 7, which is out of range (the program declares 2 bindings)");
+}
+
+TEST(an_input_transient_out_of_range_is_a_bad_input) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[3].inputs[0] = input(KILN_INPUT_TRANSIENT, 2);
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_INPUT,
+                  "pass 3: input 0 reads transient 2, which is out of range (the program declares 2 transients)");
+}
+
+TEST(a_pass_output_input_past_the_last_pass_is_a_bad_input) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[3].inputs[0] = input(KILN_INPUT_PASS_OUTPUT, 4);
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_INPUT,
+                  "pass 3: input 0 reads the output of pass 4, which is out of range (the program declares 4 passes)");
+}
+
+TEST(more_inputs_than_the_cap_is_a_bad_input) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[0].input_count = KILN_PROGRAM_MAX_INPUTS + 1;
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_INPUT, "pass 0: 9 inputs declared; a pass reads at most 8");
+}
+
+/* ---- read_before_write ----------------------------------------------------------------------- */
+
+TEST(reading_a_transient_no_earlier_pass_wrote_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[0].input_count = 2;
+    f.passes[0].inputs[1] = input(KILN_INPUT_TRANSIENT, 1); /* pass 1 writes it, after pass 0 */
+    CHECK_REFUSED(&f, KILN_PROGRAM_READ_BEFORE_WRITE, "pass 0: input 1 reads transient 1 before any pass writes it");
+}
+
+TEST(a_transient_the_pass_itself_writes_is_not_written_before_it) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[1].inputs[0] = input(KILN_INPUT_TRANSIENT, 1); /* pass 1 is the first writer of transient 1 */
+    CHECK_REFUSED(&f, KILN_PROGRAM_READ_BEFORE_WRITE, "pass 1: input 0 reads transient 1 before any pass writes it");
+}
+
+TEST(reading_the_output_of_a_later_pass_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[1].inputs[0] = input(KILN_INPUT_PASS_OUTPUT, 2);
+    CHECK_REFUSED(&f, KILN_PROGRAM_READ_BEFORE_WRITE,
+                  "pass 1: input 0 reads the output of pass 2; a pass reads only the output of an earlier pass");
+}
+
+TEST(reading_the_output_of_the_same_pass_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].inputs[0] = input(KILN_INPUT_PASS_OUTPUT, 2);
+    CHECK_REFUSED(&f, KILN_PROGRAM_READ_BEFORE_WRITE,
+                  "pass 2: input 0 reads the output of pass 2; a pass reads only the output of an earlier pass");
+}
+
+/* ---- reads_own_output ------------------------------------------------------------------------ */
+
+TEST(reading_the_transient_the_pass_writes_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].inputs[0] = input(KILN_INPUT_TRANSIENT, 0); /* written by pass 0, and by pass 2 itself */
+    CHECK_REFUSED(&f, KILN_PROGRAM_READS_OWN_OUTPUT, "pass 2: input 0 reads transient 0, the slot this pass writes");
+}
+
+TEST(a_pass_output_resolving_to_the_pass_s_own_slot_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].inputs[0] = input(KILN_INPUT_PASS_OUTPUT, 0); /* pass 0 wrote transient 0, pass 2 writes it */
+    CHECK_REFUSED(&f, KILN_PROGRAM_READS_OWN_OUTPUT,
+                  "pass 2: input 0 reads the output of pass 0 (transient 0), the slot this pass writes");
+}
+
+TEST(reading_the_binding_the_pass_writes_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[3].inputs[0] = input(KILN_INPUT_BINDING, 0);
+    CHECK_REFUSED(&f, KILN_PROGRAM_READS_OWN_OUTPUT, "pass 3: input 0 reads binding 0, the slot this pass writes");
+}
+
+/* ---- final_pass_not_binding ------------------------------------------------------------------ */
+
+TEST(a_final_pass_writing_a_transient_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[3].output = output(KILN_OUTPUT_TRANSIENT, 1);
+    CHECK_REFUSED(&f, KILN_PROGRAM_FINAL_PASS_NOT_BINDING,
+                  "pass 3: the final pass writes transient 1; the final pass must write a binding");
+}
+
+/* ---- reference_not_full ---------------------------------------------------------------------- */
+
+TEST(a_divided_output_binding_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.bindings[0].shape.extent = (kiln_slot_extent){true, 2};
+    CHECK_REFUSED(&f, KILN_PROGRAM_REFERENCE_NOT_FULL,
+                  "pass 3: output binding 0 is Target(Divided 2); the final pass's output sets the reference size "
+                  "and must be Target(Full)");
+}
+
+/* ---- bad_repeat ------------------------------------------------------------------------------ */
+
+TEST(a_repeat_over_4096_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].repeat_count = KILN_PROGRAM_MAX_REPEAT + 1;
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_REPEAT, "pass 2: repeat count 4097 is outside 1..4096");
+}
+
+/* ---- missing_entry_point --------------------------------------------------------------------- */
+
+TEST(an_entry_point_the_module_lacks_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[1].entry_point = "fs_missing";
+    CHECK_REFUSED(&f, KILN_PROGRAM_MISSING_ENTRY_POINT,
+                  "pass 1: entry point 'fs_missing' is not a @fragment function in the module");
+}
+
+TEST(a_vertex_entry_point_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[0].entry_point = "vs_main";
+    CHECK_REFUSED(&f, KILN_PROGRAM_MISSING_ENTRY_POINT,
+                  "pass 0: entry point 'vs_main' is not a @fragment function in the module (it is @vertex)");
+}
+
+TEST(a_pass_naming_no_entry_point_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].entry_point = "";
+    CHECK_REFUSED(&f, KILN_PROGRAM_MISSING_ENTRY_POINT, "pass 2: names no entry point");
+}
+
+TEST(no_module_means_no_entry_point) {
+    fixture f;
+    ping_pong(&f);
+    kiln_program_error err;
+    CHECK(!kiln_program_validate(&f.desc, NULL, false, &err));
+    CHECK_EQ_INT(err.cls, KILN_PROGRAM_MISSING_ENTRY_POINT);
+    CHECK(strcmp(err.message, "pass 0: entry point 'fs_copy' is not a @fragment function in the module") == 0);
+}
+
+/* ---- uniform_window_short -------------------------------------------------------------------- */
+
+TEST(a_window_shorter_than_the_block_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[1].uniform_length = 8;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                  "pass 1: uniform window of 8 bytes does not cover the 16-byte block fs_blur declares at "
+                  "@group(0) @binding(0)");
+}
+
+TEST(a_zero_window_under_a_block_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].uniform_length = 0;
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                  "pass 2: uniform window of 0 bytes does not cover the 16-byte block fs_blur declares at "
+                  "@group(0) @binding(0)");
+}
+
+TEST(a_texture_where_the_window_binds_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@group(0) @binding(0) var lut: texture_2d<f32>;\n"
+             "@fragment fn fs_copy() -> @location(0) vec4f { return textureLoad(lut, vec2i(0), 0); }\n"
+             "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    CHECK_REFUSED(&f, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                  "pass 0: fs_copy declares a texture_2d<f32> at @group(0) @binding(0), where the uniform window "
+                  "binds a var<uniform>");
+}
+
+/* ---- input_mismatch -------------------------------------------------------------------------- */
+
+TEST(an_array_binding_read_as_texture_2d_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.bindings[1].shape.kind = KILN_SHAPE_TEXTURE_ARRAY;
+    CHECK_REFUSED(&f, KILN_PROGRAM_INPUT_MISMATCH,
+                  "pass 0: input 0 (binding 1, a TextureArray slot) is declared texture_2d<f32> at @group(1) "
+                  "@binding(0); it must be texture_2d_array<f32>");
+}
+
+TEST(an_integer_texture_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@group(1) @binding(0) var ids: texture_2d<u32>;\n"
+             "@fragment fn fs_copy() -> @location(0) vec4f { return vec4f(textureLoad(ids, vec2i(0), 0)); }\n"
+             "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    CHECK_REFUSED(&f, KILN_PROGRAM_INPUT_MISMATCH,
+                  "pass 0: input 0 (binding 1, a Texture slot) is declared texture_2d<u32> at @group(1) "
+                  "@binding(0); it must be texture_2d<f32>");
+}
+
+TEST(a_sampler_on_a_texel_binding_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.bindings[1].sampling.texel = true;
+    CHECK_REFUSED(&f, KILN_PROGRAM_INPUT_MISMATCH,
+                  "pass 0: input 0 (binding 1, a Texel slot) has a sampler declared at @group(1) @binding(1)");
+}
+
+TEST(a_comparison_sampler_on_a_transient_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@group(1) @binding(0) var t: texture_2d<f32>;\n"
+             "@group(1) @binding(1) var s: sampler_comparison;\n"
+             "@fragment fn fs_copy(@location(0) uv: vec2f) -> @location(0) vec4f {\n"
+             "    _ = s; return textureSample(t, s, uv);\n"
+             "}\n"
+             "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    f.passes[0].entry_point = "fs_blur"; /* leaves pass 3 the first to read through fs_copy */
+    CHECK_REFUSED(&f, KILN_PROGRAM_INPUT_MISMATCH,
+                  "pass 3: input 0 (transient 0) has a sampler_comparison declared at @group(1) @binding(1); only a "
+                  "Depth Compare input binds one");
+}
+
+TEST(a_group_1_binding_no_input_explains_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@group(1) @binding(0) var a: texture_2d<f32>;\n"
+             "@group(1) @binding(2) var extra: texture_2d<f32>;\n"
+             "@fragment fn fs_copy() -> @location(0) vec4f {\n"
+             "    return textureLoad(a, vec2i(0), 0) + textureLoad(extra, vec2i(0), 0);\n"
+             "}\n"
+             "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    CHECK_REFUSED(&f, KILN_PROGRAM_INPUT_MISMATCH,
+                  "pass 0: fs_copy declares a texture_2d<f32> at @group(1) @binding(2), which no input explains "
+                  "(the pass declares 1 input)");
+}
+
+TEST(a_three_component_colour_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@fragment fn fs_copy() -> @location(0) vec3<f32> { return vec3<f32>(1.0); }\n"
+             "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    CHECK_REFUSED(&f, KILN_PROGRAM_INPUT_MISMATCH,
+                  "pass 0: fs_copy returns vec3<f32> at @location(0); a pass returns its colour as vec4<f32>");
+}
+
+TEST(an_entry_point_returning_no_colour_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.wgsl = "@fragment fn fs_copy() -> @location(0) vec4f { return vec4f(1.0); }\n"
+             "@fragment fn fs_blur() { }\n";
+    CHECK_REFUSED(&f, KILN_PROGRAM_INPUT_MISMATCH,
+                  "pass 1: fs_blur returns nothing at @location(0); a pass returns its colour there as vec4<f32>");
+}
+
+/* ---- pipeline_creation_failed ---------------------------------------------------------------- */
+
+TEST(alpha_blending_onto_r32float_without_the_feature_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.transients[1].format = KILN_FORMAT_R32_FLOAT;
+    f.passes[1].blend = KILN_PROGRAM_BLEND_ALPHA;
+    CHECK_REFUSED(&f, KILN_PROGRAM_PIPELINE_FAILED,
+                  "pass 1: Alpha blending onto an R32Float output needs the float32-blendable feature, which this "
+                  "device lacks");
+}
+
+TEST(additive_blending_onto_an_r32float_binding_without_the_feature_is_refused) {
+    fixture f;
+    ping_pong(&f);
+    f.bindings[0].format = KILN_FORMAT_R32_FLOAT;
+    f.passes[3].blend = KILN_PROGRAM_BLEND_ADDITIVE;
+    CHECK_REFUSED(&f, KILN_PROGRAM_PIPELINE_FAILED,
+                  "pass 3: Additive blending onto an R32Float output needs the float32-blendable feature, which "
+                  "this device lacks");
+}
+
+/* ---- check order ----------------------------------------------------------------------------- */
+
+TEST(the_earlier_class_wins_whatever_pass_holds_it) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[0].entry_point = "fs_missing";          /* missing_entry_point, pass 0 */
+    f.passes[3].repeat_count = 5000;                 /* bad_repeat, pass 3: an earlier class */
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_REPEAT, "pass 3: repeat count 5000 is outside 1..4096");
+}
+
+TEST(slot_declarations_are_checked_before_passes) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[0].output = output(KILN_OUTPUT_NONE, 0);  /* missing_output */
+    f.transients[1].extent.divisor = 0;                /* zero_divisor */
+    CHECK_REFUSED(&f, KILN_PROGRAM_ZERO_DIVISOR, "transient 1: Divided extent with divisor 0");
+}
+
+TEST(within_a_class_the_first_pass_is_reported) {
+    fixture f;
+    ping_pong(&f);
+    f.passes[2].repeat_count = 4097;
+    f.passes[1].repeat_count = 4098;
+    CHECK_REFUSED(&f, KILN_PROGRAM_BAD_REPEAT, "pass 1: repeat count 4098 is outside 1..4096");
+}
+
+/* ---- class names ------------------------------------------------------------------------------ */
+
+TEST(every_class_has_its_stable_identifier) {
+    CHECK(strcmp(kiln_program_class_name(KILN_PROGRAM_INVALID_WGSL), "invalid_wgsl") == 0);
+    CHECK(strcmp(kiln_program_class_name(KILN_PROGRAM_READ_BEFORE_WRITE), "read_before_write") == 0);
+    CHECK(strcmp(kiln_program_class_name(KILN_PROGRAM_PIPELINE_FAILED), "pipeline_creation_failed") == 0);
+    CHECK(strcmp(kiln_dispatch_class_name(KILN_DISPATCH_UNKNOWN_PROGRAM), "unknown_program") == 0);
+    CHECK(strcmp(kiln_dispatch_class_name(KILN_DISPATCH_TARGET_SIZE), "target_size_mismatch") == 0);
+    CHECK(strcmp(kiln_dispatch_class_name(KILN_DISPATCH_INPUT_IS_OUTPUT), "input_is_output") == 0);
+    /* Every class has a distinct, non-empty name. */
+    for (int a = 0; a < KILN_PROGRAM_CLASS_COUNT; a++) {
+        CHECK(kiln_program_class_name((kiln_program_class)a)[0] != '\0');
+        for (int b = 0; b < a; b++)
+            CHECK(strcmp(kiln_program_class_name((kiln_program_class)a),
+                         kiln_program_class_name((kiln_program_class)b)) != 0);
+    }
+    for (int a = 0; a < KILN_DISPATCH_CLASS_COUNT; a++) {
+        CHECK(kiln_dispatch_class_name((kiln_dispatch_class)a)[0] != '\0');
+        for (int b = 0; b < a; b++)
+            CHECK(strcmp(kiln_dispatch_class_name((kiln_dispatch_class)a),
+                         kiln_dispatch_class_name((kiln_dispatch_class)b)) != 0);
+    }
+}
+
+TEST(a_value_outside_the_class_enums_still_has_a_name) {
+    CHECK(strcmp(kiln_program_class_name(KILN_PROGRAM_CLASS_COUNT), "invalid_class") == 0);
+    CHECK(strcmp(kiln_dispatch_class_name((kiln_dispatch_class)-1), "invalid_class") == 0);
+}
+
+TEST_MAIN(T(a_ping_pong_program_is_valid), T(a_shader_may_ignore_a_declared_input),
+          T(a_texel_binding_read_by_texture_load_is_valid), T(array_and_volume_bindings_read_as_their_texture_types),
+          T(a_texture_binding_ignores_its_extent), T(a_repeat_of_4096_is_valid),
+          T(alpha_blending_onto_r32float_is_valid_where_the_device_blends_it),
+          T(replacing_an_r32float_output_is_valid_without_float32_blending),
+          T(a_program_without_passes_is_an_empty_graph), T(a_null_pass_list_is_an_empty_graph),
+          T(a_null_descriptor_is_an_empty_graph), T(a_draw_pass_is_an_unsupported_stage),
+          T(a_depth_input_is_an_unsupported_stage), T(geometry_slots_are_an_unsupported_stage),
+          T(depth_transients_are_an_unsupported_stage), T(a_value_outside_its_enum_is_an_unsupported_stage),
+          T(a_null_binding_list_is_an_unsupported_stage), T(a_target_binding_divided_by_zero_is_refused),
+          T(a_transient_divided_by_zero_is_refused), T(an_unread_four_sample_r32float_transient_is_refused),
+          T(writing_a_texture_binding_is_a_bad_output), T(an_output_transient_out_of_range_is_a_bad_output),
+          T(an_output_binding_out_of_range_is_a_bad_output), T(a_fragment_pass_without_output_is_refused),
+          T(an_input_binding_out_of_range_is_a_bad_input), T(an_input_transient_out_of_range_is_a_bad_input),
+          T(a_pass_output_input_past_the_last_pass_is_a_bad_input), T(more_inputs_than_the_cap_is_a_bad_input),
+          T(reading_a_transient_no_earlier_pass_wrote_is_refused),
+          T(a_transient_the_pass_itself_writes_is_not_written_before_it),
+          T(reading_the_output_of_a_later_pass_is_refused), T(reading_the_output_of_the_same_pass_is_refused),
+          T(reading_the_transient_the_pass_writes_is_refused),
+          T(a_pass_output_resolving_to_the_pass_s_own_slot_is_refused),
+          T(reading_the_binding_the_pass_writes_is_refused), T(a_final_pass_writing_a_transient_is_refused),
+          T(a_divided_output_binding_is_refused), T(a_repeat_over_4096_is_refused),
+          T(an_entry_point_the_module_lacks_is_refused), T(a_vertex_entry_point_is_refused),
+          T(a_pass_naming_no_entry_point_is_refused), T(no_module_means_no_entry_point),
+          T(a_window_shorter_than_the_block_is_refused), T(a_zero_window_under_a_block_is_refused),
+          T(a_texture_where_the_window_binds_is_refused), T(an_array_binding_read_as_texture_2d_is_refused),
+          T(an_integer_texture_is_refused), T(a_sampler_on_a_texel_binding_is_refused),
+          T(a_comparison_sampler_on_a_transient_is_refused), T(a_group_1_binding_no_input_explains_is_refused),
+          T(a_three_component_colour_is_refused), T(an_entry_point_returning_no_colour_is_refused),
+          T(alpha_blending_onto_r32float_without_the_feature_is_refused),
+          T(additive_blending_onto_an_r32float_binding_without_the_feature_is_refused),
+          T(the_earlier_class_wins_whatever_pass_holds_it), T(slot_declarations_are_checked_before_passes),
+          T(within_a_class_the_first_pass_is_reported), T(every_class_has_its_stable_identifier),
+          T(a_value_outside_the_class_enums_still_has_a_name))
