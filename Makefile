@@ -26,6 +26,9 @@ build-asan: bootstrap $(BUILD_ASAN)/build.ninja
 demo: build
 	@mkdir -p out
 	$(BUILD)/bin/kiln-render --demo -o out/demo.png --size 1280x720
+	@rm -f out/watercolour.png
+	$(BUILD)/bin/kiln-run examples/programs/watercolour.json --out out
+	@test -s out/watercolour.png || { echo "demo: kiln-run wrote no out/watercolour.png" >&2; exit 1; }
 
 # Every test in the normal build, then the unit and gfx tests again under ASan + UBSan.
 test: build build-asan

@@ -1,0 +1,662 @@
+/* JSON messages into the C descriptors: the enum forms, blobs and field checks of the JSON surface.
+ *
+ * Enums are externally tagged, as the spec's JSON writes them: a form without a payload is a string
+ * ("Full", "Texel"), a form with one is an object of exactly one key ({"Binding": {"index": 0}}).
+ * Every refusal names the field path it is about (`passes[2].inputs[0]: unknown input form
+ * "Bindng"`), and every decoder either fills its whole result or frees what it had built, so a
+ * caller acts on a message only once all of it has decoded. Fields the surface does not know are
+ * ignored, as the spec's codec ignores them; a missing required field is an error, never a default. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <kiln/program_json.h>
+
+#define PATH_MAX_CHARS 256
+
+/* ---- errors and paths ------------------------------------------------------------------------- */
+
+static bool fail(kiln_json_error *err, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(kiln_json_error *err, const char *cls, const char *fmt, ...) {
+    if (!err) return false;
+    snprintf(err->cls, sizeof err->cls, "%s", cls);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, args);
+    va_end(args);
+    return false;
+}
+
+#define BAD(err, ...) fail((err), "bad_message", __VA_ARGS__)
+
+static const char *type_name(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "an unknown value";
+}
+
+/* "passes[0]" + "entry_point" -> "passes[0].entry_point"; a top-level field is its bare name. */
+/* Paths longer than PATH_MAX_CHARS are cut short: they only ever appear in messages. */
+static void path_field(char out[PATH_MAX_CHARS], const char *path, const char *name) {
+    int n = (path && *path) ? snprintf(out, PATH_MAX_CHARS, "%s.%s", path, name) : snprintf(out, PATH_MAX_CHARS, "%s", name);
+    if (n < 0) out[0] = '\0';
+}
+
+static void path_index(char out[PATH_MAX_CHARS], const char *path, size_t i) {
+    if (snprintf(out, PATH_MAX_CHARS, "%s[%zu]", path, i) < 0) out[0] = '\0';
+}
+
+/* ---- scalar fields ---------------------------------------------------------------------------- */
+
+/* The field's value: NULL and true when an optional field is absent or null. */
+static bool field(const json_t *obj, const char *path, const char *name, bool required, json_t **out,
+                  kiln_json_error *err) {
+    json_t *v = json_object_get(obj, name);
+    if (!v || (!required && json_is_null(v))) {
+        *out = NULL;
+        if (!required) return true;
+        char fp[PATH_MAX_CHARS];
+        path_field(fp, path, name);
+        return BAD(err, "%s: missing required field", fp);
+    }
+    *out = v;
+    return true;
+}
+
+static bool as_u32(const json_t *v, const char *fp, uint32_t *out, kiln_json_error *err) {
+    if (!json_is_integer(v)) return BAD(err, "%s: expected an unsigned 32-bit integer, got %s", fp, type_name(v));
+    json_int_t n = json_integer_value(v);
+    if (n < 0 || n > (json_int_t)UINT32_MAX)
+        return BAD(err, "%s: expected an unsigned 32-bit integer, got %lld", fp, (long long)n);
+    *out = (uint32_t)n;
+    return true;
+}
+
+static bool as_string(const json_t *v, const char *fp, const char **out, kiln_json_error *err) {
+    if (!json_is_string(v)) return BAD(err, "%s: expected a string, got %s", fp, type_name(v));
+    *out = json_string_value(v);
+    return true;
+}
+
+static bool as_array(const json_t *v, const char *fp, kiln_json_error *err) {
+    return json_is_array(v) || BAD(err, "%s: expected an array, got %s", fp, type_name(v));
+}
+
+static bool as_object(const json_t *v, const char *fp, kiln_json_error *err) {
+    return json_is_object(v) || BAD(err, "%s: expected an object, got %s", fp, type_name(v));
+}
+
+static bool field_u32(const json_t *obj, const char *path, const char *name, uint32_t *out, kiln_json_error *err) {
+    json_t *v;
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, name);
+    return field(obj, path, name, true, &v, err) && as_u32(v, fp, out, err);
+}
+
+static bool field_string(const json_t *obj, const char *path, const char *name, const char **out,
+                         kiln_json_error *err) {
+    json_t *v;
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, name);
+    return field(obj, path, name, true, &v, err) && as_string(v, fp, out, err);
+}
+
+static bool field_array(const json_t *obj, const char *path, const char *name, json_t **out, kiln_json_error *err) {
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, name);
+    return field(obj, path, name, true, out, err) && as_array(*out, fp, err);
+}
+
+bool kiln_json_decode_u32_field(const json_t *message, const char *name, uint32_t *out, kiln_json_error *err) {
+    return field_u32(message, "", name, out, err);
+}
+
+/* ---- enum forms ------------------------------------------------------------------------------- */
+
+/* Splits an externally tagged value into its form name and payload (NULL for a string form). */
+static bool enum_split(const json_t *v, const char *fp, const char *what, const char **name, json_t **payload,
+                       kiln_json_error *err) {
+    if (json_is_string(v)) {
+        *name = json_string_value(v);
+        *payload = NULL;
+        return true;
+    }
+    if (!json_is_object(v))
+        return BAD(err, "%s: expected %s form (a string or an object of one key), got %s", fp, what, type_name(v));
+    if (json_object_size(v) != 1)
+        return BAD(err, "%s: %s form is an object of exactly one key, got %zu keys", fp, what, json_object_size(v));
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)v, key, value) {
+        *name = key;
+        *payload = value;
+    }
+    return true;
+}
+
+static int find_name(const char *name, const char *const *names, int count) {
+    for (int i = 0; i < count; i++)
+        if (strcmp(name, names[i]) == 0) return i;
+    return -1;
+}
+
+/* Checks that form `name` was written with a payload exactly when it takes one. */
+static bool payload_matches(const char *fp, const char *what, const char *name, const json_t *payload, bool takes,
+                            kiln_json_error *err) {
+    if (takes && !payload)
+        return BAD(err, "%s: the %s form \"%s\" takes a payload: {\"%s\": ...}", fp, what, name, name);
+    if (!takes && payload)
+        return BAD(err, "%s: the %s form \"%s\" is written as the string \"%s\"", fp, what, name, name);
+    return true;
+}
+
+/* A value that is one of `names`, all of them payload-free forms. */
+static bool unit_enum(const json_t *v, const char *fp, const char *what, const char *const *names, int count, int *out,
+                      kiln_json_error *err) {
+    const char *name;
+    json_t *payload;
+    if (!enum_split(v, fp, what, &name, &payload, err)) return false;
+    int i = find_name(name, names, count);
+    if (i < 0) return BAD(err, "%s: unknown %s form \"%s\"", fp, what, name);
+    if (!payload_matches(fp, what, name, payload, false, err)) return false;
+    *out = i;
+    return true;
+}
+
+static bool field_unit_enum(const json_t *obj, const char *path, const char *name, const char *what,
+                            const char *const *names, int count, int *out, kiln_json_error *err) {
+    json_t *v;
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, name);
+    return field(obj, path, name, true, &v, err) && unit_enum(v, fp, what, names, count, out, err);
+}
+
+static bool field_format(const json_t *obj, const char *path, kiln_texture_format *out, kiln_json_error *err) {
+    json_t *v;
+    const char *name = NULL;
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, "format");
+    if (!field(obj, path, "format", true, &v, err) || !as_string(v, fp, &name, err)) return false;
+    return kiln_texture_format_from_name(name, out) || BAD(err, "%s: unknown format \"%s\"", fp, name);
+}
+
+/* "Full" or {"Divided": {"divisor": N}}. A zero divisor decodes; register refuses it by class. */
+static bool decode_extent(const json_t *v, const char *fp, kiln_slot_extent *out, kiln_json_error *err) {
+    const char *name;
+    json_t *payload;
+    char pp[PATH_MAX_CHARS];
+    if (!enum_split(v, fp, "extent", &name, &payload, err)) return false;
+    if (strcmp(name, "Full") == 0) {
+        *out = (kiln_slot_extent){0};
+        return payload_matches(fp, "extent", name, payload, false, err);
+    }
+    if (strcmp(name, "Divided") != 0) return BAD(err, "%s: unknown extent form \"%s\"", fp, name);
+    path_field(pp, fp, name);
+    if (!payload_matches(fp, "extent", name, payload, true, err) || !as_object(payload, pp, err)) return false;
+    out->divided = true;
+    return field_u32(payload, pp, "divisor", &out->divisor, err);
+}
+
+static bool decode_shape(const json_t *v, const char *fp, kiln_slot_shape *out, kiln_json_error *err) {
+    static const char *const names[] = {"Target", "Texture", "TextureArray", "TextureVolume"};
+    static const kiln_slot_shape_kind kinds[] = {KILN_SHAPE_TARGET, KILN_SHAPE_TEXTURE, KILN_SHAPE_TEXTURE_ARRAY,
+                                                 KILN_SHAPE_TEXTURE_VOLUME};
+    const char *name;
+    json_t *payload;
+    if (!enum_split(v, fp, "shape", &name, &payload, err)) return false;
+    int i = find_name(name, names, 4);
+    if (i < 0) return BAD(err, "%s: unknown shape form \"%s\"", fp, name);
+    if (!payload_matches(fp, "shape", name, payload, i == 0, err)) return false;
+    *out = (kiln_slot_shape){.kind = kinds[i]};
+    char pp[PATH_MAX_CHARS];
+    path_field(pp, fp, name);
+    return i != 0 || decode_extent(payload, pp, &out->extent, err);
+}
+
+static bool decode_sampling(const json_t *v, const char *fp, kiln_slot_sampling *out, kiln_json_error *err) {
+    static const char *const wraps[] = {"Clamp", "Repeat"};
+    static const char *const mips[] = {"Base", "Chain"};
+    const char *name;
+    json_t *payload;
+    if (!enum_split(v, fp, "sampling", &name, &payload, err)) return false;
+    *out = (kiln_slot_sampling){0};
+    if (strcmp(name, "Texel") == 0) {
+        out->texel = true;
+        return payload_matches(fp, "sampling", name, payload, false, err);
+    }
+    if (strcmp(name, "Filtered") != 0) return BAD(err, "%s: unknown sampling form \"%s\"", fp, name);
+    char pp[PATH_MAX_CHARS];
+    path_field(pp, fp, name);
+    int wrap, mip;
+    if (!payload_matches(fp, "sampling", name, payload, true, err) || !as_object(payload, pp, err) ||
+        !field_unit_enum(payload, pp, "wrap", "wrap", wraps, 2, &wrap, err) ||
+        !field_unit_enum(payload, pp, "mips", "mips", mips, 2, &mip, err))
+        return false;
+    out->wrap = (kiln_wrap)wrap;
+    out->mips = (kiln_mips)mip;
+    return true;
+}
+
+/* ---- blobs ------------------------------------------------------------------------------------ */
+
+static const char BASE64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static int base64_value(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+static bool decode_base64(const char *text, size_t length, const char *fp, kiln_json_blob *out, kiln_json_error *err) {
+    size_t pads = 0;
+    while (pads < 2 && length > pads && text[length - 1 - pads] == '=') pads++;
+    size_t n = length - pads;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (base64_value(c) < 0) {
+            if (c >= 0x20 && c < 0x7f) return BAD(err, "%s: invalid base64 character '%c' at offset %zu", fp, c, i);
+            return BAD(err, "%s: invalid base64 byte 0x%02x at offset %zu", fp, c, i);
+        }
+    }
+    if (n % 4 == 1 || (pads && (n + pads) % 4 != 0))
+        return BAD(err, "%s: base64 text of %zu characters is not a whole number of bytes", fp, length);
+    size_t size = n / 4 * 3 + (n % 4 ? n % 4 - 1 : 0);
+    uint8_t *bytes = size ? malloc(size) : NULL;
+    if (size && !bytes) return fail(err, "out_of_memory", "%s: %zu bytes", fp, size);
+    uint32_t acc = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc = acc << 6 | (uint32_t)base64_value((unsigned char)text[i]);
+        if (i % 4 == 3) {
+            bytes[o++] = (uint8_t)(acc >> 16);
+            bytes[o++] = (uint8_t)(acc >> 8);
+            bytes[o++] = (uint8_t)acc;
+            acc = 0;
+        }
+    }
+    /* A tail of 2 or 3 characters holds 1 or 2 bytes in its top bits. */
+    if (n % 4 == 2) bytes[o++] = (uint8_t)(acc >> 4);
+    if (n % 4 == 3) {
+        bytes[o++] = (uint8_t)(acc >> 10);
+        bytes[o++] = (uint8_t)(acc >> 2);
+    }
+    *out = (kiln_json_blob){bytes, size};
+    return true;
+}
+
+static bool decode_byte_array(const json_t *v, const char *fp, kiln_json_blob *out, kiln_json_error *err) {
+    size_t size = json_array_size(v);
+    uint8_t *bytes = size ? malloc(size) : NULL;
+    if (size && !bytes) return fail(err, "out_of_memory", "%s: %zu bytes", fp, size);
+    for (size_t i = 0; i < size; i++) {
+        const json_t *e = json_array_get(v, i);
+        json_int_t n = json_is_integer(e) ? json_integer_value(e) : -1;
+        if (n < 0 || n > 255) {
+            free(bytes);
+            if (json_is_integer(e)) return BAD(err, "%s[%zu]: expected a byte 0..255, got %lld", fp, i, (long long)n);
+            return BAD(err, "%s[%zu]: expected a byte 0..255, got %s", fp, i, type_name(e));
+        }
+        bytes[i] = (uint8_t)n;
+    }
+    *out = (kiln_json_blob){bytes, size};
+    return true;
+}
+
+bool kiln_json_decode_blob(const json_t *value, const char *path, kiln_json_blob *out, kiln_json_error *err) {
+    *out = (kiln_json_blob){0};
+    if (json_is_string(value))
+        return decode_base64(json_string_value(value), json_string_length(value), path, out, err);
+    if (json_is_array(value)) return decode_byte_array(value, path, out, err);
+    return BAD(err, "%s: expected a blob (an array of bytes 0..255 or a base64 string), got %s", path,
+               value ? type_name(value) : "nothing");
+}
+
+void kiln_json_blob_free(kiln_json_blob *blob) {
+    if (!blob) return;
+    free(blob->bytes);
+    *blob = (kiln_json_blob){0};
+}
+
+char *kiln_json_base64_encode(const void *bytes, size_t size) {
+    const uint8_t *in = bytes;
+    char *text = malloc((size + 2) / 3 * 4 + 1);
+    if (!text) return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < size; i += 3) {
+        uint32_t acc = (uint32_t)in[i] << 16;
+        if (i + 1 < size) acc |= (uint32_t)in[i + 1] << 8;
+        if (i + 2 < size) acc |= in[i + 2];
+        text[o++] = BASE64[acc >> 18 & 63];
+        text[o++] = BASE64[acc >> 12 & 63];
+        text[o++] = i + 1 < size ? BASE64[acc >> 6 & 63] : '=';
+        text[o++] = i + 2 < size ? BASE64[acc & 63] : '=';
+    }
+    text[o] = '\0';
+    return text;
+}
+
+/* ---- create_texture --------------------------------------------------------------------------- */
+
+bool kiln_json_decode_create_texture(const json_t *message, kiln_json_texture *out, kiln_json_error *err) {
+    static const char *const usages[] = {"Sampled", "Writable"};
+    static const char *const samplings[] = {"Linear", "Nearest"};
+    *out = (kiln_json_texture){0};
+    int usage, sampling;
+    json_t *pixels;
+    if (!field_format(message, "", &out->desc.format, err) || !field_u32(message, "", "width", &out->desc.width, err) ||
+        !field_u32(message, "", "height", &out->desc.height, err) ||
+        !field_unit_enum(message, "", "usage", "usage", usages, 2, &usage, err) ||
+        !field_unit_enum(message, "", "sampling", "sampling", samplings, 2, &sampling, err) ||
+        !field(message, "", "pixels", false, &pixels, err))
+        return false;
+    if (pixels && !kiln_json_decode_blob(pixels, "pixels", &out->pixels, err)) return false;
+    out->desc.usage = (kiln_texture_usage)usage;
+    out->desc.sampling = (kiln_texture_sampling)sampling;
+    /* A present but empty blob stays distinguishable from "no pixels" so create can refuse its length. */
+    out->desc.pixels = pixels ? (out->pixels.bytes ? (const void *)out->pixels.bytes : (const void *)"") : NULL;
+    out->desc.pixels_size = out->pixels.size;
+    return true;
+}
+
+void kiln_json_texture_free(kiln_json_texture *t) {
+    if (!t) return;
+    kiln_json_blob_free(&t->pixels);
+    *t = (kiln_json_texture){0};
+}
+
+/* ---- program.register ------------------------------------------------------------------------- */
+
+static bool decode_slot_spec(const json_t *v, const char *fp, kiln_slot_spec *out, kiln_json_error *err) {
+    json_t *shape, *sampling;
+    char pp[PATH_MAX_CHARS];
+    if (!as_object(v, fp, err) || !field_format(v, fp, &out->format, err)) return false;
+    path_field(pp, fp, "shape");
+    if (!field(v, fp, "shape", true, &shape, err) || !decode_shape(shape, pp, &out->shape, err)) return false;
+    path_field(pp, fp, "sampling");
+    return field(v, fp, "sampling", true, &sampling, err) && decode_sampling(sampling, pp, &out->sampling, err);
+}
+
+static bool decode_transient_spec(const json_t *v, const char *fp, kiln_transient_spec *out, kiln_json_error *err) {
+    static const char *const samples[] = {"One", "Four"};
+    json_t *extent;
+    char pp[PATH_MAX_CHARS];
+    int s;
+    if (!as_object(v, fp, err) || !field_format(v, fp, &out->format, err)) return false;
+    path_field(pp, fp, "extent");
+    if (!field(v, fp, "extent", true, &extent, err) || !decode_extent(extent, pp, &out->extent, err) ||
+        !field_unit_enum(v, fp, "samples", "samples", samples, 2, &s, err))
+        return false;
+    out->samples = (kiln_samples)s;
+    return true;
+}
+
+/* "Fragment" and "Compute" are strings; the draw stages carry an object the draw-pass issue reads. */
+static bool decode_stage(const json_t *v, const char *fp, kiln_pass_stage *out, kiln_json_error *err) {
+    static const char *const names[] = {"Fragment", "Draw", "DrawIndexedIndirect", "DrawSets", "Compute"};
+    static const kiln_pass_stage stages[] = {KILN_STAGE_FRAGMENT, KILN_STAGE_DRAW, KILN_STAGE_DRAW_INDEXED_INDIRECT,
+                                             KILN_STAGE_DRAW_SETS, KILN_STAGE_COMPUTE};
+    const char *name;
+    json_t *payload;
+    if (!enum_split(v, fp, "stage", &name, &payload, err)) return false;
+    int i = find_name(name, names, 5);
+    if (i < 0) return BAD(err, "%s: unknown stage form \"%s\"", fp, name);
+    bool takes = stages[i] != KILN_STAGE_FRAGMENT && stages[i] != KILN_STAGE_COMPUTE;
+    char pp[PATH_MAX_CHARS];
+    path_field(pp, fp, name);
+    if (!payload_matches(fp, "stage", name, payload, takes, err) || (takes && !as_object(payload, pp, err)))
+        return false;
+    *out = stages[i];
+    return true;
+}
+
+/* {"Binding"|"Transient": {"index"}}, {"PassOutput": {"pass"}}, {"Depth": {"index", "read"}}. */
+static bool decode_input(const json_t *v, const char *fp, kiln_input_slot *out, kiln_json_error *err) {
+    static const char *const names[] = {"Binding", "Transient", "PassOutput", "Depth"};
+    static const char *const reads[] = {"Texel", "Compare"};
+    const char *name;
+    json_t *payload;
+    if (!enum_split(v, fp, "input", &name, &payload, err)) return false;
+    int i = find_name(name, names, 4);
+    if (i < 0) return BAD(err, "%s: unknown input form \"%s\"", fp, name);
+    char pp[PATH_MAX_CHARS];
+    path_field(pp, fp, name);
+    if (!payload_matches(fp, "input", name, payload, true, err) || !as_object(payload, pp, err)) return false;
+    *out = (kiln_input_slot){.kind = (kiln_input_kind)i};
+    if (!field_u32(payload, pp, out->kind == KILN_INPUT_PASS_OUTPUT ? "pass" : "index", &out->index, err)) return false;
+    if (out->kind != KILN_INPUT_DEPTH) return true;
+    int read;
+    if (!field_unit_enum(payload, pp, "read", "depth read", reads, 2, &read, err)) return false;
+    out->depth_read = (kiln_depth_read)read;
+    return true;
+}
+
+static bool decode_output(const json_t *v, const char *fp, kiln_output_slot *out, kiln_json_error *err) {
+    static const char *const names[] = {"Binding", "Transient", "None"};
+    const char *name;
+    json_t *payload;
+    if (!enum_split(v, fp, "output", &name, &payload, err)) return false;
+    int i = find_name(name, names, 3);
+    if (i < 0) return BAD(err, "%s: unknown output form \"%s\"", fp, name);
+    *out = (kiln_output_slot){.kind = (kiln_output_kind)i};
+    if (!payload_matches(fp, "output", name, payload, out->kind != KILN_OUTPUT_NONE, err)) return false;
+    if (out->kind == KILN_OUTPUT_NONE) return true;
+    char pp[PATH_MAX_CHARS];
+    path_field(pp, fp, name);
+    return as_object(payload, pp, err) && field_u32(payload, pp, "index", &out->index, err);
+}
+
+static bool decode_repeat(const json_t *pass, const char *fp, uint32_t pass_index, kiln_pass_spec *out,
+                          kiln_json_error *err) {
+    json_t *repeat;
+    char pp[PATH_MAX_CHARS];
+    path_field(pp, fp, "repeat");
+    if (!field(pass, fp, "repeat", false, &repeat, err)) return false;
+    if (!repeat) return true;
+    if (!as_object(repeat, pp, err) || !field_u32(repeat, pp, "count", &out->repeat_count, err) ||
+        !field_u32(repeat, pp, "uniform_stride", &out->repeat_uniform_stride, err))
+        return false;
+    /* The desc spells "no repeat" as count 0, so a declared count of 0 is refused here, by the
+     * class register gives any other count outside 1..4096. */
+    if (out->repeat_count == 0)
+        return fail(err, kiln_program_class_name(KILN_PROGRAM_BAD_REPEAT),
+                    "pass %u: repeat count 0 is outside 1..%d", pass_index, KILN_PROGRAM_MAX_REPEAT);
+    return true;
+}
+
+static bool decode_pass(const json_t *v, const char *fp, uint32_t pass_index, kiln_pass_spec *out,
+                        kiln_json_error *err) {
+    static const char *const blends[] = {"Alpha", "Replace", "Additive"};
+    json_t *stage, *inputs, *output;
+    char pp[PATH_MAX_CHARS];
+    int blend;
+    *out = (kiln_pass_spec){0};
+    if (!as_object(v, fp, err)) return false;
+    path_field(pp, fp, "stage");
+    if (!field(v, fp, "stage", true, &stage, err) || !decode_stage(stage, pp, &out->stage, err) ||
+        !field_string(v, fp, "entry_point", &out->entry_point, err) || !field_array(v, fp, "inputs", &inputs, err))
+        return false;
+    path_field(pp, fp, "inputs");
+    if (json_array_size(inputs) > KILN_PROGRAM_MAX_INPUTS)
+        return BAD(err, "%s: at most %d inputs, got %zu", pp, KILN_PROGRAM_MAX_INPUTS, json_array_size(inputs));
+    out->input_count = (uint32_t)json_array_size(inputs);
+    for (uint32_t i = 0; i < out->input_count; i++) {
+        char ip[PATH_MAX_CHARS];
+        path_index(ip, pp, i);
+        if (!decode_input(json_array_get(inputs, i), ip, &out->inputs[i], err)) return false;
+    }
+    path_field(pp, fp, "output");
+    if (!field(v, fp, "output", true, &output, err) || !decode_output(output, pp, &out->output, err) ||
+        !field_unit_enum(v, fp, "blend", "blend", blends, 3, &blend, err) ||
+        !field_u32(v, fp, "uniform_offset", &out->uniform_offset, err) ||
+        !field_u32(v, fp, "uniform_length", &out->uniform_length, err))
+        return false;
+    out->blend = (kiln_program_blend)blend;
+    return decode_repeat(v, fp, pass_index, out, err);
+}
+
+/* A required array field of `count` elements, each decoded into a calloc'd array of `size`-byte
+ * elements by `decode`; NULL decode only checks the list is an array (geometries). */
+typedef bool (*element_decoder)(const json_t *v, const char *fp, void *out, kiln_json_error *err);
+
+static bool decode_list(const json_t *message, const char *name, size_t size, element_decoder decode, void **out,
+                        uint32_t *count, kiln_json_error *err) {
+    json_t *list;
+    *out = NULL;
+    if (!field_array(message, "", name, &list, err)) return false;
+    *count = (uint32_t)json_array_size(list);
+    if (!decode) return true;
+    uint8_t *items = calloc(*count ? *count : 1, size);
+    if (!items) return fail(err, "out_of_memory", "%s: %u elements", name, *count);
+    for (uint32_t i = 0; i < *count; i++) {
+        char fp[PATH_MAX_CHARS];
+        path_index(fp, name, i);
+        if (!decode(json_array_get(list, i), fp, items + i * size, err)) {
+            free(items);
+            return false;
+        }
+    }
+    *out = items;
+    return true;
+}
+
+static bool slot_spec_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
+    return decode_slot_spec(v, fp, out, err);
+}
+
+static bool transient_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
+    return decode_transient_spec(v, fp, out, err);
+}
+
+bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kiln_json_error *err) {
+    *out = (kiln_json_program){0};
+    kiln_program_desc *d = &out->desc;
+    void *bindings = NULL, *transients = NULL, *unused;
+    json_t *passes;
+    bool ok = field_string(message, "", "wgsl", &d->wgsl, err) &&
+              decode_list(message, "bindings", sizeof(kiln_slot_spec), slot_spec_element, &bindings, &d->binding_count,
+                          err) &&
+              decode_list(message, "transients", sizeof(kiln_transient_spec), transient_element, &transients,
+                          &d->transient_count, err) &&
+              decode_list(message, "geometries", 0, NULL, &unused, &d->geometry_count, err) &&
+              decode_list(message, "depth_transients", 0, NULL, &unused, &d->depth_transient_count, err) &&
+              field_array(message, "", "passes", &passes, err);
+    out->bindings = bindings;
+    out->transients = transients;
+    if (!ok) {
+        kiln_json_program_free(out);
+        return false;
+    }
+    d->pass_count = (uint32_t)json_array_size(passes);
+    out->passes = calloc(d->pass_count ? d->pass_count : 1, sizeof *out->passes);
+    if (!out->passes) {
+        kiln_json_program_free(out);
+        return fail(err, "out_of_memory", "passes: %u elements", d->pass_count);
+    }
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        char fp[PATH_MAX_CHARS];
+        path_index(fp, "passes", i);
+        if (!decode_pass(json_array_get(passes, i), fp, i, &out->passes[i], err)) {
+            kiln_json_program_free(out);
+            return false;
+        }
+    }
+    d->bindings = out->bindings;
+    d->transients = out->transients;
+    d->passes = out->passes;
+    return true;
+}
+
+void kiln_json_program_free(kiln_json_program *p) {
+    if (!p) return;
+    free(p->bindings);
+    free(p->transients);
+    free(p->passes);
+    *p = (kiln_json_program){0};
+}
+
+/* ---- program.dispatch ------------------------------------------------------------------------- */
+
+/* Checks every element of a list is a u32 id; stores them when ids is not NULL. */
+static bool decode_ids(const json_t *list, const char *fp, uint32_t *ids, kiln_json_error *err) {
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        char ep[PATH_MAX_CHARS];
+        uint32_t id;
+        path_index(ep, fp, i);
+        if (!as_u32(json_array_get(list, i), ep, &id, err)) return false;
+        if (ids) ids[i] = id;
+    }
+    return true;
+}
+
+bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, kiln_json_error *err) {
+    *out = (kiln_json_dispatch){0};
+    json_t *bindings, *geometries, *draw_sets, *uniforms;
+    if (!field_u32(message, "", "program_id", &out->program_id, err) ||
+        !field_array(message, "", "bindings", &bindings, err) || !decode_ids(bindings, "bindings", NULL, err) ||
+        !field_array(message, "", "geometries", &geometries, err) ||
+        !decode_ids(geometries, "geometries", NULL, err) || !field_array(message, "", "draw_sets", &draw_sets, err))
+        return false;
+    for (size_t i = 0; i < json_array_size(draw_sets); i++) {
+        char fp[PATH_MAX_CHARS];
+        path_index(fp, "draw_sets", i);
+        const json_t *list = json_array_get(draw_sets, i);
+        if (!as_array(list, fp, err) || !decode_ids(list, fp, NULL, err)) return false;
+    }
+    if (!field(message, "", "uniforms", true, &uniforms, err)) return false;
+    out->binding_count = (uint32_t)json_array_size(bindings);
+    out->bindings = calloc(out->binding_count ? out->binding_count : 1, sizeof *out->bindings);
+    if (!out->bindings) return fail(err, "out_of_memory", "bindings: %u ids", out->binding_count);
+    decode_ids(bindings, "bindings", out->bindings, err);
+    if (!kiln_json_decode_blob(uniforms, "uniforms", &out->uniforms, err)) {
+        kiln_json_dispatch_free(out);
+        return false;
+    }
+    out->geometry_count = (uint32_t)json_array_size(geometries);
+    out->draw_set_list_count = (uint32_t)json_array_size(draw_sets);
+    return true;
+}
+
+void kiln_json_dispatch_free(kiln_json_dispatch *d) {
+    if (!d) return;
+    free(d->bindings);
+    kiln_json_blob_free(&d->uniforms);
+    *d = (kiln_json_dispatch){0};
+}
+
+/* ---- the message envelope --------------------------------------------------------------------- */
+
+bool kiln_json_parse_message(const char *text, size_t length, json_t **out, const char **kind, kiln_json_error *err) {
+    json_error_t jerr;
+    *out = NULL;
+    *kind = NULL;
+    json_t *message = json_loadb(text ? text : "", text ? length : 0, JSON_REJECT_DUPLICATES, &jerr);
+    if (!message) return fail(err, "malformed_json", "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+    const char *name = NULL;
+    bool ok = as_object(message, "message", err) && field_string(message, "", "kind", &name, err);
+    if (ok) {
+        ok = false;
+        for (uint32_t i = 0; i < kiln_json_kind_count() && !ok; i++) ok = strcmp(name, kiln_json_kind_name(i)) == 0;
+        if (!ok) BAD(err, "kind: unknown kind \"%s\"", name);
+    }
+    if (!ok) {
+        json_decref(message);
+        return false;
+    }
+    *out = message;
+    *kind = name;
+    return true;
+}

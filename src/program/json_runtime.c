@@ -1,0 +1,344 @@
+/* The JSON runtime: one message in, one reply out. It owns a texture registry and a program runtime
+ * and routes each message by its "kind" to a handler that decodes the whole message first (the
+ * decoders in json_decode.c) and only then calls the C API, so a refused message changes nothing.
+ *
+ * Handlers return the Ok payload or NULL with the error filled; kiln_json_handle wraps either in
+ * the reply envelope. The reply's class is always a stable identifier: one of the C API's classes
+ * where the C API refused, or one of the surface's own (program_json.h lists them). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <kiln/program_json.h>
+
+struct kiln_json_runtime {
+    kiln_texture_registry *textures;
+    kiln_programs *programs;
+};
+
+kiln_json_runtime *kiln_json_runtime_create(kiln_gfx *gfx, kiln_resources *res, kiln_error *err) {
+    kiln_json_runtime *rt = calloc(1, sizeof *rt);
+    if (!rt) {
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "json runtime: out of memory");
+        return NULL;
+    }
+    rt->textures = kiln_texture_registry_create(res, err);
+    if (rt->textures) rt->programs = kiln_programs_create(gfx, res, rt->textures, err);
+    if (!rt->programs) {
+        kiln_json_runtime_destroy(rt);
+        return NULL;
+    }
+    return rt;
+}
+
+void kiln_json_runtime_destroy(kiln_json_runtime *rt) {
+    if (!rt) return;
+    /* Programs hold registry ids and views, so they go first. */
+    kiln_programs_destroy(rt->programs);
+    kiln_texture_registry_destroy(rt->textures);
+    free(rt);
+}
+
+kiln_texture_registry *kiln_json_runtime_textures(kiln_json_runtime *rt) {
+    return rt ? rt->textures : NULL;
+}
+
+kiln_programs *kiln_json_runtime_programs(kiln_json_runtime *rt) {
+    return rt ? rt->programs : NULL;
+}
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+static json_t *set_error(kiln_json_error *err, const char *cls, const char *message) {
+    snprintf(err->cls, sizeof err->cls, "%s", cls);
+    snprintf(err->message, sizeof err->message, "%s", message);
+    return NULL;
+}
+
+static json_t *set_errorf(kiln_json_error *err, const char *cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static json_t *set_errorf(kiln_json_error *err, const char *cls, const char *fmt, ...) {
+    snprintf(err->cls, sizeof err->cls, "%s", cls);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, args);
+    va_end(args);
+    return NULL;
+}
+
+static json_t *out_of_memory(kiln_json_error *err) {
+    return set_error(err, "out_of_memory", "out of memory building the reply");
+}
+
+/* An empty Ok payload. */
+static json_t *ok_empty(kiln_json_error *err) {
+    json_t *o = json_object();
+    return o ? o : out_of_memory(err);
+}
+
+static json_t *ok_id(const char *name, uint32_t id, kiln_json_error *err) {
+    json_t *o = json_pack("{s:I}", name, (json_int_t)id);
+    return o ? o : out_of_memory(err);
+}
+
+/* The program log's record since `before`, which is what a refusal just logged. */
+typedef struct log_mark {
+    uint32_t count;
+    uint64_t dropped;
+} log_mark;
+
+static log_mark mark_log(kiln_programs *p) {
+    kiln_log *log = kiln_programs_log(p);
+    return (log_mark){kiln_log_count(log), log->dropped};
+}
+
+static const char *logged_since(kiln_programs *p, log_mark before) {
+    kiln_log *log = kiln_programs_log(p);
+    uint32_t count = kiln_log_count(log);
+    if (count == 0 || (count == before.count && log->dropped == before.dropped)) return NULL;
+    return kiln_log_at(log, count - 1)->message;
+}
+
+static bool texture_is_plain(const kiln_json_runtime *rt, uint32_t id) {
+    const kiln_texture_info *info = kiln_textures_info(rt->textures, id);
+    return info && info->kind == KILN_TEXTURE_PLAIN;
+}
+
+/* ---- texture kinds ---------------------------------------------------------------------------- */
+
+static json_t *handle_create_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_texture t;
+    if (!kiln_json_decode_create_texture(msg, &t, err)) return NULL;
+    kiln_error kerr = {0};
+    uint32_t id = kiln_textures_create(rt->textures, &t.desc, &kerr);
+    kiln_json_texture_free(&t);
+    return id ? ok_id("texture_id", id, err) : set_error(err, "invalid_texture", kerr.message);
+}
+
+static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    kiln_json_blob pixels;
+    json_t *value = json_object_get(msg, "pixels");
+    if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
+    if (!value) return set_error(err, "bad_message", "pixels: missing required field");
+    if (!kiln_json_decode_blob(value, "pixels", &pixels, err)) return NULL;
+    /* An array or volume is not a texture update_texture can name, as the spec has it. */
+    bool known = texture_is_plain(rt, id);
+    kiln_error kerr = {0};
+    bool ok = known && kiln_textures_update(rt->textures, id, pixels.bytes ? (const void *)pixels.bytes : "",
+                                            pixels.size, &kerr);
+    kiln_json_blob_free(&pixels);
+    if (!known && kiln_textures_info(rt->textures, id))
+        return set_errorf(err, "unknown_texture", "texture_id: texture %u is not a plain texture", id);
+    if (!known) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
+    return ok ? ok_empty(err) : set_error(err, "invalid_texture", kerr.message);
+}
+
+static json_t *handle_destroy_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
+    bool known = kiln_textures_info(rt->textures, id) != NULL;
+    kiln_error kerr = {0};
+    if (kiln_textures_destroy(rt->textures, id, &kerr)) return ok_empty(err);
+    return set_error(err, known ? "invalid_texture" : "unknown_texture", kerr.message);
+}
+
+static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
+    const kiln_texture_info *info = kiln_textures_info(rt->textures, id);
+    if (!info) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
+    /* A read answers with what every message before it asked for, queued dispatches included. */
+    kiln_error kerr = {0};
+    if (!kiln_programs_frame(rt->programs, &kerr)) return set_error(err, "frame_failed", kerr.message);
+    kiln_texture_info copy = *info;
+    void *pixels = NULL;
+    size_t size = 0;
+    if (!kiln_textures_read(rt->textures, id, &pixels, &size, &kerr))
+        return set_error(err, "read_failed", kerr.message);
+    char *text = kiln_json_base64_encode(pixels, size);
+    free(pixels);
+    if (!text) return out_of_memory(err);
+    json_t *o = json_pack("{s:I,s:s,s:I,s:I,s:s}", "texture_id", (json_int_t)id, "format",
+                          kiln_texture_format_name(copy.format), "width", (json_int_t)copy.width, "height",
+                          (json_int_t)copy.height, "pixels", text);
+    free(text);
+    return o ? o : out_of_memory(err);
+}
+
+/* ---- program kinds ---------------------------------------------------------------------------- */
+
+static json_t *handle_register(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_program program;
+    if (!kiln_json_decode_program(msg, &program, err)) return NULL;
+    kiln_program_error perr = {0};
+    uint32_t id = kiln_programs_register(rt->programs, &program.desc, &perr);
+    kiln_json_program_free(&program);
+    if (id) return ok_id("program_id", id, err);
+    return set_error(err, kiln_program_class_name(perr.cls), perr.message);
+}
+
+static bool program_known(const kiln_json_runtime *rt, uint32_t id) {
+    kiln_pass_timing row;
+    return kiln_programs_timings(rt->programs, id, &row, 1) > 0;
+}
+
+/* Geometry slots and draw-set lists have no C parameter yet: every program declares none, so a
+ * dispatch naming some is dropped as the runtime drops a count mismatch, logged the same way. */
+static json_t *refuse_lists(kiln_json_runtime *rt, const kiln_json_dispatch *d, kiln_json_error *err) {
+    kiln_log *log = kiln_programs_log(rt->programs);
+    bool geometries = d->geometry_count > 0;
+    uint32_t count = geometries ? d->geometry_count : d->draw_set_list_count;
+    kiln_log_add(log, KILN_LOG_WARN, "program", "program %u: dispatch names %u %s, the program declares 0; dropped",
+                 d->program_id, count, geometries ? "geometries" : "draw-set lists");
+    return set_error(err, geometries ? kiln_dispatch_class_name(KILN_DISPATCH_GEOMETRY_COUNT) : "draw_set_count",
+                     kiln_log_at(log, kiln_log_count(log) - 1)->message);
+}
+
+static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_dispatch d;
+    if (!kiln_json_decode_dispatch(msg, &d, err)) return NULL;
+    json_t *reply;
+    if ((d.geometry_count || d.draw_set_list_count) && program_known(rt, d.program_id)) {
+        reply = refuse_lists(rt, &d, err);
+    } else {
+        log_mark before = mark_log(rt->programs);
+        kiln_dispatch_class cls = kiln_programs_dispatch(rt->programs, d.program_id, d.bindings, d.binding_count,
+                                                         d.uniforms.bytes, d.uniforms.size);
+        const char *warning = logged_since(rt->programs, before);
+        reply = cls == KILN_DISPATCH_OK ? ok_empty(err)
+                                        : set_error(err, kiln_dispatch_class_name(cls), warning ? warning : "dropped");
+    }
+    kiln_json_dispatch_free(&d);
+    return reply;
+}
+
+static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
+    log_mark before = mark_log(rt->programs);
+    if (kiln_programs_destroy_program(rt->programs, id)) return ok_empty(err);
+    const char *warning = logged_since(rt->programs, before);
+    if (warning) return set_error(err, "unknown_program", warning);
+    return set_errorf(err, "unknown_program", "program_id: unknown program %u", id);
+}
+
+static const char *stage_name(kiln_pass_stage stage) {
+    static const char *const names[] = {"Fragment", "Draw", "DrawIndexedIndirect", "DrawSets", "Compute"};
+    return (unsigned)stage < sizeof names / sizeof names[0] ? names[stage] : "Unknown";
+}
+
+static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
+    /* The C call reports at most `max` rows, so grow until a call leaves room to spare. */
+    uint32_t max = 64, n;
+    kiln_pass_timing *rows = NULL;
+    for (;;) {
+        kiln_pass_timing *grown = realloc(rows, max * sizeof *rows);
+        if (!grown) {
+            free(rows);
+            return out_of_memory(err);
+        }
+        rows = grown;
+        n = kiln_programs_timings(rt->programs, id, rows, max);
+        if (n < max) break;
+        max *= 2;
+    }
+    if (n == 0) {
+        free(rows);
+        return set_errorf(err, "unknown_program", "program_id: unknown program %u", id);
+    }
+    json_t *list = json_array();
+    for (uint32_t i = 0; list && i < n; i++) {
+        const kiln_pass_timing *r = &rows[i];
+        json_array_append_new(list, json_pack("{s:s,s:I,s:I,s:I,s:f,s:o}", "stage", stage_name(r->stage), "width",
+                                              (json_int_t)r->width, "height", (json_int_t)r->height, "divisor",
+                                              (json_int_t)r->divisor, "cpu_record_ns", r->cpu_record_ns, "gpu_ns",
+                                              r->gpu_ns < 0 ? json_null() : json_real(r->gpu_ns)));
+    }
+    free(rows);
+    json_t *o = list ? json_pack("{s:I,s:o}", "program_id", (json_int_t)id, "rows", list) : NULL;
+    return o ? o : out_of_memory(err);
+}
+
+static json_t *handle_logs(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    (void)msg;
+    kiln_log *log = kiln_programs_log(rt->programs);
+    json_t *records = json_array();
+    kiln_log_record r;
+    while (records && kiln_log_take(log, &r))
+        json_array_append_new(records, json_pack("{s:s,s:s,s:s}", "level", kiln_log_level_name(r.level), "category",
+                                                 r.category, "message", r.message));
+    json_t *o = records ? json_pack("{s:o,s:I}", "records", records, "dropped", (json_int_t)log->dropped) : NULL;
+    return o ? o : out_of_memory(err);
+}
+
+static json_t *handle_describe_kinds(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    (void)rt;
+    const json_t *prefix = json_object_get(msg, "prefix");
+    if (prefix && !json_is_null(prefix) && !json_is_string(prefix))
+        return set_error(err, "bad_message", "prefix: expected a string");
+    json_t *o = kiln_json_describe_kinds(json_is_string(prefix) ? json_string_value(prefix) : NULL);
+    return o ? o : out_of_memory(err);
+}
+
+static json_t *handle_frame(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    (void)msg;
+    kiln_error kerr = {0};
+    return kiln_programs_frame(rt->programs, &kerr) ? ok_empty(err) : set_error(err, "frame_failed", kerr.message);
+}
+
+/* ---- routing ---------------------------------------------------------------------------------- */
+
+typedef json_t *(*kind_handler)(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err);
+
+static const struct {
+    const char *kind;
+    kind_handler handle;
+} HANDLERS[] = {
+    {"create_texture", handle_create_texture},
+    {"update_texture", handle_update_texture},
+    {"destroy_texture", handle_destroy_texture},
+    {"read_texture", handle_read_texture},
+    {"program.register", handle_register},
+    {"program.dispatch", handle_dispatch},
+    {"program.destroy", handle_destroy_program},
+    {"program.timings", handle_timings},
+    {"logs", handle_logs},
+    {"describe_kinds", handle_describe_kinds},
+    {"frame", handle_frame},
+};
+
+static char *dump_reply(const char *key, json_t *payload) {
+    json_t *reply = payload ? json_pack("{s:o}", key, payload) : NULL;
+    char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+    json_decref(reply);
+    return text;
+}
+
+static char *error_reply(const kiln_json_error *err) {
+    return dump_reply("Err", json_pack("{s:s,s:s}", "class", err->cls, "error", err->message));
+}
+
+char *kiln_json_handle(kiln_json_runtime *rt, const char *message, size_t length) {
+    kiln_json_error err = {0};
+    json_t *msg;
+    const char *kind;
+    if (!kiln_json_parse_message(message, length, &msg, &kind, &err)) return error_reply(&err);
+    json_t *payload = NULL;
+    bool routed = false;
+    for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0] && !routed; i++) {
+        if (strcmp(kind, HANDLERS[i].kind) != 0) continue;
+        routed = true;
+        payload = HANDLERS[i].handle(rt, msg, &err);
+    }
+    if (!routed) set_errorf(&err, "bad_message", "kind: \"%s\" has no handler", kind);
+    json_decref(msg);
+    if (payload) return dump_reply("Ok", payload);
+    if (!err.cls[0]) out_of_memory(&err);
+    return error_reply(&err);
+}

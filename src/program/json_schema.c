@@ -1,0 +1,267 @@
+/* The schema of the JSON surface, as describe_kinds answers it: every kind with its fields (name,
+ * type, required or optional) and reply, and every named type with its fields or enum forms.
+ *
+ * The kind table is also the list of kinds kiln_json_parse_message accepts, so a kind cannot be
+ * answered without being described; tests/program/test_json_surface.c checks in turn that every
+ * described kind reaches a handler and that every required field it lists is enforced. Texture
+ * format forms come from the registry's own format table. */
+#include <string.h>
+
+#include <jansson.h>
+
+#include <kiln/program_json.h>
+
+typedef struct field_doc {
+    const char *name;
+    const char *type;   /* "u32", "string", "Blob", "array<T>", or a type of the types table */
+    bool required;      /* false: may be absent or null */
+    const char *doc;
+} field_doc;
+
+typedef struct form_doc {
+    const char *name;
+    const char *payload;     /* a named payload type, or NULL */
+    const field_doc *fields; /* an inline payload object, or NULL */
+} form_doc;
+
+typedef struct type_doc {
+    const char *name;
+    const char *doc;
+    const field_doc *fields; /* a struct, or */
+    const form_doc *forms;   /* an externally tagged enum: a string form, or {"Form": payload} */
+} type_doc;
+
+typedef struct kind_doc {
+    const char *kind;
+    const char *doc;
+    const field_doc *fields;
+    const char *reply;
+} kind_doc;
+
+/* ---- kinds ------------------------------------------------------------------------------------ */
+
+static const field_doc NO_FIELDS[] = {{0}};
+
+static const field_doc CREATE_TEXTURE[] = {
+    {"format", "TextureFormat", true, NULL},
+    {"width", "u32", true, NULL},
+    {"height", "u32", true, NULL},
+    {"usage", "TextureUsage", true, NULL},
+    {"sampling", "TextureSampling", true, NULL},
+    {"pixels", "Blob", false, "width * height * format bytes, rows top-down; absent: zero-filled"},
+    {0}};
+static const field_doc UPDATE_TEXTURE[] = {
+    {"texture_id", "u32", true, NULL},
+    {"pixels", "Blob", true, "the whole texture, same size and format"},
+    {0}};
+static const field_doc TEXTURE_ID[] = {{"texture_id", "u32", true, NULL}, {0}};
+static const field_doc PROGRAM_ID[] = {{"program_id", "u32", true, NULL}, {0}};
+static const field_doc PROGRAM_REGISTER[] = {
+    {"wgsl", "string", true, "the program's one WGSL module"},
+    {"bindings", "array<SlotSpec>", true, "textures each dispatch supplies, in order"},
+    {"transients", "array<TransientSpec>", true, "pooled intermediates"},
+    {"geometries", "array<GeometrySlotSpec>", true, "send []: draw passes are not run yet"},
+    {"depth_transients", "array<DepthSpec>", true, "send []: draw passes are not run yet"},
+    {"passes", "array<PassSpec>", true, "the pass sequence"},
+    {0}};
+static const field_doc PROGRAM_DISPATCH[] = {
+    {"program_id", "u32", true, NULL},
+    {"bindings", "array<u32>", true, "one texture id per declared binding"},
+    {"geometries", "array<u32>", true, "one geometry id per declared geometry slot; send []"},
+    {"draw_sets", "array<array<u32>>", true, "one list of draw-set ids per draw-sets list; send []"},
+    {"uniforms", "Blob", true, "the bytes the passes' uniform windows read"},
+    {0}};
+static const field_doc DESCRIBE_KINDS[] = {
+    {"prefix", "string", false, "only kinds whose name starts with it"},
+    {0}};
+
+static const kind_doc KINDS[] = {
+    {"create_texture", "creates a registry texture", CREATE_TEXTURE, "{\"texture_id\": u32}"},
+    {"update_texture", "replaces a plain texture's pixels", UPDATE_TEXTURE, "{}"},
+    {"destroy_texture", "releases a texture; its id is never handed out again", TEXTURE_ID, "{}"},
+    {"read_texture", "records queued dispatches, then reads the texture's current pixels", TEXTURE_ID,
+     "{\"texture_id\": u32, \"format\": TextureFormat, \"width\": u32, \"height\": u32, \"pixels\": base64}"},
+    {"program.register", "validates and compiles a program", PROGRAM_REGISTER, "{\"program_id\": u32}"},
+    {"program.dispatch", "checks and queues a dispatch (recorded at the next frame); Err when dropped",
+     PROGRAM_DISPATCH, "{}"},
+    {"program.destroy", "releases a program's pipelines", PROGRAM_ID, "{}"},
+    {"program.timings", "one row per pass of the program's last accepted dispatch", PROGRAM_ID,
+     "{\"program_id\": u32, \"rows\": [{\"stage\": string, \"width\": u32, \"height\": u32, \"divisor\": u32, "
+     "\"cpu_record_ns\": number, \"gpu_ns\": number|null}]}"},
+    {"logs", "drains the program log", NO_FIELDS,
+     "{\"records\": [{\"level\": string, \"category\": string, \"message\": string}], \"dropped\": u64}"},
+    {"describe_kinds", "this schema", DESCRIBE_KINDS, "{\"kinds\": [...], \"types\": {...}}"},
+    {"frame", "records every queued dispatch, in arrival order, and submits", NO_FIELDS, "{}"},
+};
+
+#define KIND_COUNT (sizeof KINDS / sizeof KINDS[0])
+
+uint32_t kiln_json_kind_count(void) {
+    return (uint32_t)KIND_COUNT;
+}
+
+const char *kiln_json_kind_name(uint32_t i) {
+    return i < KIND_COUNT ? KINDS[i].kind : NULL;
+}
+
+/* ---- types ------------------------------------------------------------------------------------ */
+
+static const field_doc INDEX[] = {{"index", "u32", true, NULL}, {0}};
+static const field_doc PASS_INDEX[] = {{"pass", "u32", true, "an earlier pass whose output is read"}, {0}};
+static const field_doc DEPTH_INPUT[] = {{"index", "u32", true, NULL}, {"read", "DepthRead", true, NULL}, {0}};
+static const field_doc DIVIDED[] = {{"divisor", "u32", true, "at least 1"}, {0}};
+static const field_doc FILTERED[] = {{"wrap", "Wrap", true, NULL}, {"mips", "Mips", true, NULL}, {0}};
+
+static const field_doc SLOT_SPEC[] = {
+    {"format", "TextureFormat", true, NULL},
+    {"shape", "SlotShape", true, NULL},
+    {"sampling", "Sampling", true, NULL},
+    {0}};
+static const field_doc TRANSIENT_SPEC[] = {
+    {"format", "TextureFormat", true, NULL},
+    {"extent", "SlotExtent", true, NULL},
+    {"samples", "Samples", true, NULL},
+    {0}};
+static const field_doc PASS_SPEC[] = {
+    {"stage", "PassStage", true, NULL},
+    {"entry_point", "string", true, "the @fragment entry point"},
+    {"inputs", "array<InputSlot>", true, "at most 8; input n binds at @group(1) @binding(2n) (+1: its sampler)"},
+    {"output", "OutputSlot", true, NULL},
+    {"blend", "Blend", true, NULL},
+    {"uniform_offset", "u32", true, "bytes into the dispatch's uniforms"},
+    {"uniform_length", "u32", true, "0: the entry point reads no uniform block"},
+    {"repeat", "PassRepeat", false, "absent or null: the pass records once"},
+    {0}};
+static const field_doc PASS_REPEAT[] = {
+    {"count", "u32", true, "1..4096"},
+    {"uniform_stride", "u32", true, "iteration i reads its window at uniform_offset + i * uniform_stride"},
+    {0}};
+
+/* A form written as a string; one whose payload is a named type; one whose payload is an object. */
+#define UNIT(name) {name, NULL, NULL}
+#define NAMED(name, type) {name, type, NULL}
+#define INLINE(name, fields) {name, NULL, fields}
+#define END_FORMS {NULL, NULL, NULL}
+
+static const form_doc USAGE_FORMS[] = {UNIT("Sampled"), UNIT("Writable"), END_FORMS};
+static const form_doc TEXTURE_SAMPLING_FORMS[] = {UNIT("Linear"), UNIT("Nearest"), END_FORMS};
+static const form_doc SHAPE_FORMS[] = {NAMED("Target", "SlotExtent"), UNIT("Texture"), UNIT("TextureArray"),
+                                       UNIT("TextureVolume"), END_FORMS};
+static const form_doc EXTENT_FORMS[] = {UNIT("Full"), INLINE("Divided", DIVIDED), END_FORMS};
+static const form_doc SAMPLING_FORMS[] = {INLINE("Filtered", FILTERED), UNIT("Texel"), END_FORMS};
+static const form_doc WRAP_FORMS[] = {UNIT("Clamp"), UNIT("Repeat"), END_FORMS};
+static const form_doc MIPS_FORMS[] = {UNIT("Base"), UNIT("Chain"), END_FORMS};
+static const form_doc SAMPLES_FORMS[] = {UNIT("One"), UNIT("Four"), END_FORMS};
+static const form_doc BLEND_FORMS[] = {UNIT("Alpha"), UNIT("Replace"), UNIT("Additive"), END_FORMS};
+static const form_doc DEPTH_READ_FORMS[] = {UNIT("Texel"), UNIT("Compare"), END_FORMS};
+static const form_doc STAGE_FORMS[] = {UNIT("Fragment"),
+                                       NAMED("Draw", "DrawPass"),
+                                       NAMED("DrawIndexedIndirect", "DrawPass"),
+                                       NAMED("DrawSets", "DrawPass"),
+                                       UNIT("Compute"),
+                                       END_FORMS};
+static const form_doc INPUT_FORMS[] = {INLINE("Binding", INDEX),
+                                       INLINE("Transient", INDEX),
+                                       INLINE("PassOutput", PASS_INDEX),
+                                       INLINE("Depth", DEPTH_INPUT),
+                                       END_FORMS};
+static const form_doc OUTPUT_FORMS[] = {INLINE("Binding", INDEX), INLINE("Transient", INDEX), UNIT("None"), END_FORMS};
+
+static const type_doc TYPES[] = {
+    {"TextureFormat", "a texture format", NULL, NULL}, /* forms from the registry's format table */
+    {"TextureUsage", "Writable: a program may render into it", NULL, USAGE_FORMS},
+    {"TextureSampling", "how the texture filters when a program samples it", NULL, TEXTURE_SAMPLING_FORMS},
+    {"Blob", "an array of byte values 0..255, or a base64 string (standard alphabet, padding optional)", NULL, NULL},
+    {"SlotSpec", "a binding's declaration", SLOT_SPEC, NULL},
+    {"SlotShape", "what a binding takes; only a Target may be written", NULL, SHAPE_FORMS},
+    {"SlotExtent", "the output's size, or it floor-divided by divisor (at least one texel)", NULL, EXTENT_FORMS},
+    {"Sampling", "Filtered binds a sampler; Texel binds none (textureLoad)", NULL, SAMPLING_FORMS},
+    {"Wrap", NULL, NULL, WRAP_FORMS},
+    {"Mips", NULL, NULL, MIPS_FORMS},
+    {"TransientSpec", "a pooled intermediate, sized from the output", TRANSIENT_SPEC, NULL},
+    {"Samples", NULL, NULL, SAMPLES_FORMS},
+    {"GeometrySlotSpec", "a draw pass's geometry slot (draw-pass issue; the list must be empty)", NULL, NULL},
+    {"DepthSpec", "a depth transient (draw-pass issue; the list must be empty)", NULL, NULL},
+    {"PassSpec", "one pass of the sequence", PASS_SPEC, NULL},
+    {"PassStage", "non-fragment stages decode and are refused at register (unsupported_stage)", NULL, STAGE_FORMS},
+    {"DrawPass", "an object the draw-pass issue reads; not inspected yet", NULL, NULL},
+    {"InputSlot", NULL, NULL, INPUT_FORMS},
+    {"DepthRead", NULL, NULL, DEPTH_READ_FORMS},
+    {"OutputSlot", "None is for depth-only and compute passes", NULL, OUTPUT_FORMS},
+    {"Blend", "Alpha: straight-alpha over; Replace: overwrite; Additive: add", NULL, BLEND_FORMS},
+    {"PassRepeat", "records the pass count times over a strided uniform table", PASS_REPEAT, NULL},
+};
+
+/* ---- encoding --------------------------------------------------------------------------------- */
+
+/* json_object_set_new and json_array_append_new take their value even on failure, so building
+ * stays leak-free; a failed build is caught by the NULL checks at the end. */
+static json_t *fields_json(const field_doc *fields) {
+    json_t *list = json_array();
+    for (const field_doc *f = fields; list && f->name; f++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(f->name));
+        json_object_set_new(o, "type", json_string(f->type));
+        json_object_set_new(o, "required", json_boolean(f->required));
+        if (f->doc) json_object_set_new(o, "doc", json_string(f->doc));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *forms_json(const form_doc *forms) {
+    json_t *list = json_array();
+    for (const form_doc *f = forms; list && f->name; f++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(f->name));
+        if (f->payload) json_object_set_new(o, "payload", json_string(f->payload));
+        if (f->fields) json_object_set_new(o, "fields", fields_json(f->fields));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *format_forms_json(void) {
+    json_t *list = json_array();
+    for (int f = 0; list && f < KILN_FORMAT_COUNT; f++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(kiln_texture_format_name((kiln_texture_format)f)));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *type_json(const type_doc *t) {
+    json_t *o = json_object();
+    if (!o) return NULL;
+    if (t->doc) json_object_set_new(o, "doc", json_string(t->doc));
+    if (t->fields) json_object_set_new(o, "fields", fields_json(t->fields));
+    if (t->forms) json_object_set_new(o, "forms", forms_json(t->forms));
+    if (strcmp(t->name, "TextureFormat") == 0) json_object_set_new(o, "forms", format_forms_json());
+    return o;
+}
+
+json_t *kiln_json_describe_kinds(const char *prefix) {
+    size_t prefix_length = prefix ? strlen(prefix) : 0;
+    json_t *kinds = json_array(), *types = json_object(), *out = json_object();
+    for (size_t i = 0; kinds && i < KIND_COUNT; i++) {
+        if (prefix_length && strncmp(KINDS[i].kind, prefix, prefix_length) != 0) continue;
+        json_t *k = json_object();
+        json_object_set_new(k, "kind", json_string(KINDS[i].kind));
+        json_object_set_new(k, "doc", json_string(KINDS[i].doc));
+        json_object_set_new(k, "fields", fields_json(KINDS[i].fields));
+        json_object_set_new(k, "reply", json_string(KINDS[i].reply));
+        json_array_append_new(kinds, k);
+    }
+    for (size_t i = 0; types && i < sizeof TYPES / sizeof TYPES[0]; i++)
+        json_object_set_new(types, TYPES[i].name, type_json(&TYPES[i]));
+    if (!kinds || !types || !out) {
+        json_decref(kinds);
+        json_decref(types);
+        json_decref(out);
+        return NULL;
+    }
+    json_object_set_new(out, "kinds", kinds);
+    json_object_set_new(out, "types", types);
+    return out;
+}

@@ -1,0 +1,198 @@
+/* Dispatch: the checks that run before anything is queued, each its own drop class with a warning
+ * naming program, pass and binding, and the queue accepted dispatches wait in until the next
+ * kiln_programs_record. The queue's arrays grow to the busiest frame and are then reused, so a
+ * steady frame loop queues without allocating. */
+#include "program_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static kiln_dispatch_class drop(kiln_programs *p, kiln_dispatch_class cls, uint32_t program_id, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static kiln_dispatch_class drop(kiln_programs *p, kiln_dispatch_class cls, uint32_t program_id, const char *fmt, ...) {
+    char detail[400];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(detail, sizeof detail, fmt, args);
+    va_end(args);
+    kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped dispatch of program %u (%s): %s", program_id,
+                 kiln_dispatch_class_name(cls), detail);
+    return cls;
+}
+
+/* "pass 2 (fs_blur), binding 1": the first pass that names the binding. */
+static const char *binding_site(const program *prog, uint32_t binding, char *buf, size_t size) {
+    uint32_t pass = prog->binding_pass[binding];
+    if (pass == PROGRAM_NONE)
+        snprintf(buf, size, "no pass, binding %u", binding);
+    else
+        snprintf(buf, size, "pass %u (%s), binding %u", pass, prog->passes[pass].entry, binding);
+    return buf;
+}
+
+static const char *kind_name(kiln_texture_kind kind) {
+    switch (kind) {
+    case KILN_TEXTURE_ARRAY: return "a texture array";
+    case KILN_TEXTURE_VOLUME: return "a volume texture";
+    default: return "a plain texture";
+    }
+}
+
+static kiln_texture_kind shape_takes(kiln_slot_shape_kind shape) {
+    switch (shape) {
+    case KILN_SHAPE_TEXTURE_ARRAY: return KILN_TEXTURE_ARRAY;
+    case KILN_SHAPE_TEXTURE_VOLUME: return KILN_TEXTURE_VOLUME;
+    default: return KILN_TEXTURE_PLAIN;
+    }
+}
+
+/* The highest byte a pass's windows reach: offset + (count - 1) * stride + length. A pass with no
+ * window reads nothing and reaches nothing. */
+static uint64_t window_reach(const program_pass *pass) {
+    if (pass->spec.uniform_length == 0) return 0;
+    return (uint64_t)pass->spec.uniform_offset + (uint64_t)(pass->iterations - 1) * pass->spec.repeat_uniform_stride +
+           pass->spec.uniform_length;
+}
+
+/* Every binding-level check, class by class in the documented order. */
+static kiln_dispatch_class check_bindings(kiln_programs *p, const program *prog, const uint32_t *ids,
+                                          const kiln_texture_info **info) {
+    char site[128];
+    uint32_t pid = prog->id;
+    for (uint32_t b = 0; b < prog->binding_count; b++) {
+        info[b] = kiln_textures_info(p->textures, ids[b]);
+        if (!info[b])
+            return drop(p, KILN_DISPATCH_UNKNOWN_TEXTURE, pid, "%s: unknown texture id %u",
+                        binding_site(prog, b, site, sizeof site), ids[b]);
+    }
+    for (uint32_t b = 0; b < prog->binding_count; b++)
+        if (info[b]->format != prog->bindings[b].format)
+            return drop(p, KILN_DISPATCH_FORMAT_MISMATCH, pid, "%s: texture %u is %s; the binding is declared %s",
+                        binding_site(prog, b, site, sizeof site), ids[b], kiln_texture_format_name(info[b]->format),
+                        kiln_texture_format_name(prog->bindings[b].format));
+    const kiln_texture_info *ref = info[prog->output_binding];
+    for (uint32_t b = 0; b < prog->binding_count; b++) {
+        const kiln_slot_shape *shape = &prog->bindings[b].shape;
+        if (shape->kind != KILN_SHAPE_TARGET) continue;
+        uint32_t w, h;
+        program_resolve_extent(shape->extent, ref->width, ref->height, &w, &h, NULL);
+        if (info[b]->width != w || info[b]->height != h)
+            return drop(p, KILN_DISPATCH_TARGET_SIZE, pid,
+                        "%s: texture %u is %ux%u; the Target resolves to %ux%u against the %ux%u output (binding %u)",
+                        binding_site(prog, b, site, sizeof site), ids[b], info[b]->width, info[b]->height, w, h,
+                        ref->width, ref->height, prog->output_binding);
+    }
+    for (uint32_t b = 0; b < prog->binding_count; b++) {
+        kiln_texture_kind want = shape_takes(prog->bindings[b].shape.kind);
+        if (info[b]->kind != want)
+            return drop(p, KILN_DISPATCH_WRONG_KIND, pid, "%s: texture %u is %s; the binding takes %s",
+                        binding_site(prog, b, site, sizeof site), ids[b], kind_name(info[b]->kind), kind_name(want));
+    }
+    for (uint32_t b = 0; b < prog->binding_count; b++)
+        if (prog->binding_written[b] && info[b]->usage != KILN_USAGE_WRITABLE)
+            return drop(p, KILN_DISPATCH_NOT_WRITABLE, pid,
+                        "%s: texture %u is not Writable, and the program writes this binding",
+                        binding_site(prog, b, site, sizeof site), ids[b]);
+    return KILN_DISPATCH_OK;
+}
+
+static kiln_dispatch_class check_passes(kiln_programs *p, const program *prog, const uint32_t *ids,
+                                        size_t uniforms_size) {
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        const program_pass *pass = &prog->passes[i];
+        uint64_t reach = window_reach(pass);
+        if (uniforms_size < reach)
+            return drop(p, KILN_DISPATCH_UNIFORMS_SHORT, prog->id,
+                        "pass %u (%s), uniform window: reaches byte %llu (offset %u, %u iteration%s of stride %u, "
+                        "length %u); the blob has %zu bytes", i, pass->entry, (unsigned long long)reach,
+                        pass->spec.uniform_offset, pass->iterations, pass->iterations == 1 ? "" : "s",
+                        pass->spec.repeat_uniform_stride, pass->spec.uniform_length, uniforms_size);
+    }
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        const program_pass *pass = &prog->passes[i];
+        if (pass->output.kind != PROGRAM_SLOT_BINDING) continue;
+        for (uint32_t n = 0; n < pass->spec.input_count; n++) {
+            program_slot in = pass->inputs[n].slot;
+            if (in.kind == PROGRAM_SLOT_BINDING && ids[in.index] == ids[pass->output.index])
+                return drop(p, KILN_DISPATCH_INPUT_IS_OUTPUT, prog->id,
+                            "pass %u (%s), binding %u: texture %u is bound as input %u and as the output (binding %u)",
+                            i, pass->entry, in.index, ids[in.index], n, pass->output.index);
+        }
+    }
+    return KILN_DISPATCH_OK;
+}
+
+/* Grows a queue array to hold `need` elements of `size` bytes, doubling. */
+static bool reserve(void **items, size_t *capacity, size_t need, size_t size) {
+    if (need <= *capacity) return true;
+    size_t cap = *capacity ? *capacity : 16;
+    while (cap < need) cap *= 2;
+    void *grown = realloc(*items, cap * size);
+    if (!grown) return false;
+    *items = grown;
+    *capacity = cap;
+    return true;
+}
+
+static bool enqueue(program_queue *q, uint32_t program_id, const kiln_texture_info *ref, const uint32_t *ids,
+                    uint32_t id_count, const void *uniforms, size_t uniforms_size) {
+    size_t item_cap = q->capacity;
+    if (!reserve((void **)&q->items, &item_cap, (size_t)q->count + 1, sizeof *q->items) ||
+        !reserve((void **)&q->ids, &q->ids_capacity, q->ids_count + id_count, sizeof *q->ids) ||
+        !reserve((void **)&q->blob, &q->blob_capacity, q->blob_size + uniforms_size, 1)) {
+        q->capacity = (uint32_t)item_cap;
+        return false;
+    }
+    q->capacity = (uint32_t)item_cap;
+    q->items[q->count++] = (program_dispatch){
+        .program_id = program_id, .reference_width = ref->width, .reference_height = ref->height,
+        .ids_at = q->ids_count, .blob_at = q->blob_size, .blob_size = uniforms_size,
+    };
+    if (id_count) memcpy(q->ids + q->ids_count, ids, id_count * sizeof *ids);
+    q->ids_count += id_count;
+    if (uniforms_size) memcpy(q->blob + q->blob_size, uniforms, uniforms_size);
+    q->blob_size += uniforms_size;
+    return true;
+}
+
+void program_queue_free(program_queue *q) {
+    free(q->items);
+    free(q->ids);
+    free(q->blob);
+    *q = (program_queue){0};
+}
+
+kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id, const uint32_t *texture_ids,
+                                           uint32_t texture_count, const void *uniforms, size_t uniforms_size) {
+    if (!p) return KILN_DISPATCH_UNKNOWN_PROGRAM;
+    if (!texture_ids) texture_count = 0;
+    if (!uniforms) uniforms_size = 0;
+    program *prog = programs_lookup(p, program_id);
+    if (!prog)
+        return drop(p, KILN_DISPATCH_UNKNOWN_PROGRAM, program_id, "program %u is not registered",
+                    program_id);
+    if (texture_count != prog->binding_count)
+        return drop(p, KILN_DISPATCH_BINDING_COUNT, program_id,
+                    "the dispatch names %u texture%s; the program declares %u binding%s",
+                    texture_count, texture_count == 1 ? "" : "s", prog->binding_count,
+                    prog->binding_count == 1 ? "" : "s");
+    const kiln_texture_info **info = prog->binding_info;
+    kiln_dispatch_class cls = check_bindings(p, prog, texture_ids, info);
+    if (cls == KILN_DISPATCH_OK) cls = check_passes(p, prog, texture_ids, uniforms_size);
+    if (cls != KILN_DISPATCH_OK) return cls;
+
+    const kiln_texture_info *ref = info[prog->output_binding];
+    if (!enqueue(&p->queue, program_id, ref, texture_ids, texture_count, uniforms, uniforms_size)) {
+        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "dropped dispatch of program %u: out of memory queueing it",
+                     program_id);
+        return KILN_DISPATCH_CLASS_COUNT;
+    }
+    /* The timings report the sizes of the last accepted dispatch. */
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        program_pass *pass = &prog->passes[i];
+        program_slot_extent(prog, pass->output, ref->width, ref->height, &pass->width, &pass->height, &pass->divisor);
+    }
+    return KILN_DISPATCH_OK;
+}

@@ -1,0 +1,177 @@
+/* Internal to src/program: a registered program as the runtime keeps it (its copied declaration,
+ * the plan register derived from it, its GPU objects and caches), the dispatch queue, and the
+ * calls the runtime's files make of each other.
+ *
+ *   programs.c           create/destroy, the id sequence, destroy_program, log, stats, timings
+ *   program_register.c   register: compile, reflect, validate, plan, layouts, pipelines
+ *   program_dispatch.c   the drop checks and the queue
+ *   program_executor.c   kiln_programs_record: uniforms, transients, render passes
+ *   transient_pool.c     the physical textures transients land on */
+#ifndef KILN_PROGRAM_INTERNAL_H
+#define KILN_PROGRAM_INTERNAL_H
+
+#include <kiln/program.h>
+#include <kiln/program/wgsl_reflect.h>
+
+#include "transient_pool.h"
+
+#define PROGRAM_NONE UINT32_MAX
+/* Bind groups of one pass's inputs kept at once (one per distinct set of views it was dispatched
+ * with); the least recently used one is released when a new set needs room. */
+#define PROGRAM_BIND_CACHE 16
+/* Uniform windows are copied into slots of this alignment: WebGPU's largest allowed
+ * minUniformBufferOffsetAlignment, so a dynamic offset is valid on every device. */
+#define PROGRAM_UNIFORM_ALIGN 256u
+/* Render passes recorded into one encoder before it is submitted and a fresh one continues. */
+#define PROGRAM_PASSES_PER_SUBMIT 1024u
+#define PROGRAM_LOG_CAPACITY 256
+/* Record calls before the current one whose uniform windows the ring keeps intact (see
+ * kiln_programs.uniforms). */
+#define PROGRAM_UNIFORM_INTACT_CALLS 3u
+
+typedef enum program_slot_kind { PROGRAM_SLOT_BINDING, PROGRAM_SLOT_TRANSIENT } program_slot_kind;
+
+/* A slot a pass reads or writes, with PassOutput already resolved to the slot that pass wrote. */
+typedef struct program_slot {
+    program_slot_kind kind;
+    uint32_t index;
+} program_slot;
+
+/* How one input binds. */
+typedef struct program_input {
+    program_slot slot;
+    bool texel;               /* no sampler (a Texel binding) */
+    kiln_wrap wrap;
+    kiln_mips mips;
+} program_input;
+
+typedef struct program_bind_entry {
+    uint32_t key[2 * KILN_PROGRAM_MAX_INPUTS]; /* view and sampler handle ids, input by input */
+    kiln_bind_group group;
+    uint64_t used;            /* programs->bind_stamp when last used */
+} program_bind_entry;
+
+typedef struct program_pass {
+    kiln_pass_spec spec;      /* spec.entry_point points at entry */
+    char entry[KILN_WGSL_NAME_MAX];
+    uint32_t iterations;      /* max(1, repeat_count) */
+    program_slot output;
+    program_input inputs[KILN_PROGRAM_MAX_INPUTS];
+    /* The plan. */
+    bool clears;              /* the first write of the dispatch to its output slot */
+    bool resolves;            /* a Four output some later pass reads before another writes: resolve in the last iteration */
+    bool keep_samples;        /* a resolving Four output a later pass draws over */
+    uint32_t uniform_bind_size; /* bytes bound at group 0 (the shader's block, at least 16) */
+    uint32_t uniform_slot_size; /* staging bytes per iteration, a multiple of PROGRAM_UNIFORM_ALIGN */
+    /* GPU objects. */
+    kiln_bind_group_layout group0_layout, group1_layout;
+    kiln_pipeline_layout layout;
+    kiln_render_pipeline pipeline;
+    kiln_bind_group group0;   /* the uniform buffer at `group0_buffer` */
+    kiln_buffer group0_buffer;
+    program_bind_entry cache[PROGRAM_BIND_CACHE];
+    uint32_t cache_count;
+    /* Timings. */
+    uint32_t width, height, divisor;
+    double cpu_record_ns;
+} program_pass;
+
+/* A texture a transient needs during a dispatch: its samples' texture, or the single-sample
+ * texture a Four transient resolves into. Held from pass `first` through pass `last`. */
+typedef struct program_virtual {
+    uint32_t transient;
+    bool resolve;
+    uint32_t first, last;
+} program_virtual;
+
+typedef struct program {
+    uint32_t id;
+    kiln_shader module;
+    uint32_t binding_count, transient_count, pass_count, virtual_count;
+    kiln_slot_spec *bindings;
+    kiln_transient_spec *transients;
+    program_pass *passes;
+    program_virtual *virtuals;  /* in order of first pass */
+    uint32_t *main_virtual;     /* per transient: its samples' virtual, or PROGRAM_NONE when unused */
+    uint32_t *resolve_virtual;  /* per transient: its resolve virtual, or PROGRAM_NONE */
+    uint32_t *physical;         /* per virtual: the pool slot of the dispatch being recorded */
+    bool *binding_written;      /* per binding: some pass writes it */
+    uint32_t *binding_pass;     /* per binding: the first pass naming it (PROGRAM_NONE: none) */
+    const kiln_texture_info **binding_info; /* per binding: scratch of the dispatch being checked */
+    uint32_t output_binding;    /* the binding the final pass writes: the reference extent */
+    size_t uniform_bytes;       /* staging bytes one dispatch takes: every pass's slots, every iteration */
+} program;
+
+/* An outgrown uniform buffer, released once no call within PROGRAM_UNIFORM_INTACT_CALLS used it. */
+typedef struct program_retired_buffer {
+    kiln_buffer buffer;
+    uint64_t retired_at;        /* kiln_programs.record_calls when it was outgrown */
+} program_retired_buffer;
+
+/* A queued dispatch: the ids and the blob live in the queue's shared arrays. */
+typedef struct program_dispatch {
+    uint32_t program_id;
+    uint32_t reference_width, reference_height;
+    size_t ids_at, blob_at, blob_size;
+} program_dispatch;
+
+typedef struct program_queue {
+    program_dispatch *items;
+    uint32_t count, capacity;
+    uint32_t *ids;
+    size_t ids_count, ids_capacity;
+    uint8_t *blob;
+    size_t blob_size, blob_capacity;
+} program_queue;
+
+struct kiln_programs {
+    kiln_gfx *gfx;
+    kiln_resources *res;
+    kiln_texture_registry *textures;
+    kiln_shaders *shaders;
+    kiln_shader fullscreen;                 /* vs_fullscreen */
+    kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
+    program **programs;                     /* programs[id - 1]; NULL once destroyed */
+    uint32_t program_count, program_capacity; /* ids handed out; the next id is count + 1 */
+    program_queue queue;
+    /* Uniforms: each record call stages its windows and uploads them with one queue write into the
+     * next free stretch of a ring at least PROGRAM_UNIFORM_INTACT_CALLS + 2 times the largest call
+     * (the calls before it, the call, and the tail a wrap may skip), so the stretches of the
+     * PROGRAM_UNIFORM_INTACT_CALLS calls before it stay intact: a few record calls into one
+     * encoder before its submit do not overwrite each other's windows. */
+    uint8_t *staging;
+    size_t staging_capacity;
+    kiln_buffer uniforms;
+    uint64_t uniforms_size;
+    uint64_t uniforms_cursor;
+    uint64_t record_calls;                  /* record calls that had work */
+    program_retired_buffer *retired;        /* outgrown uniform buffers an unsubmitted encoder may use */
+    uint32_t retired_count, retired_capacity;
+    transient_pool pool;
+    uint64_t bind_stamp;
+    kiln_log log;
+};
+
+/* programs.c */
+program *programs_lookup(const kiln_programs *p, uint32_t id);
+/* Releases a program's GPU objects and memory; NULL is fine. */
+void program_free(kiln_programs *p, program *prog);
+/* The extent resolved against the reference size, and its divisor (1 for Full). */
+void program_resolve_extent(kiln_slot_extent extent, uint32_t ref_w, uint32_t ref_h, uint32_t *w, uint32_t *h,
+                            uint32_t *divisor);
+/* The size and divisor of a slot against the reference. */
+void program_slot_extent(const program *prog, program_slot slot, uint32_t ref_w, uint32_t ref_h, uint32_t *w,
+                         uint32_t *h, uint32_t *divisor);
+kiln_texture_format program_slot_format(const program *prog, program_slot slot);
+
+/* program_register.c: builds the plan and the GPU objects of a validated desc. */
+program *program_build(kiln_programs *p, const kiln_program_desc *desc, const kiln_wgsl_module *module,
+                       kiln_shader shader, kiln_program_error *err);
+
+/* program_dispatch.c */
+void program_queue_free(program_queue *q);
+
+/* program_executor.c */
+void program_executor_free(kiln_programs *p);
+
+#endif

@@ -1,0 +1,379 @@
+/* Register: compile and reflect the WGSL, validate the graph against it (program_validate.c), then
+ * copy the declaration, derive the executor's plan (slots, clears, resolves, transient live
+ * ranges, uniform staging sizes) and build each pass's layouts and pipeline. A register refused
+ * at any step leaves nothing alive and consumes no id. */
+#include "program_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program_validate.h"
+
+/* The name program modules carry in their diagnostics ("program.wgsl:3:5: error: ..."). */
+#define PROGRAM_SOURCE_NAME "program.wgsl"
+
+static bool fail(kiln_program_error *err, kiln_program_class cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool fail(kiln_program_error *err, kiln_program_class cls, const char *fmt, ...) {
+    err->cls = cls;
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, args);
+    va_end(args);
+    return false;
+}
+
+static uint32_t round_up(uint32_t v, uint32_t to) {
+    return (v + to - 1) / to * to;
+}
+
+static program_slot output_slot(kiln_output_slot out) {
+    return (program_slot){out.kind == KILN_OUTPUT_TRANSIENT ? PROGRAM_SLOT_TRANSIENT : PROGRAM_SLOT_BINDING, out.index};
+}
+
+static bool same_slot(program_slot a, program_slot b) {
+    return a.kind == b.kind && a.index == b.index;
+}
+
+static bool reads_slot(const program_pass *pass, program_slot slot) {
+    for (uint32_t n = 0; n < pass->spec.input_count; n++)
+        if (same_slot(pass->inputs[n].slot, slot)) return true;
+    return false;
+}
+
+/* ---- copying the declaration ------------------------------------------------------------------- */
+
+static void *copy_array(const void *src, size_t count, size_t size) {
+    void *dst = calloc(count ? count : 1, size);
+    if (dst && count) memcpy(dst, src, count * size);
+    return dst;
+}
+
+static bool copy_desc(program *prog, const kiln_program_desc *desc) {
+    prog->binding_count = desc->binding_count;
+    prog->transient_count = desc->transient_count;
+    prog->pass_count = desc->pass_count;
+    prog->bindings = copy_array(desc->bindings, desc->binding_count, sizeof *prog->bindings);
+    prog->transients = copy_array(desc->transients, desc->transient_count, sizeof *prog->transients);
+    prog->passes = calloc(desc->pass_count, sizeof *prog->passes);
+    /* A One transient needs at most one texture and a Four one two. */
+    size_t virtuals = 2 * (size_t)desc->transient_count;
+    prog->virtuals = calloc(virtuals ? virtuals : 1, sizeof *prog->virtuals);
+    prog->physical = calloc(virtuals ? virtuals : 1, sizeof *prog->physical);
+    prog->main_virtual = calloc(desc->transient_count ? desc->transient_count : 1, sizeof *prog->main_virtual);
+    prog->resolve_virtual = calloc(desc->transient_count ? desc->transient_count : 1, sizeof *prog->resolve_virtual);
+    prog->binding_written = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_written);
+    prog->binding_pass = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_pass);
+    prog->binding_info = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_info);
+    if (!prog->bindings || !prog->transients || !prog->passes || !prog->virtuals || !prog->physical ||
+        !prog->main_virtual || !prog->resolve_virtual || !prog->binding_written || !prog->binding_pass ||
+        !prog->binding_info)
+        return false;
+    for (uint32_t i = 0; i < desc->pass_count; i++) {
+        program_pass *pass = &prog->passes[i];
+        pass->spec = desc->passes[i];
+        snprintf(pass->entry, sizeof pass->entry, "%s", desc->passes[i].entry_point);
+        pass->spec.entry_point = pass->entry;
+        pass->iterations = pass->spec.repeat_count ? pass->spec.repeat_count : 1;
+    }
+    return true;
+}
+
+/* ---- the plan ------------------------------------------------------------------------------------ */
+
+/* Resolves every pass's output and inputs to slots (PassOutput becomes the slot that pass wrote)
+ * with the sampling each input binds under. */
+static void plan_slots(program *prog) {
+    for (uint32_t b = 0; b < prog->binding_count; b++) prog->binding_pass[b] = PROGRAM_NONE;
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        program_pass *pass = &prog->passes[i];
+        pass->output = output_slot(pass->spec.output);
+        for (uint32_t n = 0; n < pass->spec.input_count; n++) {
+            const kiln_input_slot *in = &pass->spec.inputs[n];
+            program_input *plan = &pass->inputs[n];
+            plan->slot = in->kind == KILN_INPUT_PASS_OUTPUT ? prog->passes[in->index].output
+                       : (program_slot){in->kind == KILN_INPUT_TRANSIENT ? PROGRAM_SLOT_TRANSIENT : PROGRAM_SLOT_BINDING,
+                                        in->index};
+            /* A transient reads as Filtered { Clamp, Base }; a binding as it was declared. */
+            kiln_slot_sampling s = {.wrap = KILN_WRAP_CLAMP, .mips = KILN_MIPS_BASE};
+            if (plan->slot.kind == PROGRAM_SLOT_BINDING) s = prog->bindings[plan->slot.index].sampling;
+            plan->texel = s.texel;
+            plan->wrap = s.wrap;
+            plan->mips = s.mips;
+            if (plan->slot.kind == PROGRAM_SLOT_BINDING && prog->binding_pass[plan->slot.index] == PROGRAM_NONE)
+                prog->binding_pass[plan->slot.index] = i;
+        }
+        if (pass->output.kind == PROGRAM_SLOT_BINDING) {
+            prog->binding_written[pass->output.index] = true;
+            if (prog->binding_pass[pass->output.index] == PROGRAM_NONE) prog->binding_pass[pass->output.index] = i;
+        }
+        bool written_before = false;
+        for (uint32_t j = 0; j < i && !written_before; j++) written_before = same_slot(prog->passes[j].output, pass->output);
+        pass->clears = !written_before;
+    }
+    prog->output_binding = prog->passes[prog->pass_count - 1].output.index;
+}
+
+/* A Four output resolves, in its last iteration, when the next pass to touch the transient after
+ * it reads it: so exactly once before each run of readers, and never for one nobody reads. The
+ * samples are kept when a later pass draws over them. */
+static void plan_resolves(program *prog) {
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        program_pass *pass = &prog->passes[i];
+        if (pass->output.kind != PROGRAM_SLOT_TRANSIENT) continue;
+        if (prog->transients[pass->output.index].samples != KILN_SAMPLES_FOUR) continue;
+        /* Up to the next writer: a read on the way means this writer resolves. */
+        bool next_reads = false, later_writes = false;
+        for (uint32_t j = i + 1; j < prog->pass_count && !later_writes; j++) {
+            if (reads_slot(&prog->passes[j], pass->output)) next_reads = true;
+            later_writes = same_slot(prog->passes[j].output, pass->output);
+        }
+        pass->resolves = next_reads;
+        pass->keep_samples = next_reads && later_writes;
+    }
+}
+
+static void add_virtual(program *prog, uint32_t transient, bool resolve, uint32_t first, uint32_t last) {
+    prog->virtuals[prog->virtual_count++] =
+        (program_virtual){.transient = transient, .resolve = resolve, .first = first, .last = last};
+}
+
+/* The textures each transient holds and from which pass through which: a One transient from its
+ * first write through its last use; a Four transient's samples from its first write through its
+ * last write, and its resolve texture from its first resolve through its last read. Sorted by
+ * first pass, the order the pool claims them in. */
+static void plan_virtuals(program *prog) {
+    for (uint32_t t = 0; t < prog->transient_count; t++) {
+        prog->main_virtual[t] = prog->resolve_virtual[t] = PROGRAM_NONE;
+        program_slot slot = {PROGRAM_SLOT_TRANSIENT, t};
+        uint32_t first_write = PROGRAM_NONE, last_write = 0, first_resolve = PROGRAM_NONE, last_read = PROGRAM_NONE;
+        for (uint32_t i = 0; i < prog->pass_count; i++) {
+            const program_pass *pass = &prog->passes[i];
+            if (same_slot(pass->output, slot)) {
+                if (first_write == PROGRAM_NONE) first_write = i;
+                last_write = i;
+                if (pass->resolves && first_resolve == PROGRAM_NONE) first_resolve = i;
+            }
+            if (reads_slot(pass, slot)) last_read = i;
+        }
+        if (first_write == PROGRAM_NONE) continue; /* declared, never used: holds nothing */
+        if (prog->transients[t].samples == KILN_SAMPLES_FOUR) {
+            add_virtual(prog, t, false, first_write, last_write);
+            if (first_resolve != PROGRAM_NONE) add_virtual(prog, t, true, first_resolve, last_read);
+        } else {
+            uint32_t last = last_read != PROGRAM_NONE && last_read > last_write ? last_read : last_write;
+            add_virtual(prog, t, false, first_write, last);
+        }
+    }
+    /* Insertion sort by first pass (stable), then each transient's indices into the sorted list. */
+    for (uint32_t i = 1; i < prog->virtual_count; i++) {
+        program_virtual v = prog->virtuals[i];
+        uint32_t j = i;
+        while (j > 0 && prog->virtuals[j - 1].first > v.first) {
+            prog->virtuals[j] = prog->virtuals[j - 1];
+            j--;
+        }
+        prog->virtuals[j] = v;
+    }
+    for (uint32_t v = 0; v < prog->virtual_count; v++)
+        (prog->virtuals[v].resolve ? prog->resolve_virtual : prog->main_virtual)[prog->virtuals[v].transient] = v;
+}
+
+/* Group 0 binds the block the shader declares (at least 16 bytes, so a pass without one still
+ * binds a valid range). Each iteration gets a staging slot of that size rounded to the dynamic
+ * offset alignment; only the part of the window the block covers is copied, since the shader
+ * reads nothing past it. */
+static void plan_uniforms(program *prog, const kiln_wgsl_module *module) {
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        program_pass *pass = &prog->passes[i];
+        const kiln_wgsl_entry *entry = kiln_wgsl_find_entry(module, pass->entry);
+        uint32_t block = 0;
+        if (!kiln_wgsl_uniform_block_size(module, entry, 0, 0, &block, NULL)) block = 0;
+        pass->uniform_bind_size = round_up(block > 16 ? block : 16, 16);
+        pass->uniform_slot_size = round_up(pass->uniform_bind_size, PROGRAM_UNIFORM_ALIGN);
+        prog->uniform_bytes += (size_t)pass->iterations * pass->uniform_slot_size;
+    }
+}
+
+/* ---- GPU objects ------------------------------------------------------------------------------- */
+
+static WGPUShaderStage const VISIBLE_BOTH = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment;
+
+/* Input n's texture at 2n (filterable formats as float, R32Float as unfilterable float) and, for
+ * a Filtered read, its sampler at 2n + 1 (filtering beside a filterable texture). */
+static bool input_layout(const program *prog, const program_pass *pass, uint32_t n, kiln_layout_entry *entries,
+                         uint32_t *count, kiln_program_error *err) {
+    const program_input *in = &pass->inputs[n];
+    kiln_texture_format format = program_slot_format(prog, in->slot);
+    bool filterable = kiln_texture_format_filterable(format);
+    kiln_slot_shape_kind shape =
+        in->slot.kind == PROGRAM_SLOT_BINDING ? prog->bindings[in->slot.index].shape.kind : KILN_SHAPE_TARGET;
+    kiln_binding_kind kind = filterable ? KILN_BINDING_TEXTURE_2D : KILN_BINDING_UNFILTERABLE_TEXTURE_2D;
+    if (shape == KILN_SHAPE_TEXTURE_ARRAY || shape == KILN_SHAPE_TEXTURE_VOLUME) {
+        if (!filterable)
+            return fail(err, KILN_PROGRAM_PIPELINE_FAILED,
+                        "pass %u (%s): input %u: an %s texture %s cannot be bound yet (gfx has no unfilterable "
+                        "array or 3D binding)", (uint32_t)(pass - prog->passes), pass->entry, n,
+                        kiln_texture_format_name(format), shape == KILN_SHAPE_TEXTURE_ARRAY ? "array" : "volume");
+        kind = shape == KILN_SHAPE_TEXTURE_ARRAY ? KILN_BINDING_TEXTURE_2D_ARRAY : KILN_BINDING_TEXTURE_3D;
+    }
+    entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n, .visibility = WGPUShaderStage_Fragment, .kind = kind};
+    if (!in->texel)
+        entries[(*count)++] = (kiln_layout_entry){
+            .binding = 2 * n + 1, .visibility = WGPUShaderStage_Fragment,
+            .kind = filterable ? KILN_BINDING_FILTERING_SAMPLER : KILN_BINDING_NON_FILTERING_SAMPLER};
+    return true;
+}
+
+/* Dawn's first line, without gfx's "pipeline '<label>' is invalid: " (the pass is named already)
+ * and without the call-site context lines Dawn appends. */
+static const char *dawn_reason(char *message) {
+    const char *marker = "is invalid: ";
+    char *reason = strstr(message, marker);
+    reason = reason ? reason + strlen(marker) : message;
+    char *newline = strchr(reason, '\n');
+    if (newline) *newline = '\0';
+    return reason;
+}
+
+static kiln_blend_mode blend_mode(kiln_program_blend blend) {
+    switch (blend) {
+    case KILN_PROGRAM_BLEND_ALPHA: return KILN_BLEND_ALPHA;
+    case KILN_PROGRAM_BLEND_ADDITIVE: return KILN_BLEND_ADDITIVE;
+    default: return KILN_BLEND_OPAQUE;
+    }
+}
+
+static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_wgsl_module *module,
+                       kiln_program_error *err) {
+    program_pass *pass = &prog->passes[i];
+    kiln_error e = {0};
+    uint32_t block = 0;
+    const kiln_wgsl_entry *entry = kiln_wgsl_find_entry(module, pass->entry);
+    if (!kiln_wgsl_uniform_block_size(module, entry, 0, 0, &block, NULL)) block = 0;
+    kiln_layout_entry group0 = {.binding = 0, .visibility = VISIBLE_BOTH, .kind = KILN_BINDING_UNIFORM_BUFFER,
+                                .dynamic_offset = true, .min_binding_size = block};
+    pass->group0_layout = kiln_gfx_create_bind_group_layout(p->res, "program uniforms", &group0, 1, &e);
+    if (!pass->group0_layout.id)
+        return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+
+    kiln_bind_group_layout layouts[2] = {pass->group0_layout};
+    uint32_t layout_count = 1;
+    if (pass->spec.input_count) {
+        kiln_layout_entry entries[2 * KILN_PROGRAM_MAX_INPUTS];
+        uint32_t count = 0;
+        for (uint32_t n = 0; n < pass->spec.input_count; n++)
+            if (!input_layout(prog, pass, n, entries, &count, err)) return false;
+        pass->group1_layout = kiln_gfx_create_bind_group_layout(p->res, "program inputs", entries, count, &e);
+        if (!pass->group1_layout.id)
+            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+        layouts[layout_count++] = pass->group1_layout;
+    }
+    pass->layout = kiln_gfx_create_pipeline_layout(p->res, "program pass", layouts, layout_count, &e);
+    if (!pass->layout.id) return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+
+    kiln_texture_format format = program_slot_format(prog, pass->output);
+    bool four = pass->output.kind == PROGRAM_SLOT_TRANSIENT &&
+                prog->transients[pass->output.index].samples == KILN_SAMPLES_FOUR;
+    char label[96];
+    snprintf(label, sizeof label, "program pass %u (%s)", i, pass->entry);
+    kiln_render_pipeline_desc d = {
+        .label = label,
+        .layout = pass->layout,
+        .shader = p->fullscreen,
+        .fragment_shader = prog->module,
+        .vertex_entry = "vs_fullscreen",
+        .fragment_entry = pass->entry,
+        .target_count = 1,
+        .targets = {{.format = kiln_texture_format_wgpu(format), .blend = blend_mode(pass->spec.blend)}},
+        .sample_count = four ? 4 : 1,
+    };
+    pass->pipeline = kiln_gfx_create_render_pipeline(p->res, &d, &e);
+    if (!pass->pipeline.id)
+        return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
+    return true;
+}
+
+program *program_build(kiln_programs *p, const kiln_program_desc *desc, const kiln_wgsl_module *module,
+                       kiln_shader shader, kiln_program_error *err) {
+    program *prog = calloc(1, sizeof *prog);
+    if (!prog) {
+        kiln_gfx_destroy_shader(p->res, shader, NULL);
+        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+        return NULL;
+    }
+    prog->module = shader;
+    if (!copy_desc(prog, desc)) {
+        program_free(p, prog);
+        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+        return NULL;
+    }
+    plan_slots(prog);
+    plan_resolves(prog);
+    plan_virtuals(prog);
+    plan_uniforms(prog, module);
+    for (uint32_t i = 0; i < prog->pass_count; i++)
+        if (!build_pass(p, prog, i, module, err)) {
+            program_free(p, prog);
+            return NULL;
+        }
+    return prog;
+}
+
+/* ---- register ------------------------------------------------------------------------------------ */
+
+static bool reserve_id(kiln_programs *p) {
+    if (p->program_count < p->program_capacity) return true;
+    uint32_t cap = p->program_capacity ? p->program_capacity * 2 : 16;
+    program **grown = realloc(p->programs, (size_t)cap * sizeof *grown);
+    if (!grown) return false;
+    p->programs = grown;
+    p->program_capacity = cap;
+    return true;
+}
+
+uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc, kiln_program_error *err) {
+    kiln_program_error local;
+    if (!err) err = &local;
+    *err = (kiln_program_error){0};
+    if (!p || !desc || !desc->wgsl) {
+        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", p ? "the program has no WGSL source" : "no program runtime");
+        return 0;
+    }
+    if (!reserve_id(p)) {
+        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+        return 0;
+    }
+
+    kiln_error e = {0};
+    kiln_wgsl_module *module = kiln_wgsl_reflect(desc->wgsl, strlen(desc->wgsl), PROGRAM_SOURCE_NAME, &e);
+    if (!module) {
+        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
+        return 0;
+    }
+    WGPUShaderModule raw = kiln_shaders_compile(p->shaders, PROGRAM_SOURCE_NAME, desc->wgsl, NULL, &e);
+    if (!raw) {
+        kiln_wgsl_module_free(module);
+        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
+        return 0;
+    }
+    /* Adopted before validation so that every path out releases it through kiln_resources. */
+    kiln_shader shader = kiln_gfx_adopt_shader(p->res, raw, PROGRAM_SOURCE_NAME, &e);
+    if (!shader.id) {
+        kiln_wgsl_module_free(module);
+        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "%s", e.message);
+        return 0;
+    }
+    program *prog = NULL;
+    if (kiln_program_validate(desc, module, p->gfx->features.float32_blendable, err))
+        prog = program_build(p, desc, module, shader, err);
+    else
+        kiln_gfx_destroy_shader(p->res, shader, NULL);
+    kiln_wgsl_module_free(module);
+    if (!prog) return 0;
+    prog->id = ++p->program_count;
+    p->programs[prog->id - 1] = prog;
+    return prog->id;
+}

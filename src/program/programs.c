@@ -1,0 +1,166 @@
+/* The program runtime object: creation and teardown, the id sequence, destroy_program, and the
+ * accessors (log, pool statistics, timings). Register, dispatch and record live in their own
+ * files (program_internal.h lists them). */
+#include "program_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const char kiln_wgsl_program_fullscreen[];
+
+/* The fixed samplers every input binds one of: a Filtered binding's wrap and mips, and whether the
+ * bound texture is read linear (a filterable format created with Linear sampling) or nearest. */
+static bool create_samplers(kiln_programs *p, kiln_error *err) {
+    for (int wrap = 0; wrap < 2; wrap++)
+        for (int mips = 0; mips < 2; mips++)
+            for (int linear = 0; linear < 2; linear++) {
+                /* Base clamps the level of detail below 0.5 with nearest mip selection, which
+                 * reads level 0 whatever the texture's chain. */
+                kiln_sampler_desc d = {
+                    .label = "program input",
+                    .linear = linear,
+                    .mip_linear = linear && mips == KILN_MIPS_CHAIN,
+                    .address = wrap == KILN_WRAP_REPEAT ? WGPUAddressMode_Repeat : WGPUAddressMode_ClampToEdge,
+                    .lod_max = mips == KILN_MIPS_BASE ? 0.25f : 0.0f,
+                };
+                p->samplers[wrap][mips][linear] = kiln_gfx_create_sampler(p->res, &d, err);
+                if (!p->samplers[wrap][mips][linear].id) return false;
+            }
+    return true;
+}
+
+kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry *textures,
+                                    kiln_error *err) {
+    if (!gfx || !res || !textures) {
+        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                       "kiln_programs_create needs a gfx, resources and a texture registry");
+        return NULL;
+    }
+    kiln_programs *p = calloc(1, sizeof *p);
+    if (!p || !kiln_log_init(&p->log, PROGRAM_LOG_CAPACITY)) {
+        free(p);
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory creating the program runtime");
+        return NULL;
+    }
+    p->gfx = gfx;
+    p->res = res;
+    p->textures = textures;
+    transient_pool_init(&p->pool, res);
+    p->shaders = kiln_shaders_create(gfx, res, err);
+    if (!p->shaders || !create_samplers(p, err)) {
+        kiln_programs_destroy(p);
+        return NULL;
+    }
+    WGPUShaderModule m =
+        kiln_shaders_compile(p->shaders, "kiln/program/fullscreen.wgsl", kiln_wgsl_program_fullscreen, NULL, err);
+    p->fullscreen = m ? kiln_gfx_adopt_shader(res, m, "kiln/program/fullscreen.wgsl", err) : (kiln_shader){0};
+    if (!p->fullscreen.id) {
+        kiln_programs_destroy(p);
+        return NULL;
+    }
+    return p;
+}
+
+void kiln_programs_destroy(kiln_programs *p) {
+    if (!p) return;
+    for (uint32_t i = 0; i < p->program_count; i++) program_free(p, p->programs[i]);
+    free(p->programs);
+    program_queue_free(&p->queue);
+    program_executor_free(p);
+    transient_pool_free(&p->pool);
+    for (int wrap = 0; wrap < 2; wrap++)
+        for (int mips = 0; mips < 2; mips++)
+            for (int linear = 0; linear < 2; linear++)
+                if (p->samplers[wrap][mips][linear].id)
+                    kiln_gfx_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
+    if (p->fullscreen.id) kiln_gfx_destroy_shader(p->res, p->fullscreen, NULL);
+    kiln_shaders_destroy(p->shaders);
+    kiln_log_free(&p->log);
+    free(p);
+}
+
+program *programs_lookup(const kiln_programs *p, uint32_t id) {
+    if (!p || id == 0 || id > p->program_count) return NULL;
+    return p->programs[id - 1];
+}
+
+static void release_pass(kiln_resources *res, program_pass *pass) {
+    for (uint32_t i = 0; i < pass->cache_count; i++) kiln_gfx_destroy_bind_group(res, pass->cache[i].group, NULL);
+    if (pass->group0.id) kiln_gfx_destroy_bind_group(res, pass->group0, NULL);
+    if (pass->pipeline.id) kiln_gfx_destroy_render_pipeline(res, pass->pipeline, NULL);
+    if (pass->layout.id) kiln_gfx_destroy_pipeline_layout(res, pass->layout, NULL);
+    if (pass->group1_layout.id) kiln_gfx_destroy_bind_group_layout(res, pass->group1_layout, NULL);
+    if (pass->group0_layout.id) kiln_gfx_destroy_bind_group_layout(res, pass->group0_layout, NULL);
+}
+
+void program_free(kiln_programs *p, program *prog) {
+    if (!prog) return;
+    if (prog->passes)
+        for (uint32_t i = 0; i < prog->pass_count; i++) release_pass(p->res, &prog->passes[i]);
+    if (prog->module.id) kiln_gfx_destroy_shader(p->res, prog->module, NULL);
+    free(prog->bindings);
+    free(prog->transients);
+    free(prog->passes);
+    free(prog->virtuals);
+    free(prog->main_virtual);
+    free(prog->resolve_virtual);
+    free(prog->physical);
+    free(prog->binding_written);
+    free(prog->binding_pass);
+    free(prog->binding_info);
+    free(prog);
+}
+
+bool kiln_programs_destroy_program(kiln_programs *p, uint32_t program_id) {
+    program *prog = programs_lookup(p, program_id);
+    if (!prog) {
+        if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_program: unknown program id %u", program_id);
+        return false;
+    }
+    program_free(p, prog);
+    p->programs[program_id - 1] = NULL;
+    return true;
+}
+
+kiln_log *kiln_programs_log(kiln_programs *p) {
+    return p ? &p->log : NULL;
+}
+
+kiln_pool_stats kiln_programs_pool_stats(const kiln_programs *p) {
+    return p ? transient_pool_stats(&p->pool) : (kiln_pool_stats){0};
+}
+
+uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln_pass_timing *rows, uint32_t max) {
+    const program *prog = programs_lookup(p, program_id);
+    if (!prog || !rows) return 0;
+    uint32_t n = prog->pass_count < max ? prog->pass_count : max;
+    for (uint32_t i = 0; i < n; i++) {
+        const program_pass *pass = &prog->passes[i];
+        /* GPU time needs timestamp writes on the passes, which kiln_encoder_begin_render_pass does
+         * not offer yet: reported as unavailable on every device. */
+        rows[i] = (kiln_pass_timing){
+            .stage = pass->spec.stage, .width = pass->width, .height = pass->height, .divisor = pass->divisor,
+            .cpu_record_ns = pass->cpu_record_ns, .gpu_ns = -1.0,
+        };
+    }
+    return n;
+}
+
+void program_resolve_extent(kiln_slot_extent extent, uint32_t ref_w, uint32_t ref_h, uint32_t *w, uint32_t *h,
+                            uint32_t *divisor) {
+    uint32_t d = extent.divided && extent.divisor ? extent.divisor : 1;
+    *w = ref_w / d ? ref_w / d : 1;
+    *h = ref_h / d ? ref_h / d : 1;
+    if (divisor) *divisor = d;
+}
+
+void program_slot_extent(const program *prog, program_slot slot, uint32_t ref_w, uint32_t ref_h, uint32_t *w,
+                         uint32_t *h, uint32_t *divisor) {
+    kiln_slot_extent e = slot.kind == PROGRAM_SLOT_TRANSIENT ? prog->transients[slot.index].extent
+                                                            : prog->bindings[slot.index].shape.extent;
+    program_resolve_extent(e, ref_w, ref_h, w, h, divisor);
+}
+
+kiln_texture_format program_slot_format(const program *prog, program_slot slot) {
+    return slot.kind == PROGRAM_SLOT_TRANSIENT ? prog->transients[slot.index].format : prog->bindings[slot.index].format;
+}

@@ -1,0 +1,845 @@
+/* The JSON surface: every enum form decodes, every refusal names its field path, malformed text
+ * gives line and column, both blob spellings agree, describe_kinds lists every kind and every
+ * required field it lists is enforced, and end to end the spec's example forms register, dispatch
+ * and read back a program's output. The decoding tests need no GPU; the runtime tests open one. */
+#include <jansson.h>
+
+#include <kiln/program_json.h>
+
+#include "gfx_fixture.h"
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+/* Parses a message and runs the decoder its kind has (pure: no runtime). */
+static bool decode_text(const char *text, kiln_json_error *err) {
+    json_t *msg;
+    const char *kind;
+    if (!kiln_json_parse_message(text, strlen(text), &msg, &kind, err)) return false;
+    bool ok = true;
+    if (strcmp(kind, "program.register") == 0) {
+        kiln_json_program p;
+        ok = kiln_json_decode_program(msg, &p, err);
+        kiln_json_program_free(&p);
+    } else if (strcmp(kind, "program.dispatch") == 0) {
+        kiln_json_dispatch d;
+        ok = kiln_json_decode_dispatch(msg, &d, err);
+        kiln_json_dispatch_free(&d);
+    } else if (strcmp(kind, "create_texture") == 0) {
+        kiln_json_texture t;
+        ok = kiln_json_decode_create_texture(msg, &t, err);
+        kiln_json_texture_free(&t);
+    }
+    json_decref(msg);
+    return ok;
+}
+
+static json_t *parse(const char *text) {
+    return json_loads(text, 0, NULL);
+}
+
+#define SHAPES_AND_SAMPLINGS                                                                                   \
+    "[{\"format\": \"Rgba8\", \"shape\": {\"Target\": \"Full\"}, \"sampling\": {\"Filtered\": {\"wrap\": "     \
+    "\"Clamp\", \"mips\": \"Base\"}}},"                                                                        \
+    " {\"format\": \"R8\", \"shape\": {\"Target\": {\"Divided\": {\"divisor\": 2}}}, \"sampling\": "           \
+    "{\"Filtered\": {\"wrap\": \"Repeat\", \"mips\": \"Chain\"}}},"                                            \
+    " {\"format\": \"R32Float\", \"shape\": \"Texture\", \"sampling\": \"Texel\"},"                            \
+    " {\"format\": \"R16Float\", \"shape\": \"TextureArray\", \"sampling\": \"Texel\"},"                       \
+    " {\"format\": \"Rgba16Float\", \"shape\": \"TextureVolume\", \"sampling\": \"Texel\"}]"
+
+static const char EVERY_FORM[] =
+    "{\"kind\": \"program.register\", \"wgsl\": \"// none\", \"bindings\": " SHAPES_AND_SAMPLINGS ","
+    " \"transients\": [{\"format\": \"R16Float\", \"extent\": \"Full\", \"samples\": \"One\"},"
+    "  {\"format\": \"Rgba8\", \"extent\": {\"Divided\": {\"divisor\": 3}}, \"samples\": \"Four\"}],"
+    " \"geometries\": [{}], \"depth_transients\": [{}, {}],"
+    " \"passes\": ["
+    "  {\"stage\": \"Fragment\", \"entry_point\": \"a\", \"inputs\": [{\"Binding\": {\"index\": 2}}],"
+    "   \"output\": {\"Transient\": {\"index\": 1}}, \"blend\": \"Alpha\", \"uniform_offset\": 4,"
+    "   \"uniform_length\": 8, \"repeat\": null},"
+    "  {\"stage\": {\"Draw\": {\"vertex_entry_point\": \"vs\", \"geometry\": 0, \"depth\": null, \"load\": "
+    "\"Clear\"}}, \"entry_point\": \"b\", \"inputs\": [{\"Transient\": {\"index\": 1}}, {\"PassOutput\": "
+    "{\"pass\": 0}}, {\"Depth\": {\"index\": 1, \"read\": \"Compare\"}}, {\"Depth\": {\"index\": 0, \"read\": "
+    "\"Texel\"}}], \"output\": {\"Binding\": {\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0,"
+    "   \"uniform_length\": 0, \"repeat\": {\"count\": 4, \"uniform_stride\": 16}},"
+    "  {\"stage\": {\"DrawIndexedIndirect\": {}}, \"entry_point\": \"c\", \"inputs\": [], \"output\": \"None\","
+    "   \"blend\": \"Additive\", \"uniform_offset\": 0, \"uniform_length\": 0},"
+    "  {\"stage\": {\"DrawSets\": {\"draw_sets\": 0}}, \"entry_point\": \"d\", \"inputs\": [], \"output\": "
+    "\"None\", \"blend\": \"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null},"
+    "  {\"stage\": \"Compute\", \"entry_point\": \"e\", \"inputs\": [], \"output\": \"None\", \"blend\": "
+    "\"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null}]}";
+
+/* ---- decoding --------------------------------------------------------------------------------- */
+
+TEST(every_slot_shape_sampling_and_extent_form_decodes) {
+    json_t *msg = parse(EVERY_FORM);
+    CHECK(msg);
+    kiln_json_program p;
+    kiln_json_error err = {0};
+    bool ok = kiln_json_decode_program(msg, &p, &err);
+    CHECK_MSG(ok, "%s: %s", err.cls, err.message);
+    const kiln_program_desc *d = &p.desc;
+    bool shapes = d->binding_count == 5 && d->bindings[0].format == KILN_FORMAT_RGBA8 &&
+                  d->bindings[0].shape.kind == KILN_SHAPE_TARGET && !d->bindings[0].shape.extent.divided &&
+                  !d->bindings[0].sampling.texel && d->bindings[0].sampling.wrap == KILN_WRAP_CLAMP &&
+                  d->bindings[0].sampling.mips == KILN_MIPS_BASE && d->bindings[1].format == KILN_FORMAT_R8 &&
+                  d->bindings[1].shape.kind == KILN_SHAPE_TARGET && d->bindings[1].shape.extent.divided &&
+                  d->bindings[1].shape.extent.divisor == 2 && d->bindings[1].sampling.wrap == KILN_WRAP_REPEAT &&
+                  d->bindings[1].sampling.mips == KILN_MIPS_CHAIN && d->bindings[2].format == KILN_FORMAT_R32_FLOAT &&
+                  d->bindings[2].shape.kind == KILN_SHAPE_TEXTURE && d->bindings[2].sampling.texel &&
+                  d->bindings[3].format == KILN_FORMAT_R16_FLOAT &&
+                  d->bindings[3].shape.kind == KILN_SHAPE_TEXTURE_ARRAY &&
+                  d->bindings[4].format == KILN_FORMAT_RGBA16_FLOAT &&
+                  d->bindings[4].shape.kind == KILN_SHAPE_TEXTURE_VOLUME;
+    bool transients = d->transient_count == 2 && d->transients[0].format == KILN_FORMAT_R16_FLOAT &&
+                      !d->transients[0].extent.divided && d->transients[0].samples == KILN_SAMPLES_ONE &&
+                      d->transients[1].extent.divided && d->transients[1].extent.divisor == 3 &&
+                      d->transients[1].samples == KILN_SAMPLES_FOUR;
+    /* Strings point into the message, which lives until here. */
+    bool lists = d->geometry_count == 1 && d->depth_transient_count == 2 && strcmp(d->wgsl, "// none") == 0;
+    kiln_json_program_free(&p);
+    json_decref(msg);
+    CHECK(shapes);
+    CHECK(transients);
+    CHECK(lists);
+}
+
+TEST(every_pass_stage_input_output_blend_and_repeat_form_decodes) {
+    json_t *msg = parse(EVERY_FORM);
+    kiln_json_program p;
+    kiln_json_error err = {0};
+    bool ok = kiln_json_decode_program(msg, &p, &err);
+    CHECK_MSG(ok, "%s: %s", err.cls, err.message);
+    const kiln_pass_spec *s = p.passes;
+    bool stages = p.desc.pass_count == 5 && s[0].stage == KILN_STAGE_FRAGMENT && s[1].stage == KILN_STAGE_DRAW &&
+                  s[2].stage == KILN_STAGE_DRAW_INDEXED_INDIRECT && s[3].stage == KILN_STAGE_DRAW_SETS &&
+                  s[4].stage == KILN_STAGE_COMPUTE;
+    bool inputs = s[0].input_count == 1 && s[0].inputs[0].kind == KILN_INPUT_BINDING && s[0].inputs[0].index == 2 &&
+                  s[1].input_count == 4 && s[1].inputs[0].kind == KILN_INPUT_TRANSIENT && s[1].inputs[0].index == 1 &&
+                  s[1].inputs[1].kind == KILN_INPUT_PASS_OUTPUT && s[1].inputs[1].index == 0 &&
+                  s[1].inputs[2].kind == KILN_INPUT_DEPTH && s[1].inputs[2].index == 1 &&
+                  s[1].inputs[2].depth_read == KILN_DEPTH_READ_COMPARE && s[1].inputs[3].kind == KILN_INPUT_DEPTH &&
+                  s[1].inputs[3].depth_read == KILN_DEPTH_READ_TEXEL && s[2].input_count == 0;
+    bool outputs = s[0].output.kind == KILN_OUTPUT_TRANSIENT && s[0].output.index == 1 &&
+                   s[1].output.kind == KILN_OUTPUT_BINDING && s[1].output.index == 0 &&
+                   s[2].output.kind == KILN_OUTPUT_NONE;
+    bool blends = s[0].blend == KILN_PROGRAM_BLEND_ALPHA && s[1].blend == KILN_PROGRAM_BLEND_REPLACE &&
+                  s[2].blend == KILN_PROGRAM_BLEND_ADDITIVE;
+    bool windows = s[0].uniform_offset == 4 && s[0].uniform_length == 8 && strcmp(s[0].entry_point, "a") == 0;
+    bool repeats = s[0].repeat_count == 0 && s[1].repeat_count == 4 && s[1].repeat_uniform_stride == 16 &&
+                   s[2].repeat_count == 0;
+    kiln_json_program_free(&p);
+    json_decref(msg);
+    CHECK(stages);
+    CHECK(inputs);
+    CHECK(outputs);
+    CHECK(blends);
+    CHECK(windows);
+    CHECK(repeats);
+}
+
+TEST(every_texture_format_usage_and_sampling_form_decodes) {
+    for (int f = 0; f < KILN_FORMAT_COUNT; f++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "{\"kind\": \"create_texture\", \"format\": \"%s\", \"width\": 3, \"height\": 2, \"usage\": \"%s\","
+                 " \"sampling\": \"%s\"}",
+                 kiln_texture_format_name((kiln_texture_format)f), f % 2 ? "Sampled" : "Writable",
+                 f % 2 ? "Nearest" : "Linear");
+        json_t *msg = parse(text);
+        kiln_json_texture t;
+        kiln_json_error err = {0};
+        bool ok = kiln_json_decode_create_texture(msg, &t, &err);
+        json_decref(msg);
+        CHECK_MSG(ok, "%s", err.message);
+        CHECK_EQ_INT(t.desc.format, f);
+        CHECK(t.desc.width == 3 && t.desc.height == 2 && t.desc.pixels == NULL);
+        CHECK_EQ_INT(t.desc.usage, f % 2 ? KILN_USAGE_SAMPLED : KILN_USAGE_WRITABLE);
+        CHECK_EQ_INT(t.desc.sampling, f % 2 ? KILN_SAMPLING_NEAREST : KILN_SAMPLING_LINEAR);
+        kiln_json_texture_free(&t);
+    }
+}
+
+/* The spec's example message, exactly as written (it decodes; register judges its graph). */
+static const char SPEC_REGISTER[] =
+    "{\"kind\": \"program.register\", \"wgsl\": \"...\", \"bindings\": [{\"format\": \"Rgba8\", \"shape\": "
+    "{\"Target\": \"Full\"}, \"sampling\": {\"Filtered\": {\"wrap\": \"Clamp\", \"mips\": \"Base\"}}}], "
+    "\"transients\": [{\"format\": \"R16Float\", \"extent\": \"Full\", \"samples\": \"One\"}], \"geometries\": [], "
+    "\"depth_transients\": [], \"passes\": [{\"stage\": \"Fragment\", \"entry_point\": \"fs_main\", \"inputs\": "
+    "[{\"Binding\": {\"index\": 0}}, {\"Transient\": {\"index\": 0}}, {\"PassOutput\": {\"pass\": 0}}], "
+    "\"output\": {\"Binding\": {\"index\": 1}}, \"blend\": \"Replace\", \"uniform_offset\": 0, "
+    "\"uniform_length\": 16, \"repeat\": null}]}";
+
+TEST(spec_example_register_message_decodes) {
+    kiln_json_error err = {0};
+    CHECK_MSG(decode_text(SPEC_REGISTER, &err), "%s", err.message);
+}
+
+typedef struct refusal_case {
+    const char *message;
+    const char *cls;
+    const char *error;
+} refusal_case;
+
+#define PASS(stage, inputs, output)                                                                              \
+    "{\"stage\": " stage ", \"entry_point\": \"f\", \"inputs\": " inputs ", \"output\": " output                  \
+    ", \"blend\": \"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0}"
+#define OK_PASS PASS("\"Fragment\"", "[]", "{\"Binding\": {\"index\": 0}}")
+#define REGISTER(passes) "{\"kind\": \"program.register\", \"wgsl\": \"\", \"bindings\": [], \"transients\": [], "  \
+    "\"geometries\": [], \"depth_transients\": [], \"passes\": " passes "}"
+#define REGISTER_BINDING(binding) "{\"kind\": \"program.register\", \"wgsl\": \"\", \"bindings\": [" binding "], " \
+    "\"transients\": [], \"geometries\": [], \"depth_transients\": [], \"passes\": []}"
+#define DISPATCH(tail) "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1], " tail "}"
+
+static const refusal_case REFUSALS[] = {
+    {REGISTER("[" OK_PASS "," OK_PASS "," PASS("\"Fragment\"", "[{\"Bindng\": {\"index\": 0}}]",
+                                               "{\"Binding\": {\"index\": 0}}") "]"),
+     "bad_message", "passes[2].inputs[0]: unknown input form \"Bindng\""},
+    {"{\"kind\": \"program.register\", \"wgsl\": \"\", \"bindings\": [], \"transients\": [], \"depth_transients\": "
+     "[], \"passes\": []}",
+     "bad_message", "geometries: missing required field"},
+    {"{\"kind\": \"program.register\", \"wgsl\": \"\", \"bindings\": [], \"transients\": [], \"geometries\": [], "
+     "\"passes\": []}",
+     "bad_message", "depth_transients: missing required field"},
+    {DISPATCH("\"geometries\": [], \"uniforms\": []"), "bad_message", "draw_sets: missing required field"},
+    {DISPATCH("\"draw_sets\": [], \"uniforms\": []"), "bad_message", "geometries: missing required field"},
+    {DISPATCH("\"geometries\": [], \"draw_sets\": []"), "bad_message", "uniforms: missing required field"},
+    {DISPATCH("\"geometries\": [], \"draw_sets\": [7], \"uniforms\": []"), "bad_message",
+     "draw_sets[0]: expected an array, got an integer"},
+    {DISPATCH("\"geometries\": [\"3\"], \"draw_sets\": [], \"uniforms\": []"), "bad_message",
+     "geometries[0]: expected an unsigned 32-bit integer, got a string"},
+    {"{\"kind\": \"program.dispatch\", \"program_id\": -1, \"bindings\": [], \"geometries\": [], \"draw_sets\": [],"
+     " \"uniforms\": []}",
+     "bad_message", "program_id: expected an unsigned 32-bit integer, got -1"},
+    {DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": [1, 2, 256]"), "bad_message",
+     "uniforms[2]: expected a byte 0..255, got 256"},
+    {DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": [1, 2.5]"), "bad_message",
+     "uniforms[1]: expected a byte 0..255, got a real number"},
+    {DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": {\"bytes\": []}"), "bad_message",
+     "uniforms: expected a blob (an array of bytes 0..255 or a base64 string), got an object"},
+    {DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": \"AAA!\""), "bad_message",
+     "uniforms: invalid base64 character '!' at offset 3"},
+    {DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": \"AAAAA\""), "bad_message",
+     "uniforms: base64 text of 5 characters is not a whole number of bytes"},
+    {"{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": \"64\", \"height\": 64, \"usage\": "
+     "\"Writable\", \"sampling\": \"Linear\"}",
+     "bad_message", "width: expected an unsigned 32-bit integer, got a string"},
+    {"{\"kind\": \"create_texture\", \"format\": \"Rgb8\", \"width\": 64, \"height\": 64, \"usage\": \"Writable\", "
+     "\"sampling\": \"Linear\"}",
+     "bad_message", "format: unknown format \"Rgb8\""},
+    {"{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 64, \"height\": 64, \"usage\": \"Written\", "
+     "\"sampling\": \"Linear\"}",
+     "bad_message", "usage: unknown usage form \"Written\""},
+    {"{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 64, \"height\": 64, \"usage\": \"Writable\", "
+     "\"sampling\": \"Linear\", \"pixels\": true}",
+     "bad_message", "pixels: expected a blob (an array of bytes 0..255 or a base64 string), got a boolean"},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": {\"Tarjet\": \"Full\"}, \"sampling\": \"Texel\"}"),
+     "bad_message", "bindings[0].shape: unknown shape form \"Tarjet\""},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": \"Target\", \"sampling\": \"Texel\"}"), "bad_message",
+     "bindings[0].shape: the shape form \"Target\" takes a payload: {\"Target\": ...}"},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": {\"Texture\": {}}, \"sampling\": \"Texel\"}"),
+     "bad_message", "bindings[0].shape: the shape form \"Texture\" is written as the string \"Texture\""},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": {\"Target\": {\"Divided\": {}}}, \"sampling\": \"Texel\"}"),
+     "bad_message", "bindings[0].shape.Target.Divided.divisor: missing required field"},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": {\"Target\": \"Half\"}, \"sampling\": \"Texel\"}"),
+     "bad_message", "bindings[0].shape.Target: unknown extent form \"Half\""},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": \"Texture\", \"sampling\": {\"Filtered\": {\"wrap\": "
+                      "\"Mirror\", \"mips\": \"Base\"}}}"),
+     "bad_message", "bindings[0].sampling.Filtered.wrap: unknown wrap form \"Mirror\""},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": \"Texture\", \"sampling\": {\"Filtered\": {\"wrap\": "
+                      "\"Clamp\"}}}"),
+     "bad_message", "bindings[0].sampling.Filtered.mips: missing required field"},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": \"Texture\", \"sampling\": {\"Texel\": 1, \"Filtered\": "
+                      "2}}"),
+     "bad_message", "bindings[0].sampling: sampling form is an object of exactly one key, got 2 keys"},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": \"Texture\", \"sampling\": 3}"), "bad_message",
+     "bindings[0].sampling: expected sampling form (a string or an object of one key), got an integer"},
+    {REGISTER_BINDING("{\"format\": \"Rgba8\", \"shape\": \"Texture\"}"), "bad_message",
+     "bindings[0].sampling: missing required field"},
+    {REGISTER_BINDING("7"), "bad_message", "bindings[0]: expected an object, got an integer"},
+    {"{\"kind\": \"program.register\", \"wgsl\": \"\", \"bindings\": [], \"transients\": [{\"format\": \"R8\", "
+     "\"extent\": \"Full\", \"samples\": \"Two\"}], \"geometries\": [], \"depth_transients\": [], \"passes\": []}",
+     "bad_message", "transients[0].samples: unknown samples form \"Two\""},
+    {REGISTER("[" PASS("\"Vertex\"", "[]", "\"None\"") "]"), "bad_message",
+     "passes[0].stage: unknown stage form \"Vertex\""},
+    {REGISTER("[" PASS("{\"Draw\": 1}", "[]", "\"None\"") "]"), "bad_message",
+     "passes[0].stage.Draw: expected an object, got an integer"},
+    {REGISTER("[" PASS("\"Fragment\"", "[]", "{\"Output\": {\"index\": 0}}") "]"), "bad_message",
+     "passes[0].output: unknown output form \"Output\""},
+    {REGISTER("[" PASS("\"Fragment\"", "[]", "{\"Binding\": {}}") "]"), "bad_message",
+     "passes[0].output.Binding.index: missing required field"},
+    {REGISTER("[" PASS("\"Fragment\"", "[{\"PassOutput\": {\"index\": 0}}]", "\"None\"") "]"), "bad_message",
+     "passes[0].inputs[0].PassOutput.pass: missing required field"},
+    {REGISTER("[" PASS("\"Fragment\"", "[{\"Depth\": {\"index\": 0, \"read\": \"Linear\"}}]", "\"None\"") "]"),
+     "bad_message", "passes[0].inputs[0].Depth.read: unknown depth read form \"Linear\""},
+    {REGISTER("[" PASS("\"Fragment\"", "[\"Binding\"]", "\"None\"") "]"), "bad_message",
+     "passes[0].inputs[0]: the input form \"Binding\" takes a payload: {\"Binding\": ...}"},
+    {REGISTER("[" PASS("\"Fragment\"",
+                       "[{\"Binding\": {\"index\": 0}}, {\"Binding\": {\"index\": 0}}, {\"Binding\": {\"index\": 0}}, "
+                       "{\"Binding\": {\"index\": 0}}, {\"Binding\": {\"index\": 0}}, {\"Binding\": {\"index\": 0}}, "
+                       "{\"Binding\": {\"index\": 0}}, {\"Binding\": {\"index\": 0}}, {\"Binding\": {\"index\": 0}}]",
+                       "\"None\"") "]"),
+     "bad_message", "passes[0].inputs: at most 8 inputs, got 9"},
+    {REGISTER("[{\"stage\": \"Fragment\", \"entry_point\": \"f\", \"inputs\": [], \"output\": \"None\", \"blend\": "
+              "\"Over\", \"uniform_offset\": 0, \"uniform_length\": 0}]"),
+     "bad_message", "passes[0].blend: unknown blend form \"Over\""},
+    {REGISTER("[{\"stage\": \"Fragment\", \"entry_point\": 5, \"inputs\": [], \"output\": \"None\", \"blend\": "
+              "\"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0}]"),
+     "bad_message", "passes[0].entry_point: expected a string, got an integer"},
+    {REGISTER("[{\"stage\": \"Fragment\", \"entry_point\": \"f\", \"inputs\": [], \"output\": \"None\", \"blend\": "
+              "\"Replace\", \"uniform_offset\": 0}]"),
+     "bad_message", "passes[0].uniform_length: missing required field"},
+    {REGISTER("[{\"stage\": \"Fragment\", \"entry_point\": \"f\", \"inputs\": [], \"output\": \"None\", \"blend\": "
+              "\"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": {\"count\": 2}}]"),
+     "bad_message", "passes[0].repeat.uniform_stride: missing required field"},
+    {REGISTER("[" OK_PASS ", {\"stage\": \"Fragment\", \"entry_point\": \"f\", \"inputs\": [], \"output\": \"None\","
+              " \"blend\": \"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": {\"count\": 0, "
+              "\"uniform_stride\": 16}}]"),
+     "bad_repeat", "pass 1: repeat count 0 is outside 1..4096"},
+    {"{\"kind\": \"program.regster\"}", "bad_message", "kind: unknown kind \"program.regster\""},
+    {"{\"program_id\": 1}", "bad_message", "kind: missing required field"},
+    {"{\"kind\": 4}", "bad_message", "kind: expected a string, got an integer"},
+    {"[{\"kind\": \"frame\"}]", "bad_message", "message: expected an object, got an array"},
+};
+
+TEST(each_refusal_names_its_field_path) {
+    for (size_t i = 0; i < sizeof REFUSALS / sizeof REFUSALS[0]; i++) {
+        kiln_json_error err = {0};
+        CHECK_MSG(!decode_text(REFUSALS[i].message, &err), "case %zu decoded", i);
+        CHECK_MSG(strcmp(err.cls, REFUSALS[i].cls) == 0, "case %zu: class %s", i, err.cls);
+        CHECK_MSG(strcmp(err.message, REFUSALS[i].error) == 0, "case %zu: \"%s\"", i, err.message);
+    }
+}
+
+TEST(malformed_json_gives_line_and_column) {
+    kiln_json_error err = {0};
+    CHECK(!decode_text("{\"kind\": \"frame\",\n  \"texture_id\": }", &err));
+    CHECK_EQ_INT(strcmp(err.cls, "malformed_json"), 0);
+    CHECK_MSG(strcmp(err.message, "line 2, column 17: unexpected token near '}'") == 0, "%s", err.message);
+    CHECK(!decode_text("", &err));
+    CHECK_MSG(strncmp(err.message, "line 1, column 0: ", 18) == 0, "%s", err.message);
+}
+
+TEST(duplicate_keys_are_malformed_json) {
+    kiln_json_error err = {0};
+    CHECK(!decode_text("{\"kind\": \"frame\", \"kind\": \"logs\"}", &err));
+    CHECK_EQ_INT(strcmp(err.cls, "malformed_json"), 0);
+    CHECK_STR_CONTAINS(err.message, "duplicate object key");
+}
+
+static bool blob_of(const char *json_text, kiln_json_blob *out, kiln_json_error *err) {
+    json_t *v = json_loads(json_text, JSON_DECODE_ANY, NULL);
+    bool ok = v && kiln_json_decode_blob(v, "b", out, err);
+    json_decref(v);
+    return ok;
+}
+
+TEST(base64_and_byte_array_blobs_agree) {
+    uint8_t bytes[7] = {0, 255, 16, 128, 7, 200, 63};
+    for (size_t n = 0; n <= sizeof bytes; n++) {
+        char *b64 = kiln_json_base64_encode(bytes, n);
+        CHECK(b64);
+        char padded[64], unpadded[64], array[128] = "[";
+        snprintf(padded, sizeof padded, "\"%s\"", b64);
+        snprintf(unpadded, sizeof unpadded, "\"%.*s\"", (int)strcspn(b64, "="), b64);
+        free(b64);
+        for (size_t i = 0; i < n; i++)
+            snprintf(array + strlen(array), sizeof array - strlen(array), "%s%u", i ? "," : "", bytes[i]);
+        strcat(array, "]");
+        const char *forms[] = {padded, unpadded, array};
+        for (int f = 0; f < 3; f++) {
+            kiln_json_blob blob;
+            kiln_json_error err = {0};
+            CHECK_MSG(blob_of(forms[f], &blob, &err), "%s: %s", forms[f], err.message);
+            bool same = blob.size == n && (n == 0 || memcmp(blob.bytes, bytes, n) == 0);
+            kiln_json_blob_free(&blob);
+            CHECK_MSG(same, "%s decoded to other bytes", forms[f]);
+        }
+    }
+}
+
+TEST(base64_decodes_the_standard_alphabet) {
+    kiln_json_blob blob;
+    kiln_json_error err = {0};
+    CHECK(blob_of("\"aGVsbG/7774=\"", &blob, &err));
+    bool same = blob.size == 8 && memcmp(blob.bytes, "hello\xfb\xef\xbe", 8) == 0;
+    kiln_json_blob_free(&blob);
+    CHECK(same);
+    char *text = kiln_json_base64_encode("hello", 5);
+    CHECK(text);
+    bool encoded = strcmp(text, "aGVsbG8=") == 0;
+    free(text);
+    CHECK(encoded);
+}
+
+TEST(describe_kinds_lists_every_kind_with_its_fields) {
+    static const char *const expected[] = {"create_texture", "update_texture", "destroy_texture", "read_texture",
+                                           "program.register", "program.dispatch", "program.destroy",
+                                           "program.timings", "logs", "describe_kinds", "frame"};
+    size_t n = sizeof expected / sizeof expected[0];
+    CHECK_EQ_INT(kiln_json_kind_count(), n);
+    json_t *schema = kiln_json_describe_kinds(NULL);
+    CHECK(schema);
+    json_t *kinds = json_object_get(schema, "kinds");
+    bool listed = json_array_size(kinds) == n;
+    for (size_t i = 0; listed && i < n; i++) {
+        json_t *k = json_array_get(kinds, i);
+        listed = strcmp(json_string_value(json_object_get(k, "kind")), expected[i]) == 0 &&
+                 json_is_array(json_object_get(k, "fields")) && json_is_string(json_object_get(k, "reply"));
+    }
+    /* The dispatch's draw-pass lists are required; a register's repeat is optional. */
+    json_t *dispatch = json_object_get(json_array_get(kinds, 5), "fields");
+    json_t *draw_sets = json_array_get(dispatch, 3);
+    bool required = strcmp(json_string_value(json_object_get(draw_sets, "name")), "draw_sets") == 0 &&
+                    json_is_true(json_object_get(draw_sets, "required"));
+    json_decref(schema);
+    CHECK(listed);
+    CHECK(required);
+}
+
+TEST(describe_kinds_lists_every_enum_form) {
+    json_t *schema = kiln_json_describe_kinds("program.");
+    CHECK(schema);
+    json_t *types = json_object_get(schema, "types");
+    char forms[512] = "";
+    static const char *const listed[] = {"InputSlot", "TextureFormat", "PassStage"};
+    for (size_t t = 0; t < 3; t++) {
+        json_t *form;
+        size_t i;
+        json_array_foreach(json_object_get(json_object_get(types, listed[t]), "forms"), i, form) {
+            const char *name = json_string_value(json_object_get(form, "name"));
+            snprintf(forms + strlen(forms), sizeof forms - strlen(forms), "%s ", name);
+        }
+    }
+    size_t program_kinds = json_array_size(json_object_get(schema, "kinds"));
+    json_decref(schema);
+    CHECK_MSG(strcmp(forms, "Binding Transient PassOutput Depth Rgba8 R8 R32Float R16Float Rgba16Float Fragment Draw "
+                            "DrawIndexedIndirect DrawSets Compute ") == 0,
+              "%s", forms);
+    CHECK_EQ_INT(program_kinds, 4);
+}
+
+/* Every prefix of the example messages, and each with any one character replaced by JSON
+ * punctuation or a digit, either decodes or is refused with a class and a message (under the
+ * sanitizer build this is the parser's fuzz pass). */
+TEST(mutated_messages_decode_or_are_refused_with_a_reason) {
+    static const char *const messages[] = {
+        EVERY_FORM, SPEC_REGISTER,
+        DISPATCH("\"geometries\": [2], \"draw_sets\": [[1, 2], []], \"uniforms\": \"AAECAw==\""),
+        "{\"kind\": \"create_texture\", \"format\": \"R8\", \"width\": 1, \"height\": 2, \"usage\": \"Sampled\", "
+        "\"sampling\": \"Linear\", \"pixels\": [1, 2]}"};
+    static const char replacements[] = "\"{}[],:0-x =";
+    static char text[4096];
+    for (size_t m = 0; m < sizeof messages / sizeof messages[0]; m++) {
+        size_t length = strlen(messages[m]);
+        CHECK(length < sizeof text);
+        for (size_t i = 0; i <= length; i++) {
+            for (size_t r = 0; r <= sizeof replacements - 1; r++) {
+                memcpy(text, messages[m], length + 1);
+                if (r == sizeof replacements - 1) text[i] = '\0';   /* the prefix of i characters */
+                else if (i < length) text[i] = replacements[r];
+                else continue;
+                kiln_json_error err = {0};
+                bool ok = decode_text(text, &err);
+                CHECK_MSG(ok || (err.cls[0] && err.message[0]), "message %zu, char %zu -> '%c'", m, i, text[i]);
+            }
+        }
+    }
+}
+
+/* ---- the runtime ------------------------------------------------------------------------------ */
+
+typedef struct surface_env {
+    gfx_fixture f;
+    kiln_json_runtime *rt;
+} surface_env;
+
+#define ENV_OPEN(e)                                                                     \
+    do {                                                                                \
+        FIXTURE_OPEN((e).f);                                                            \
+        kiln_error _err = {0};                                                          \
+        (e).rt = kiln_json_runtime_create((e).f.gfx, (e).f.res, &_err);                 \
+        CHECK_MSG((e).rt != NULL, "%s", _err.message);                                  \
+    } while (0)
+
+#define ENV_CLOSE_CLEAN(e)                                                              \
+    do {                                                                                \
+        kiln_json_runtime_destroy((e).rt);                                              \
+        FIXTURE_CLOSE_CLEAN((e).f);                                                     \
+    } while (0)
+
+/* Sends a message and returns its parsed reply (a new reference). */
+static json_t *send(kiln_json_runtime *rt, const char *message) {
+    char *text = kiln_json_handle(rt, message, strlen(message));
+    json_t *reply = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    return reply;
+}
+
+static const char *err_class(const json_t *reply) {
+    return json_string_value(json_object_get(json_object_get(reply, "Err"), "class"));
+}
+
+static const char *err_text(const json_t *reply) {
+    return json_string_value(json_object_get(json_object_get(reply, "Err"), "error"));
+}
+
+static json_int_t ok_int(const json_t *reply, const char *key) {
+    return json_integer_value(json_object_get(json_object_get(reply, "Ok"), key));
+}
+
+/* Sends a message expecting Ok; returns the reply's id field (or 1 when it has none). */
+static json_int_t send_ok(kiln_json_runtime *rt, const char *message, const char *id_key) {
+    json_t *reply = send(rt, message);
+    json_int_t id = json_object_get(reply, "Ok") ? (id_key ? ok_int(reply, id_key) : 1) : 0;
+    if (!id) fprintf(stderr, "  reply: %s: %s\n", err_class(reply), err_text(reply));
+    json_decref(reply);
+    return id;
+}
+
+/* One example message per kind, every required field present. */
+static const struct {
+    const char *kind;
+    const char *message;
+} EXAMPLES[] = {
+    {"create_texture", "{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 2, \"height\": 2, \"usage\": "
+                       "\"Writable\", \"sampling\": \"Linear\"}"},
+    {"update_texture", "{\"kind\": \"update_texture\", \"texture_id\": 1, \"pixels\": []}"},
+    {"destroy_texture", "{\"kind\": \"destroy_texture\", \"texture_id\": 1}"},
+    {"read_texture", "{\"kind\": \"read_texture\", \"texture_id\": 1}"},
+    {"program.register", REGISTER("[]")},
+    {"program.dispatch", DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []")},
+    {"program.destroy", "{\"kind\": \"program.destroy\", \"program_id\": 1}"},
+    {"program.timings", "{\"kind\": \"program.timings\", \"program_id\": 1}"},
+    {"logs", "{\"kind\": \"logs\"}"},
+    {"describe_kinds", "{\"kind\": \"describe_kinds\"}"},
+    {"frame", "{\"kind\": \"frame\"}"},
+};
+
+/* Walks describe_kinds: every kind has an example here, and the example without any one required
+ * field is refused naming that field, so the schema and the decoders cannot drift apart. */
+TEST(every_required_field_describe_kinds_lists_is_enforced) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_t *schema = kiln_json_describe_kinds(NULL);
+    json_t *kind;
+    size_t k;
+    json_array_foreach(json_object_get(schema, "kinds"), k, kind) {
+        const char *name = json_string_value(json_object_get(kind, "kind"));
+        const char *example = NULL;
+        for (size_t i = 0; i < sizeof EXAMPLES / sizeof EXAMPLES[0]; i++)
+            if (strcmp(EXAMPLES[i].kind, name) == 0) example = EXAMPLES[i].message;
+        CHECK_MSG(example, "no example for kind %s", name);
+        json_t *field;
+        size_t f;
+        json_array_foreach(json_object_get(kind, "fields"), f, field) {
+            if (!json_is_true(json_object_get(field, "required"))) continue;
+            const char *field_name = json_string_value(json_object_get(field, "name"));
+            json_t *msg = json_loads(example, 0, NULL);
+            json_object_del(msg, field_name);
+            char *text = json_dumps(msg, JSON_COMPACT);
+            json_decref(msg);
+            json_t *reply = send(e.rt, text);
+            free(text);
+            char expected[128];
+            snprintf(expected, sizeof expected, "%s: missing required field", field_name);
+            bool refused = err_class(reply) && strcmp(err_class(reply), "bad_message") == 0 &&
+                           strcmp(err_text(reply), expected) == 0;
+            json_decref(reply);
+            CHECK_MSG(refused, "%s without %s", name, field_name);
+        }
+    }
+    json_decref(schema);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(every_described_kind_reaches_a_handler) {
+    surface_env e;
+    ENV_OPEN(e);
+    for (uint32_t i = 0; i < kiln_json_kind_count(); i++) {
+        char message[128];
+        snprintf(message, sizeof message, "{\"kind\": \"%s\"}", kiln_json_kind_name(i));
+        json_t *reply = send(e.rt, message);
+        const char *text = err_text(reply);
+        bool handled = reply && (!text || (!strstr(text, "unknown kind") && !strstr(text, "no handler")));
+        json_decref(reply);
+        CHECK_MSG(handled, "%s", kiln_json_kind_name(i));
+    }
+    ENV_CLOSE_CLEAN(e);
+}
+
+/* The end-to-end shader: pass 0 copies the input's red into an R16Float transient; pass 1 is the
+ * spec's example pass (Binding 0, Transient 0, PassOutput 0 -> Binding 1, a 16-byte window). */
+static const char E2E_WGSL[] =
+    "struct Params { color: vec4<f32> }\\n"
+    "@group(0) @binding(0) var<uniform> params: Params;\\n"
+    "@group(1) @binding(0) var a: texture_2d<f32>;\\n"
+    "@group(1) @binding(1) var a_s: sampler;\\n"
+    "@group(1) @binding(2) var b: texture_2d<f32>;\\n"
+    "@group(1) @binding(3) var b_s: sampler;\\n"
+    "@group(1) @binding(4) var c: texture_2d<f32>;\\n"
+    "@group(1) @binding(5) var c_s: sampler;\\n"
+    "@fragment fn fs_red(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\\n"
+    "  return vec4<f32>(textureSample(a, a_s, uv).r, 0.0, 0.0, 1.0);\\n"
+    "}\\n"
+    "@fragment fn fs_main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\\n"
+    "  let src = textureSample(a, a_s, uv);\\n"
+    "  let t = textureSample(b, b_s, uv).r;\\n"
+    "  let p = textureSample(c, c_s, uv).r;\\n"
+    "  return vec4<f32>(t, p * 0.5, params.color.b, src.a);\\n"
+    "}\\n";
+
+static const char E2E_REGISTER_HEAD[] =
+    "{\"kind\": \"program.register\", \"wgsl\": \"%s\", \"bindings\": [{\"format\": \"Rgba8\", \"shape\": "
+    "{\"Target\": \"Full\"}, \"sampling\": {\"Filtered\": {\"wrap\": \"Clamp\", \"mips\": \"Base\"}}}, "
+    "{\"format\": \"Rgba8\", \"shape\": {\"Target\": \"Full\"}, \"sampling\": {\"Filtered\": {\"wrap\": "
+    "\"Clamp\", \"mips\": \"Base\"}}}], \"transients\": [{\"format\": \"R16Float\", \"extent\": \"Full\", "
+    "\"samples\": \"One\"}], \"geometries\": [], \"depth_transients\": [], \"passes\": ["
+    "{\"stage\": \"Fragment\", \"entry_point\": \"fs_red\", \"inputs\": [{\"Binding\": {\"index\": 0}}], "
+    "\"output\": {\"Transient\": {\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0, "
+    "\"uniform_length\": 0, \"repeat\": null}, "
+    "{\"stage\": \"Fragment\", \"entry_point\": \"fs_main\", \"inputs\": [{\"Binding\": {\"index\": 0}}, "
+    "{\"Transient\": {\"index\": 0}}, {\"PassOutput\": {\"pass\": 0}}], \"output\": {\"Binding\": {\"index\": 1}}, "
+    "\"blend\": \"Replace\", \"uniform_offset\": 0, \"uniform_length\": 16, \"repeat\": null}]}";
+
+static json_int_t register_e2e(kiln_json_runtime *rt) {
+    char message[8192];
+    snprintf(message, sizeof message, E2E_REGISTER_HEAD, E2E_WGSL);
+    return send_ok(rt, message, "program_id");
+}
+
+/* A 4x4 Rgba8 input of (200, 100, 50, 255) as base64, and a Writable output. */
+static bool create_e2e_textures(kiln_json_runtime *rt, json_int_t *input, json_int_t *output) {
+    uint8_t pixels[64];
+    for (int i = 0; i < 16; i++) memcpy(pixels + 4 * i, (uint8_t[]){200, 100, 50, 255}, 4);
+    char *b64 = kiln_json_base64_encode(pixels, sizeof pixels);
+    char message[512];
+    snprintf(message, sizeof message,
+             "{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 4, \"height\": 4, \"usage\": "
+             "\"Sampled\", \"sampling\": \"Linear\", \"pixels\": \"%s\"}",
+             b64);
+    free(b64);
+    *input = send_ok(rt, message, "texture_id");
+    *output = send_ok(rt,
+                      "{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 4, \"height\": 4, \"usage\": "
+                      "\"Writable\", \"sampling\": \"Linear\"}",
+                      "texture_id");
+    return *input && *output;
+}
+
+/* Reads a texture through read_texture; the pixels decoded into *out (malloc'd). */
+static json_t *read_back(kiln_json_runtime *rt, json_int_t id, kiln_json_blob *out) {
+    char message[128];
+    snprintf(message, sizeof message, "{\"kind\": \"read_texture\", \"texture_id\": %lld}", (long long)id);
+    json_t *reply = send(rt, message);
+    json_t *pixels = json_object_get(json_object_get(reply, "Ok"), "pixels");
+    *out = (kiln_json_blob){0};
+    if (!pixels || !kiln_json_decode_blob(pixels, "pixels", out, NULL)) {
+        fprintf(stderr, "  read_texture: %s\n", err_text(reply));
+        json_decref(reply);
+        return NULL;
+    }
+    return reply;
+}
+
+TEST(spec_forms_register_dispatch_and_read_back_a_program) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t input, output;
+    CHECK(create_e2e_textures(e.rt, &input, &output));
+    CHECK_EQ_INT(input, 1);
+    CHECK_EQ_INT(output, 2);
+    CHECK_EQ_INT(register_e2e(e.rt), 1);
+    /* uniforms: vec4(0, 0, 0.2, 0) as a byte array; 0.2f is 0x3e4ccccd. */
+    CHECK(send_ok(e.rt,
+                  "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1, 2], \"geometries\": [], "
+                  "\"draw_sets\": [], \"uniforms\": [0,0,0,0, 0,0,0,0, 205,204,76,62, 0,0,0,0]}",
+                  NULL));
+    CHECK(send_ok(e.rt, "{\"kind\": \"frame\"}", NULL));
+    kiln_json_blob px;
+    json_t *reply = read_back(e.rt, output, &px);
+    CHECK(reply);
+    json_t *ok = json_object_get(reply, "Ok");
+    bool header = ok_int(reply, "texture_id") == 2 && ok_int(reply, "width") == 4 && ok_int(reply, "height") == 4 &&
+                  strcmp(json_string_value(json_object_get(ok, "format")), "Rgba8") == 0;
+    json_decref(reply);
+    bool near = px.size == 64;
+    for (size_t i = 0; near && i < 16; i++)
+        near = abs(px.bytes[4 * i] - 200) <= 1 && abs(px.bytes[4 * i + 1] - 100) <= 1 &&
+               abs(px.bytes[4 * i + 2] - 51) <= 1 && px.bytes[4 * i + 3] == 255;
+    if (!near && px.size >= 4)
+        fprintf(stderr, "  texel 0: %u %u %u %u\n", px.bytes[0], px.bytes[1], px.bytes[2], px.bytes[3]);
+    kiln_json_blob_free(&px);
+    CHECK(header);
+    CHECK(near);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(read_texture_records_queued_dispatches_first) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t input, output;
+    CHECK(create_e2e_textures(e.rt, &input, &output));
+    CHECK(register_e2e(e.rt));
+    CHECK(send_ok(e.rt,
+                  "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1, 2], \"geometries\": [], "
+                  "\"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAIA/AAAAAA\"}",
+                  NULL));
+    kiln_json_blob px;
+    json_t *reply = read_back(e.rt, output, &px);
+    CHECK(reply);
+    json_decref(reply);
+    bool written = px.size == 64 && abs(px.bytes[0] - 200) <= 1 && px.bytes[2] == 255;
+    kiln_json_blob_free(&px);
+    CHECK(written);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(register_refusal_replies_the_class_identifier) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_t *reply = send(e.rt, REGISTER("[]"));
+    CHECK_MSG(err_class(reply) && strcmp(err_class(reply), kiln_program_class_name(KILN_PROGRAM_EMPTY_GRAPH)) == 0,
+              "%s", err_class(reply));
+    json_decref(reply);
+    reply = send(e.rt, REGISTER("[" PASS("{\"Draw\": {}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"));
+    bool unsupported = err_class(reply) && strcmp(err_class(reply), "unsupported_stage") == 0;
+    json_decref(reply);
+    CHECK(unsupported);
+    /* Neither refusal consumed an id. */
+    CHECK_EQ_INT(register_e2e(e.rt), 1);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(dropped_dispatch_replies_its_class_and_the_logged_warning) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_t *reply = send(e.rt, DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []"));
+    CHECK(err_class(reply) && strcmp(err_class(reply), "unknown_program") == 0);
+    char warning[600];
+    snprintf(warning, sizeof warning, "%s", err_text(reply));
+    json_decref(reply);
+    reply = send(e.rt, "{\"kind\": \"logs\"}");
+    json_t *records = json_object_get(json_object_get(reply, "Ok"), "records");
+    json_t *last = json_array_get(records, json_array_size(records) - 1);
+    bool logged = last && strcmp(json_string_value(json_object_get(last, "message")), warning) == 0 &&
+                  strcmp(json_string_value(json_object_get(last, "level")), "warn") == 0;
+    json_decref(reply);
+    CHECK_MSG(logged, "warning \"%s\" not the last log record", warning);
+    /* logs drains. */
+    reply = send(e.rt, "{\"kind\": \"logs\"}");
+    size_t left = json_array_size(json_object_get(json_object_get(reply, "Ok"), "records"));
+    json_decref(reply);
+    CHECK_EQ_INT(left, 0);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(dispatch_naming_geometries_drops_with_geometry_count) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t input, output;
+    CHECK(create_e2e_textures(e.rt, &input, &output));
+    CHECK(register_e2e(e.rt));
+    json_t *reply = send(e.rt, "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1, 2], "
+                               "\"geometries\": [5], \"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAAAAAAAAAA\"}");
+    bool dropped = err_class(reply) && strcmp(err_class(reply), "geometry_count") == 0;
+    json_decref(reply);
+    CHECK(dropped);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(destroy_of_an_unknown_id_is_refused_by_class) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_t *reply = send(e.rt, "{\"kind\": \"destroy_texture\", \"texture_id\": 9}");
+    bool texture = err_class(reply) && strcmp(err_class(reply), "unknown_texture") == 0;
+    json_decref(reply);
+    reply = send(e.rt, "{\"kind\": \"program.destroy\", \"program_id\": 9}");
+    bool program = err_class(reply) && strcmp(err_class(reply), "unknown_program") == 0;
+    json_decref(reply);
+    CHECK(texture);
+    CHECK(program);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(refused_create_changes_nothing_and_consumes_no_id) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_t *reply = send(e.rt, "{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 2, \"height\": 2, "
+                               "\"usage\": \"Writable\", \"sampling\": \"Linear\", \"pixels\": [1, 2, 3]}");
+    bool invalid = err_class(reply) && strcmp(err_class(reply), "invalid_texture") == 0;
+    json_decref(reply);
+    reply = send(e.rt, "{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 2, \"height\": 2, "
+                       "\"usage\": \"Writable\", \"sampling\": \"Linear\", \"pixels\": [1, 2, 300]}");
+    bool bad = err_class(reply) && strcmp(err_class(reply), "bad_message") == 0;
+    json_decref(reply);
+    CHECK(invalid);
+    CHECK(bad);
+    CHECK_EQ_INT(kiln_textures_next_id(kiln_json_runtime_textures(e.rt)), 1);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(update_then_read_returns_the_exact_float_pixels) {
+    surface_env e;
+    ENV_OPEN(e);
+    CHECK_EQ_INT(send_ok(e.rt, "{\"kind\": \"create_texture\", \"format\": \"R32Float\", \"width\": 2, \"height\": 1, "
+                               "\"usage\": \"Sampled\", \"sampling\": \"Nearest\"}",
+                         "texture_id"),
+                 1);
+    float values[2] = {-1.5f, 1e-7f};
+    char *b64 = kiln_json_base64_encode(values, sizeof values);
+    char message[256];
+    snprintf(message, sizeof message, "{\"kind\": \"update_texture\", \"texture_id\": 1, \"pixels\": \"%s\"}", b64);
+    free(b64);
+    CHECK(send_ok(e.rt, message, NULL));
+    kiln_json_blob px;
+    json_t *reply = read_back(e.rt, 1, &px);
+    CHECK(reply);
+    json_decref(reply);
+    bool exact = px.size == sizeof values && memcmp(px.bytes, values, sizeof values) == 0;
+    kiln_json_blob_free(&px);
+    CHECK(exact);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(timings_have_one_row_per_pass) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t input, output;
+    CHECK(create_e2e_textures(e.rt, &input, &output));
+    CHECK(register_e2e(e.rt));
+    CHECK(send_ok(e.rt,
+                  "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1, 2], \"geometries\": [], "
+                  "\"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAAAAAAAAAA==\"}",
+                  NULL));
+    CHECK(send_ok(e.rt, "{\"kind\": \"frame\"}", NULL));
+    json_t *reply = send(e.rt, "{\"kind\": \"program.timings\", \"program_id\": 1}");
+    json_t *rows = json_object_get(json_object_get(reply, "Ok"), "rows");
+    json_t *row = json_array_get(rows, 1);
+    bool shaped = json_array_size(rows) == 2 &&
+                  strcmp(json_string_value(json_object_get(row, "stage")), "Fragment") == 0 &&
+                  json_integer_value(json_object_get(row, "width")) == 4 &&
+                  json_integer_value(json_object_get(row, "height")) == 4 &&
+                  json_is_number(json_object_get(row, "cpu_record_ns")) &&
+                  (json_is_null(json_object_get(row, "gpu_ns")) || json_is_number(json_object_get(row, "gpu_ns")));
+    json_decref(reply);
+    CHECK(shaped);
+    reply = send(e.rt, "{\"kind\": \"program.timings\", \"program_id\": 7}");
+    bool unknown = err_class(reply) && strcmp(err_class(reply), "unknown_program") == 0;
+    json_decref(reply);
+    CHECK(unknown);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
+          T(every_pass_stage_input_output_blend_and_repeat_form_decodes),
+          T(every_texture_format_usage_and_sampling_form_decodes), T(spec_example_register_message_decodes),
+          T(each_refusal_names_its_field_path), T(malformed_json_gives_line_and_column),
+          T(duplicate_keys_are_malformed_json), T(base64_and_byte_array_blobs_agree),
+          T(base64_decodes_the_standard_alphabet), T(describe_kinds_lists_every_kind_with_its_fields),
+          T(describe_kinds_lists_every_enum_form), T(mutated_messages_decode_or_are_refused_with_a_reason),
+          T(every_required_field_describe_kinds_lists_is_enforced),
+          T(every_described_kind_reaches_a_handler), T(spec_forms_register_dispatch_and_read_back_a_program),
+          T(read_texture_records_queued_dispatches_first), T(register_refusal_replies_the_class_identifier),
+          T(dropped_dispatch_replies_its_class_and_the_logged_warning),
+          T(dispatch_naming_geometries_drops_with_geometry_count), T(destroy_of_an_unknown_id_is_refused_by_class),
+          T(refused_create_changes_nothing_and_consumes_no_id), T(update_then_read_returns_the_exact_float_pixels),
+          T(timings_have_one_row_per_pass))

@@ -1,0 +1,185 @@
+/* kiln-run, spawned as a user runs it (the kiln-run binary beside this test's): a fixture script
+ * with "as" / "$name", wgsl_path and save_texture (PNG, and PFM plus preview for an R32Float
+ * plane) exits 0 with one reply per message; a malformed script and an unreadable wgsl_path exit
+ * non-zero with the reason on stderr. Fixtures are in tests/program/scripts/. */
+#include <limits.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <kiln/core.h>
+
+#include "gfx_fixture.h"
+
+#define SCRIPTS KILN_PROGRAM_TEST_DIR "/scripts"
+
+typedef struct run_result {
+    int status;       /* the exit status; -1 when it did not exit */
+    char out[8192];   /* stdout */
+    char err[4096];   /* stderr */
+} run_result;
+
+static bool read_text(const char *path, char *out, size_t size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    return true;
+}
+
+/* Runs kiln-run on a fixture script with --out under the test scratch directory. */
+static bool run_kiln_run(const char *script, const char *out_dir, run_result *r) {
+    char self[PATH_MAX], stdout_path[PATH_MAX], stderr_path[PATH_MAX], command[4 * PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return false;
+    self[n] = '\0';
+    *strrchr(self, '/') = '\0';
+    fixture_tmp_path(stdout_path, sizeof stdout_path, "kiln_run.stdout");
+    fixture_tmp_path(stderr_path, sizeof stderr_path, "kiln_run.stderr");
+    snprintf(command, sizeof command, "'%s/kiln-run' '%s/%s' --out '%s' >'%s' 2>'%s'", self, SCRIPTS, script, out_dir,
+             stdout_path, stderr_path);
+    int status = system(command);
+    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return read_text(stdout_path, r->out, sizeof r->out) && read_text(stderr_path, r->err, sizeof r->err);
+}
+
+/* The n-th line of text (0-based) into line. */
+static bool nth_line(const char *text, int n, char *line, size_t size) {
+    for (; n > 0 && text; n--) {
+        text = strchr(text, '\n');
+        if (text) text++;
+    }
+    if (!text || !*text) return false;
+    size_t length = strcspn(text, "\n");
+    snprintf(line, size, "%.*s", (int)length, text);
+    return true;
+}
+
+static int line_count(const char *text) {
+    int lines = 0;
+    for (; *text; text++) lines += *text == '\n';
+    return lines;
+}
+
+TEST(script_with_names_and_saves_exits_zero_with_one_reply_per_message) {
+    char out_dir[PATH_MAX];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_plane");
+    run_result r;
+    CHECK(run_kiln_run("run_plane.json", out_dir, &r));
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    CHECK_EQ_INT(line_count(r.out), 10);
+    static const char *const expected[] = {
+        "{\"Ok\":{\"texture_id\":1}}", "{\"Ok\":{\"texture_id\":2}}", "{\"Ok\":{\"program_id\":1}}",
+        "{\"Ok\":{}}", "{\"Ok\":{}}"};
+    char line[1024];
+    for (int i = 0; i < 5; i++) {
+        CHECK(nth_line(r.out, i, line, sizeof line));
+        CHECK_MSG(strcmp(line, expected[i]) == 0, "line %d: %s", i, line);
+    }
+    /* An unknown "$name" is that message's Err; the script goes on past it and past an Err reply. */
+    CHECK(nth_line(r.out, 7, line, sizeof line));
+    CHECK_STR_CONTAINS(line, "{\"Err\":{\"class\":\"bad_message\",\"error\":"
+                             "\"texture_id: unknown name \\\"$no_such_name\\\"");
+    CHECK(nth_line(r.out, 8, line, sizeof line));
+    CHECK_STR_CONTAINS(line, "{\"Err\":{\"class\":\"unknown_texture\"");
+    CHECK(nth_line(r.out, 9, line, sizeof line));
+    CHECK_STR_CONTAINS(line, "{\"Ok\":{\"program_id\":1,\"rows\":[{\"stage\":\"Fragment\",\"width\":4,\"height\":2");
+}
+
+/* The plane's texels are x + 10 y + 0.5: exact in the PFM, bottom row first. */
+TEST(save_texture_writes_the_exact_pfm_of_an_r32float_plane) {
+    char out_dir[PATH_MAX], path[PATH_MAX + 32];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_pfm");
+    run_result r;
+    CHECK(run_kiln_run("run_plane.json", out_dir, &r));
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    snprintf(path, sizeof path, "%s/plane.pfm", out_dir);
+    FILE *f = fopen(path, "rb");
+    CHECK_MSG(f, "no %s", path);
+    char header[16] = {0};
+    float values[8];
+    size_t header_read = fread(header, 1, 12, f);
+    size_t values_read = fread(values, sizeof(float), 8, f);
+    bool at_end = fgetc(f) == EOF;
+    fclose(f);
+    CHECK(header_read == 12 && memcmp(header, "Pf\n4 2\n-1.0\n", 12) == 0);
+    CHECK_EQ_INT(values_read, 8);
+    CHECK(at_end);
+    static const float expected[8] = {10.5f, 11.5f, 12.5f, 13.5f, 0.5f, 1.5f, 2.5f, 3.5f};
+    for (int i = 0; i < 8; i++) CHECK_MSG(values[i] == expected[i], "value %d: %g", i, values[i]);
+}
+
+TEST(save_texture_writes_a_normalised_preview_beside_the_pfm) {
+    char out_dir[PATH_MAX], path[PATH_MAX + 32];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_preview");
+    run_result r;
+    CHECK(run_kiln_run("run_plane.json", out_dir, &r));
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    snprintf(path, sizeof path, "%s/plane.png", out_dir);
+    kiln_image img = {0};
+    kiln_error err = {0};
+    CHECK_MSG(kiln_image_load(&img, path, &err), "%s", err.message);
+    const uint8_t *px = img.pixels;
+    /* 0.5 .. 13.5 onto 0 .. 255: (0, 0) is the minimum, (3, 1) the maximum, (0, 1) is 10/13. */
+    bool mapped = img.width == 4 && img.height == 2 && px[0] == 0 && px[3] == 255 && px[(7) * 4] == 255 &&
+                  px[4 * 4] == 196 && px[4 * 4 + 1] == 196 && px[4 * 4 + 2] == 196;
+    kiln_image_free(&img);
+    CHECK(mapped);
+}
+
+TEST(save_texture_writes_an_rgba8_texture_as_png) {
+    char out_dir[PATH_MAX], path[PATH_MAX + 32];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_png");
+    run_result r;
+    CHECK(run_kiln_run("run_plane.json", out_dir, &r));
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    snprintf(path, sizeof path, "%s/source.png", out_dir);
+    kiln_image img = {0};
+    kiln_error err = {0};
+    CHECK_MSG(kiln_image_load(&img, path, &err), "%s", err.message);
+    /* The fixture's source: texel i is (40 i, 255 - 40 i, 7, 255). */
+    bool same = img.width == 2 && img.height == 2;
+    for (int i = 0; same && i < 4; i++) {
+        const uint8_t *p = (const uint8_t *)img.pixels + 4 * i;
+        same = p[0] == 40 * i && p[1] == 255 - 40 * i && p[2] == 7 && p[3] == 255;
+    }
+    kiln_image_free(&img);
+    CHECK(same);
+}
+
+TEST(malformed_script_exits_non_zero_with_line_and_column) {
+    char out_dir[PATH_MAX];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_malformed");
+    run_result r;
+    CHECK(run_kiln_run("malformed.json", out_dir, &r));
+    CHECK(r.status != 0);
+    CHECK_STR_CONTAINS(r.err, "malformed.json: malformed JSON: line 3, column 19:");
+    CHECK_EQ_INT(strlen(r.out), 0);
+}
+
+TEST(unreadable_wgsl_path_exits_non_zero_naming_the_file) {
+    char out_dir[PATH_MAX];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_missing");
+    run_result r;
+    CHECK(run_kiln_run("missing_wgsl.json", out_dir, &r));
+    CHECK(r.status != 0);
+    CHECK_STR_CONTAINS(r.err, "script[1]: wgsl_path: cannot read '");
+    CHECK_STR_CONTAINS(r.err, "no_such_shader.wgsl': No such file or directory");
+    /* The message before it ran; nothing after it did. */
+    CHECK_EQ_INT(line_count(r.out), 1);
+}
+
+TEST(missing_script_exits_non_zero) {
+    char out_dir[PATH_MAX];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_none");
+    run_result r;
+    CHECK(run_kiln_run("no_such_script.json", out_dir, &r));
+    CHECK(r.status != 0);
+    CHECK_STR_CONTAINS(r.err, "no_such_script.json': No such file or directory");
+}
+
+TEST_MAIN(T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
+          T(save_texture_writes_the_exact_pfm_of_an_r32float_plane),
+          T(save_texture_writes_a_normalised_preview_beside_the_pfm), T(save_texture_writes_an_rgba8_texture_as_png),
+          T(malformed_script_exits_non_zero_with_line_and_column),
+          T(unreadable_wgsl_path_exits_non_zero_naming_the_file), T(missing_script_exits_non_zero))

@@ -1,0 +1,270 @@
+/* Dispatch: every drop class is returned and logged (a warning under "program" naming program,
+ * pass and binding), the checks run in the documented order, and a dropped dispatch records
+ * nothing: the output keeps the pixels it had. */
+#include "program_test_util.h"
+
+/* Tints input 0 by the uniform colour. */
+static const char *const TINT_WGSL =
+    "struct Tint { color: vec4<f32> }\n"
+    "@group(0) @binding(0) var<uniform> tint: Tint;\n"
+    "@group(1) @binding(0) var src: texture_2d<f32>;\n"
+    "@group(1) @binding(1) var src_sampler: sampler;\n"
+    "@fragment fn fs_tint(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+    "    return textureSample(src, src_sampler, uv) * tint.color;\n"
+    "}\n";
+
+static const float WHITE[4] = {1, 1, 1, 1};
+
+/* bindings: 0 Target(Full) Rgba8 (the output), 1 `input` Rgba8; one pass tints 1 into 0. */
+static uint32_t register_tint(program_fixture *f, kiln_slot_spec input, const char *wgsl) {
+    kiln_slot_spec bindings[] = {target_slot(KILN_FORMAT_RGBA8), input};
+    kiln_pass_spec passes[] = {
+        with_input(with_window(fragment_pass("fs_tint", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, 16),
+                   from_binding(1)),
+    };
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(wgsl, bindings, passes);
+    kiln_program_error err;
+    uint32_t id = kiln_programs_register(f->programs, &desc, &err);
+    if (!id) fprintf(stderr, "register: %s\n", err.message);
+    return id;
+}
+
+/* The last log record is a "program" warning of this class. */
+static bool logged_drop(program_fixture *f, kiln_dispatch_class cls) {
+    kiln_log *log = kiln_programs_log(f->programs);
+    uint32_t n = kiln_log_count(log);
+    if (!n) return false;
+    const kiln_log_record *r = kiln_log_at(log, n - 1);
+    return r->level == KILN_LOG_WARN && strcmp(r->category, "program") == 0 &&
+           strstr(r->message, kiln_dispatch_class_name(cls)) != NULL;
+}
+
+TEST(an_accepted_dispatch_is_ok_and_logs_nothing) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    CHECK(prog);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 3, 5, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_OK);
+    CHECK_EQ_INT(kiln_log_count(kiln_programs_log(f.programs)), 0);
+    CHECK(run_frame(&f));
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(an_unknown_program_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, 5, ids, 1, WHITE, sizeof WHITE), KILN_DISPATCH_UNKNOWN_PROGRAM);
+    CHECK(logged_drop(&f, KILN_DISPATCH_UNKNOWN_PROGRAM));
+    CHECK_STR_CONTAINS(last_log(&f), "program 5 is not registered");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(a_wrong_binding_count_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 1, WHITE, sizeof WHITE), KILN_DISPATCH_BINDING_COUNT);
+    CHECK(logged_drop(&f, KILN_DISPATCH_BINDING_COUNT));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f), "names 1 texture; the program declares 2 bindings");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(an_unknown_texture_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true), 999};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_UNKNOWN_TEXTURE);
+    CHECK(logged_drop(&f, KILN_DISPATCH_UNKNOWN_TEXTURE));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f), "pass 0 (fs_tint), binding 1: unknown texture id 999");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(a_format_mismatch_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true),
+                      make_texture(&f, KILN_FORMAT_R8, 8, 8, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_FORMAT_MISMATCH);
+    CHECK(logged_drop(&f, KILN_DISPATCH_FORMAT_MISMATCH));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f), "pass 0 (fs_tint), binding 1: texture 2 is R8; the binding is declared Rgba8");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(a_target_of_the_wrong_size_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    /* Binding 1 is Target(Divided 2): against a 32x24 output it must be 16x12. */
+    uint32_t prog = register_tint(&f, divided_target_slot(KILN_FORMAT_RGBA8, 2), TINT_WGSL);
+    CHECK(prog);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 32, 24, NULL, true),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 16, 13, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_TARGET_SIZE);
+    CHECK(logged_drop(&f, KILN_DISPATCH_TARGET_SIZE));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f), "pass 0 (fs_tint), binding 1: texture 2 is 16x13; the Target resolves to 16x12");
+    uint32_t right[] = {ids[0], make_texture(&f, KILN_FORMAT_RGBA8, 16, 12, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, right, 2, WHITE, sizeof WHITE), KILN_DISPATCH_OK);
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(a_plain_texture_where_an_array_is_declared_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    static const char *const ARRAY_WGSL =
+        "struct Tint { color: vec4<f32> }\n"
+        "@group(0) @binding(0) var<uniform> tint: Tint;\n"
+        "@group(1) @binding(0) var src: texture_2d_array<f32>;\n"
+        "@group(1) @binding(1) var src_sampler: sampler;\n"
+        "@fragment fn fs_tint(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+        "    return textureSample(src, src_sampler, uv, 0) * tint.color;\n"
+        "}\n";
+    kiln_slot_spec array = {.format = KILN_FORMAT_RGBA8, .shape = {.kind = KILN_SHAPE_TEXTURE_ARRAY}};
+    uint32_t prog = register_tint(&f, array, ARRAY_WGSL);
+    CHECK(prog);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_WRONG_KIND);
+    CHECK(logged_drop(&f, KILN_DISPATCH_WRONG_KIND));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f),
+                       "pass 0 (fs_tint), binding 1: texture 2 is a plain texture; the binding takes a texture array");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(a_sampled_texture_where_the_program_writes_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, false),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_NOT_WRITABLE);
+    CHECK(logged_drop(&f, KILN_DISPATCH_NOT_WRITABLE));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f), "pass 0 (fs_tint), binding 0: texture 1 is not Writable");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(uniforms_shorter_than_a_window_are_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, 12), KILN_DISPATCH_UNIFORMS_SHORT);
+    CHECK(logged_drop(&f, KILN_DISPATCH_UNIFORMS_SHORT));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f), "pass 0 (fs_tint), uniform window: reaches byte 16");
+    CHECK_STR_CONTAINS(last_log(&f), "the blob has 12 bytes");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+/* A repeated window reaches offset + (count - 1) * stride + length. */
+TEST(a_repeated_window_reaches_past_its_first_iteration) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    static const char *const FILL_WGSL =
+        "struct Fill { color: vec4<f32> }\n"
+        "@group(0) @binding(0) var<uniform> fill: Fill;\n"
+        "@fragment fn fs_fill() -> @location(0) vec4<f32> { return fill.color; }\n";
+    kiln_slot_spec bindings[] = {target_slot(KILN_FORMAT_RGBA8)};
+    kiln_pass_spec passes[] = {
+        with_repeat(with_window(fragment_pass("fs_fill", to_binding(0), KILN_PROGRAM_BLEND_ALPHA), 8, 16), 3, 20)};
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(FILL_WGSL, bindings, passes);
+    kiln_program_error err;
+    uint32_t prog = kiln_programs_register(f.programs, &desc, &err);
+    CHECK_MSG(prog, "%s", err.message);
+    uint32_t out = make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true);
+    uint8_t blob[64] = {0};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &out, 1, blob, 63), KILN_DISPATCH_UNIFORMS_SHORT);
+    CHECK_STR_CONTAINS(last_log(&f), "reaches byte 64");
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &out, 1, blob, 64), KILN_DISPATCH_OK);
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(one_texture_as_input_and_output_of_a_pass_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint32_t out = make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true);
+    uint32_t ids[] = {out, out};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_INPUT_IS_OUTPUT);
+    CHECK(logged_drop(&f, KILN_DISPATCH_INPUT_IS_OUTPUT));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1");
+    CHECK_STR_CONTAINS(last_log(&f),
+                       "pass 0 (fs_tint), binding 1: texture 1 is bound as input 0 and as the output (binding 0)");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+/* An unknown texture and short uniforms together: the earlier class in program.h wins. */
+TEST(checks_run_in_the_documented_order) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_R8, 8, 8, NULL, false), 999};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, 4), KILN_DISPATCH_UNKNOWN_TEXTURE);
+    uint32_t known[] = {ids[0], make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, false)};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, known, 2, WHITE, 4), KILN_DISPATCH_FORMAT_MISMATCH);
+    CHECK_STR_CONTAINS(last_log(&f), "binding 0");
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+/* The output holds green from a first dispatch; a second, dropped one (it would paint red) leaves it
+ * green, and so does a frame that records nothing else. */
+TEST(a_dropped_dispatch_records_nothing) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint8_t white[4 * 4 * 4];
+    memset(white, 255, sizeof white);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, NULL, true),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, white, false)};
+    const float green[4] = {0, 1, 0, 1}, red[8] = {1, 0, 0, 1};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, green, sizeof green), KILN_DISPATCH_OK);
+    CHECK(run_frame(&f));
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, red, 8), KILN_DISPATCH_UNIFORMS_SHORT);
+    CHECK(run_frame(&f));
+    float texels[4 * 4 * 4];
+    CHECK(read_texels(&f, ids[0], texels));
+    for (int i = 0; i < 16; i++) {
+        CHECK_NEAR(texels[4 * i + 0], 0.0, 1e-6);
+        CHECK_NEAR(texels[4 * i + 1], 1.0, 1e-6);
+    }
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+/* Destroying a program drops what it had queued: the frame records nothing for it and says so. */
+TEST(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_tint(&f, texture_slot(KILN_FORMAT_RGBA8), TINT_WGSL);
+    uint8_t white[4 * 4 * 4];
+    memset(white, 255, sizeof white);
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, NULL, true),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, white, false)};
+    CHECK(kiln_textures_gpu_view(f.reg, ids[0], NULL)); /* realized: reads come from the GPU */
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_OK);
+    CHECK(kiln_programs_destroy_program(f.programs, prog));
+    CHECK(run_frame(&f));
+    CHECK_STR_CONTAINS(last_log(&f), "program 1: the program was destroyed before it recorded");
+    float texels[4 * 4 * 4];
+    CHECK(read_texels(&f, ids[0], texels));
+    for (int i = 0; i < 4 * 4 * 4; i++) CHECK_NEAR(texels[i], 0.0, 1e-6);
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST_MAIN(T(an_accepted_dispatch_is_ok_and_logs_nothing), T(an_unknown_program_is_dropped),
+          T(a_wrong_binding_count_is_dropped), T(an_unknown_texture_is_dropped), T(a_format_mismatch_is_dropped),
+          T(a_target_of_the_wrong_size_is_dropped), T(a_plain_texture_where_an_array_is_declared_is_dropped),
+          T(a_sampled_texture_where_the_program_writes_is_dropped), T(uniforms_shorter_than_a_window_are_dropped),
+          T(a_repeated_window_reaches_past_its_first_iteration), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
+          T(checks_run_in_the_documented_order), T(a_dropped_dispatch_records_nothing),
+          T(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing))
