@@ -19,6 +19,7 @@
 #include <kiln/render/scene.h>
 #include <kiln/render/shader_library.h>
 #include <kiln/render/tonemap.h>
+#include <kiln/textures.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +58,9 @@ uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *mater
 bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln_material *material, kiln_error *err);
 bool kiln_renderer_remove_material(kiln_renderer *r, uint32_t index, kiln_error *err);
 bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index);
+/* The shared texture registry that materials' registry_textures name (NULL: none). Set it before
+ * adding such materials; it must outlive the renderer. */
+void kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry);
 uint32_t kiln_renderer_material_count(const kiln_renderer *r);
 
 /* Records the frame into one encoder and submits it. Fails on device loss (recreate the renderer

@@ -180,22 +180,52 @@ kiln_bind_group_layout kiln_material_layout_create(kiln_resources *res, kiln_err
     return kiln_gfx_create_bind_group_layout(res, "material", entries, KILN_TEX_COUNT + 2, err);
 }
 
+static const char *const slot_names[KILN_TEX_COUNT] = {"base colour", "metallic-roughness", "normal", "occlusion",
+                                                        "emissive"};
+
+/* The view bound in slot i: a registry texture, the material's own view, or the default. */
+static bool slot_view(kiln_texture_registry *registry, const kiln_material *m, int i, kiln_texture_view fallback,
+                      kiln_texture_view *out, kiln_error *err) {
+    uint32_t id = m->registry_textures[i];
+    if (!id) {
+        *out = m->textures[i].id ? m->textures[i] : fallback;
+        return true;
+    }
+    if (!registry)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "material '%s': %s slot names registry texture %u but the renderer has no texture registry",
+                              m->label ? m->label : "", slot_names[i], id);
+    const kiln_texture_info *info = kiln_textures_info(registry, id);
+    if (!info || info->kind != KILN_TEXTURE_PLAIN)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "material '%s': %s slot names unknown texture id %u",
+                              m->label ? m->label : "", slot_names[i], id);
+    if (info->format == KILN_FORMAT_R32_FLOAT)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "material '%s': %s slot names texture %u, an R32Float texture a material cannot filter",
+                              m->label ? m->label : "", slot_names[i], id);
+    *out = kiln_textures_view_handle(registry, id, err);
+    return out->id != 0;
+}
+
 bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout, const kiln_default_textures *d,
-                              const kiln_material *m, kiln_gpu_material *out, kiln_error *err) {
+                              kiln_texture_registry *registry, const kiln_material *m, kiln_gpu_material *out,
+                              kiln_error *err) {
     *out = (kiln_gpu_material){.alpha_mode = m->alpha_mode, .double_sided = m->double_sided};
+    const kiln_texture_view fallback[KILN_TEX_COUNT] = {d->white_view, d->white_view, d->flat_normal_view, d->white_view,
+                                                        d->white_view};
+    kiln_texture_view views[KILN_TEX_COUNT];
+    for (int i = 0; i < KILN_TEX_COUNT; i++)
+        if (!slot_view(registry, m, i, fallback[i], &views[i], err)) return false;
     uint8_t params[KILN_MATERIAL_UNIFORM_SIZE];
     kiln_material_pack_uniform(m, params);
     out->uniform = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = m->label, .size = KILN_MATERIAL_UNIFORM_SIZE,
                                           .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
     if (!out->uniform.id) return false;
     if (!kiln_gfx_write_buffer(res, out->uniform, 0, params, sizeof params, err)) goto fail;
-    const kiln_texture_view fallback[KILN_TEX_COUNT] = {d->white_view, d->white_view, d->flat_normal_view, d->white_view,
-                                                        d->white_view};
     kiln_binding_resource entries[KILN_TEX_COUNT + 2];
     entries[0] = (kiln_binding_resource){.binding = 0, .buffer = out->uniform, .size = KILN_MATERIAL_UNIFORM_SIZE};
     for (int i = 0; i < KILN_TEX_COUNT; i++)
-        entries[1 + i] = (kiln_binding_resource){.binding = 1 + (uint32_t)i,
-                                                 .view = m->textures[i].id ? m->textures[i] : fallback[i]};
+        entries[1 + i] = (kiln_binding_resource){.binding = 1 + (uint32_t)i, .view = views[i]};
     entries[KILN_TEX_COUNT + 1] = (kiln_binding_resource){.binding = KILN_TEX_COUNT + 1,
                                                           .sampler = m->sampler.id ? m->sampler : d->linear_repeat};
     out->group = kiln_gfx_create_bind_group(res, m->label, layout, entries, KILN_TEX_COUNT + 2, err);

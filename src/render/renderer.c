@@ -192,7 +192,8 @@ uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return r->mesh_count
 static bool upload_material(kiln_renderer *r, const kiln_material *m, renderer_material *out, kiln_error *err) {
     renderer_material fresh = {.params = *m, .live = true};
     fresh.params.label = NULL; /* the caller's string need not outlive the call */
-    if (!kiln_gpu_material_upload(r->res, r->material_layout, &r->defaults, m, &fresh.gpu, err)) return false;
+    if (!kiln_gpu_material_upload(r->res, r->material_layout, &r->defaults, r->texture_registry, m, &fresh.gpu, err))
+        return false;
     *out = fresh;
     return true;
 }
@@ -233,6 +234,10 @@ bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index) {
 }
 
 uint32_t kiln_renderer_material_count(const kiln_renderer *r) { return r->material_count; }
+
+void kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry) {
+    r->texture_registry = registry;
+}
 
 /* ---- the frame ------------------------------------------------------------------------------- */
 

@@ -60,6 +60,7 @@ struct kiln_renderer {
     bool output_srgb_encode;
 
     kiln_default_textures defaults;
+    kiln_texture_registry *texture_registry; /* optional; materials may name its textures */
     kiln_bind_group_layout frame_layout, object_layout, material_layout, cluster_layout, post_layout, empty_layout;
     kiln_pipeline_layout scene_layout, sky_layout, post_pipeline_layout;
     kiln_shader forward_program, sky_program, post_program;

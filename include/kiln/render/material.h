@@ -7,6 +7,7 @@
 #define KILN_RENDER_MATERIAL_H
 
 #include <kiln/gfx.h>
+#include <kiln/textures.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,6 +44,11 @@ typedef struct kiln_material {
     kiln_vec2 uv_offset, uv_scale;
     float uv_rotation;
     kiln_texture_view textures[KILN_TEX_COUNT]; /* id 0: the default texture for that slot */
+    /* A texture of the shared registry (include/kiln/textures.h) in place of textures[i]: a
+     * non-zero id wins over textures[i]. This is how a material samples what an authored program
+     * wrote. The registry keeps one view per texture for its whole life (updates re-upload into
+     * it), so the material needs no change when the texture's pixels do. */
+    uint32_t registry_textures[KILN_TEX_COUNT];
     uint8_t texcoords[KILN_TEX_COUNT];          /* 0: uv0, 1: uv1 */
     kiln_sampler sampler;                       /* id 0: linear, repeat, mipmapped */
 } kiln_material;
@@ -93,8 +99,11 @@ typedef struct kiln_gpu_material {
     bool double_sided;
 } kiln_gpu_material;
 
+/* registry may be NULL when no slot names a registry texture; a slot naming an unknown id fails
+ * the upload, naming the slot and the id. */
 bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout, const kiln_default_textures *d,
-                              const kiln_material *m, kiln_gpu_material *out, kiln_error *err);
+                              kiln_texture_registry *registry, const kiln_material *m, kiln_gpu_material *out,
+                              kiln_error *err);
 void kiln_gpu_material_destroy(kiln_resources *res, kiln_gpu_material *g);
 
 #ifdef __cplusplus
