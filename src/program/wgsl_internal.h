@@ -52,4 +52,16 @@ bool kiln_wgsl_layout_type(const kiln_wgsl_module *m, kiln_wgsl_type *t);
 bool kiln_wgsl_layout_struct(const kiln_wgsl_module *m, kiln_wgsl_struct *s, kiln_wgsl_type *t,
                              kiln_error *err);
 
+/* A word of WGSL and the enum value it stands for (builtins, address spaces, ...). */
+typedef struct named_value_entry {
+    const char *name;
+    int value;
+} named_value_entry;
+
+/* The @builtin names the scanner knows (wgsl_reflect.c), shared with the name queries. */
+extern const named_value_entry kiln_wgsl_builtins[];
+extern const size_t kiln_wgsl_builtin_count;
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 #endif
