@@ -409,10 +409,23 @@ kiln_compute_pipeline kiln_gfx_create_compute_pipeline(kiln_resources *res, cons
  * Commands: encoder, render and compute passes, copies, readback
  * ------------------------------------------------------------------------------------------- */
 
+/* Work that must wait for an encoder's submit, such as starting a readback's map: run once, with
+ * submitted true right after the submit, or false when the encoder is discarded or fails to
+ * finish (nothing of it reached the queue). */
+typedef struct kiln_encoder_hook {
+    void (*fn)(void *ctx, uint32_t arg, bool submitted);
+    void *ctx;
+    uint32_t arg;
+} kiln_encoder_hook;
+
+#define KILN_ENCODER_MAX_HOOKS 8
+
 typedef struct kiln_encoder {
     kiln_resources *res;
     WGPUCommandEncoder raw;
     bool pass_open;
+    uint32_t hook_count;
+    kiln_encoder_hook hooks[KILN_ENCODER_MAX_HOOKS];
 } kiln_encoder;
 
 typedef struct kiln_color_attachment {
@@ -455,6 +468,25 @@ bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const 
                                     uint32_t color_count, const kiln_depth_attachment *depth, kiln_render_pass *out,
                                     kiln_error *err);
 bool kiln_encoder_begin_compute_pass(kiln_encoder *enc, const char *label, kiln_compute_pass *out, kiln_error *err);
+
+/* Timestamp writes for one render pass: the GPU's time at its beginning and at its end, into
+ * queries of a Timestamp query set (kiln_timestamps_query_set). An index of
+ * WGPU_QUERY_SET_INDEX_UNDEFINED writes nothing at that end. */
+typedef struct kiln_pass_timestamps {
+    WGPUQuerySet query_set;
+    uint32_t begin_index, end_index;
+} kiln_pass_timestamps;
+
+/* begin_render_pass with timestamp writes; ts NULL writes none (what begin_render_pass does).
+ * Fails, recording nothing, when the device lacks timestamp queries, the set is NULL, an index is
+ * past the set's count, both indices are undefined or both name the same query. */
+bool kiln_encoder_begin_render_pass_timed(kiln_encoder *enc, const char *label, const kiln_color_attachment *colors,
+                                          uint32_t color_count, const kiln_depth_attachment *depth,
+                                          const kiln_pass_timestamps *ts, kiln_render_pass *out, kiln_error *err);
+
+/* Registers a hook (see kiln_encoder_hook); fails when the encoder was submitted or already
+ * carries KILN_ENCODER_MAX_HOOKS. */
+bool kiln_encoder_add_hook(kiln_encoder *enc, kiln_encoder_hook hook, kiln_error *err);
 
 /* Ends and releases the pass; safe to call twice. */
 void kiln_render_pass_end(kiln_render_pass *pass);
@@ -499,6 +531,48 @@ bool kiln_gfx_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t offset, v
  * into a new image: 8-bit formats as RGBA8 (BGRA swapped), RGBA16Float as RGBA16F, 32-bit float as
  * RGBA32F (single-channel formats fill R, with G=B=0 and A=1). Submits and waits. */
 bool kiln_gfx_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * Timestamps: GPU times of render passes, read back without stalling the frame
+ *
+ * A kiln_timestamps owns a Timestamp query set of `capacity` queries, a resolve buffer and
+ * KILN_TIMESTAMP_READBACKS mappable buffers used in rotation. Per encoder: passes write queries
+ * (kiln_encoder_begin_render_pass_timed), kiln_timestamps_resolve records the resolve of queries
+ * [0, count) and their copy into a free readback buffer, tagged with the caller's token. When the
+ * encoder is submitted the buffer's map starts (discarding the encoder frees it again); the map
+ * completes inside a later kiln_gfx_pump, and kiln_timestamps_poll hands the values out, oldest
+ * first. Nothing waits: a frame that finds every readback buffer in flight simply goes unmeasured.
+ * Values are nanoseconds on the GPU's clock (Dawn may quantize them); only differences mean
+ * anything.
+ * ------------------------------------------------------------------------------------------- */
+
+#define KILN_TIMESTAMP_READBACKS 4
+#define KILN_TIMESTAMP_MAX_QUERIES 4096    /* WebGPU's limit on one query set */
+
+typedef struct kiln_timestamps kiln_timestamps;
+
+/* Fails when the device lacks timestamp queries (check gfx->features.timestamp_query first) or
+ * capacity is 0 or above KILN_TIMESTAMP_MAX_QUERIES. */
+kiln_timestamps *kiln_timestamps_create(kiln_resources *res, uint32_t capacity, kiln_error *err);
+/* Releases the GPU objects at once and waits for nothing: a readback still in flight or resolved
+ * into an encoder not yet submitted is dropped when it completes. NULL is fine. */
+void kiln_timestamps_destroy(kiln_timestamps *ts);
+WGPUQuerySet kiln_timestamps_query_set(const kiln_timestamps *ts);
+uint32_t kiln_timestamps_capacity(const kiln_timestamps *ts);
+/* The writes for one pass of this object's set. */
+kiln_pass_timestamps kiln_timestamps_pass(const kiln_timestamps *ts, uint32_t begin_index, uint32_t end_index);
+/* Records the resolve of queries [0, count) and the copy into the next free readback buffer.
+ * Fails, recording nothing, when count is 0 or past the capacity, a pass is open, every readback
+ * buffer is in flight, or the encoder already carries KILN_ENCODER_MAX_HOOKS hooks. Every
+ * query in the range should have been written earlier in the same encoder (an unwritten one reads
+ * 0). The encoder's submit starts the readback's map, its discard frees the buffer again. */
+bool kiln_timestamps_resolve(kiln_timestamps *ts, kiln_encoder *enc, uint32_t count, uint64_t token, kiln_error *err);
+/* Copies up to max values of the oldest completed readback into values, sets *token to the token
+ * it was resolved with, frees its buffer for reuse and returns the number of values resolved (0
+ * when none has completed; values past max are dropped). */
+uint32_t kiln_timestamps_poll(kiln_timestamps *ts, uint64_t *values, uint32_t max, uint64_t *token);
+/* Readback buffers in use: resolved and not yet submitted, mapping, or completed and unpolled. */
+uint32_t kiln_timestamps_in_flight(const kiln_timestamps *ts);
 
 /* Bytes one texel of `format` takes in a copy; 0 for formats readback does not handle. */
 uint32_t kiln_gfx_format_texel_size(WGPUTextureFormat format);

@@ -43,11 +43,45 @@ kiln_depth_attachment kiln_depth_loaded(WGPUTextureView view) {
 bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const kiln_color_attachment *colors,
                                     uint32_t color_count, const kiln_depth_attachment *depth, kiln_render_pass *out,
                                     kiln_error *err) {
+    return kiln_encoder_begin_render_pass_timed(enc, label, colors, color_count, depth, NULL, out, err);
+}
+
+/* Checked here so that a bad index is a kiln error naming the pass, not an uncaptured Dawn error
+ * that invalidates the whole encoder. */
+static bool timestamps_valid(const kiln_encoder *enc, const char *label, const kiln_pass_timestamps *ts,
+                             kiln_error *err) {
+    const char *name = label ? label : "";
+    if (!enc->res->gfx->features.timestamp_query)
+        return kiln_error_set(err, KILN_ERR_GPU, "render pass '%s': the device has no timestamp queries", name);
+    if (!ts->query_set)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': timestamp writes need a query set", name);
+    if (wgpuQuerySetGetType(ts->query_set) != WGPUQueryType_Timestamp)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': the query set is not a timestamp set",
+                              name);
+    uint32_t count = wgpuQuerySetGetCount(ts->query_set);
+    bool has_begin = ts->begin_index != WGPU_QUERY_SET_INDEX_UNDEFINED;
+    bool has_end = ts->end_index != WGPU_QUERY_SET_INDEX_UNDEFINED;
+    if (!has_begin && !has_end)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': timestamp writes name no query", name);
+    if ((has_begin && ts->begin_index >= count) || (has_end && ts->end_index >= count))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "render pass '%s': timestamp query %u is past the set's %u queries", name,
+                              has_begin && ts->begin_index >= count ? ts->begin_index : ts->end_index, count);
+    if (has_begin && ts->begin_index == ts->end_index)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "render pass '%s': beginning and end both write timestamp query %u", name, ts->begin_index);
+    return true;
+}
+
+bool kiln_encoder_begin_render_pass_timed(kiln_encoder *enc, const char *label, const kiln_color_attachment *colors,
+                                          uint32_t color_count, const kiln_depth_attachment *depth,
+                                          const kiln_pass_timestamps *ts, kiln_render_pass *out, kiln_error *err) {
     *out = (kiln_render_pass){0};
     if (!encoder_ready(enc, "begin_render_pass", err)) return false;
     if (color_count > KILN_MAX_COLOR_ATTACHMENTS)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': %u colour attachments, at most %d",
                               label ? label : "", color_count, KILN_MAX_COLOR_ATTACHMENTS);
+    if (ts && !timestamps_valid(enc, label, ts, err)) return false;
     WGPURenderPassColorAttachment raw_colors[KILN_MAX_COLOR_ATTACHMENTS];
     for (uint32_t i = 0; i < color_count; i++) {
         raw_colors[i] = (WGPURenderPassColorAttachment){
@@ -71,11 +105,19 @@ bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const 
             .depthReadOnly = depth->read_only,
         };
     }
+    WGPUPassTimestampWrites writes;
+    if (ts)
+        writes = (WGPUPassTimestampWrites){
+            .querySet = ts->query_set,
+            .beginningOfPassWriteIndex = ts->begin_index,
+            .endOfPassWriteIndex = ts->end_index,
+        };
     WGPURenderPassDescriptor d = {
         .label = kiln_sv(label),
         .colorAttachmentCount = color_count,
         .colorAttachments = raw_colors,
         .depthStencilAttachment = depth ? &raw_depth : NULL,
+        .timestampWrites = ts ? &writes : NULL,
     };
     out->raw = wgpuCommandEncoderBeginRenderPass(enc->raw, &d);
     if (!out->raw) return kiln_error_set(err, KILN_ERR_GPU, "could not begin render pass '%s'", label ? label : "");
@@ -93,6 +135,24 @@ bool kiln_encoder_begin_compute_pass(kiln_encoder *enc, const char *label, kiln_
     out->encoder = enc;
     enc->pass_open = true;
     return true;
+}
+
+bool kiln_encoder_add_hook(kiln_encoder *enc, kiln_encoder_hook hook, kiln_error *err) {
+    if (!enc->raw)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "add_hook: the encoder was already submitted or discarded");
+    if (!hook.fn) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "add_hook: the hook has no function");
+    if (enc->hook_count == KILN_ENCODER_MAX_HOOKS)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "add_hook: the encoder already carries %d hooks",
+                              KILN_ENCODER_MAX_HOOKS);
+    enc->hooks[enc->hook_count++] = hook;
+    return true;
+}
+
+/* Runs and forgets the hooks, in the order they were added. */
+static void run_hooks(kiln_encoder *enc, bool submitted) {
+    uint32_t n = enc->hook_count;
+    enc->hook_count = 0;
+    for (uint32_t i = 0; i < n; i++) enc->hooks[i].fn(enc->hooks[i].ctx, enc->hooks[i].arg, submitted);
 }
 
 void kiln_render_pass_end(kiln_render_pass *pass) {
@@ -240,9 +300,13 @@ bool kiln_encoder_finish_and_submit(kiln_encoder *enc, kiln_error *err) {
     WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc->raw, NULL);
     wgpuCommandEncoderRelease(enc->raw);
     enc->raw = NULL;
-    if (!cb) return kiln_error_set(err, KILN_ERR_GPU, "finishing the command encoder failed");
+    if (!cb) {
+        run_hooks(enc, false);
+        return kiln_error_set(err, KILN_ERR_GPU, "finishing the command encoder failed");
+    }
     wgpuQueueSubmit(enc->res->gfx->queue, 1, &cb);
     wgpuCommandBufferRelease(cb);
+    run_hooks(enc, true);
     return true;
 }
 
@@ -251,4 +315,5 @@ void kiln_encoder_discard(kiln_encoder *enc) {
     wgpuCommandEncoderRelease(enc->raw);
     enc->raw = NULL;
     enc->pass_open = false;
+    run_hooks(enc, false);
 }

@@ -6,6 +6,7 @@ set(KILN_GFX_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/src/gfx/pipeline.c
     ${CMAKE_CURRENT_SOURCE_DIR}/src/gfx/commands.c
     ${CMAKE_CURRENT_SOURCE_DIR}/src/gfx/readback.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/gfx/timestamps.c
     ${CMAKE_CURRENT_SOURCE_DIR}/src/gfx/swapchain.c
     ${CMAKE_CURRENT_SOURCE_DIR}/src/gfx/debug_draw.c
 )

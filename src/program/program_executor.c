@@ -8,7 +8,12 @@
  * a slot clears it to transparent black and every later write loads, a Four output attaches its
  * samples and resolves in the last iteration of a writer the plan marked, and the draw is one
  * fullscreen triangle. Bind groups are cached per pass by the handles they bind, so a steady frame
- * loop records without creating objects or allocating. */
+ * loop records without creating objects or allocating.
+ *
+ * Where the device has timestamp queries, each pass of each dispatch is timed: its first render
+ * pass writes a begin timestamp and its last an end one, every encoder segment's queries are
+ * resolved into a kiln_timestamps readback at its end, and program_gpu_collect folds the values
+ * that came back into the passes at the next record or timings call. Nothing waits for the GPU. */
 #include "program_internal.h"
 
 #include <stdio.h>
@@ -23,6 +28,9 @@ static double now_ns(void) {
 }
 
 void program_executor_free(kiln_programs *p) {
+    if (p->gpu_timing) kiln_timestamps_destroy(p->gpu_timing->timestamps);
+    free(p->gpu_timing);
+    p->gpu_timing = NULL;
     for (uint32_t i = 0; i < p->retired_count; i++) kiln_gfx_destroy_buffer(p->res, p->retired[i].buffer, NULL);
     free(p->retired);
     if (p->uniforms.id) kiln_gfx_destroy_buffer(p->res, p->uniforms, NULL);
@@ -132,6 +140,63 @@ static bool upload_uniforms(kiln_programs *p, size_t *base, kiln_error *err) {
     return true;
 }
 
+/* ---- GPU timing ------------------------------------------------------------------------------------ */
+
+void program_gpu_timing_init(kiln_programs *p) {
+    if (!p->gfx->features.timestamp_query) return;
+    kiln_error err = {0};
+    program_gpu_timing *t = calloc(1, sizeof *t);
+    if (!t) kiln_error_set(&err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
+    else t->timestamps = kiln_timestamps_create(p->res, 2 * PROGRAM_PASSES_PER_SUBMIT, &err);
+    if (!t || !t->timestamps) {
+        kiln_log_add(&p->log, KILN_LOG_WARN, "program", "passes will report no GPU time: %s", err.message);
+        free(t);
+        return;
+    }
+    t->next_token = 1;
+    p->gpu_timing = t;
+}
+
+/* Adds one piece to its pass's measurement. A lost piece (its readback buffer was busy, its pass
+ * failed, its timestamps read 0 because they were never written) drops the whole measurement: the
+ * pass keeps its previous GPU time rather than report part of one. */
+static void fold_piece(const kiln_programs *p, const program_gpu_piece *piece, uint64_t begin, uint64_t end) {
+    program *prog = programs_lookup(p, piece->program_id);
+    if (!piece->measurement || !prog || piece->pass_index >= prog->pass_count) return;
+    program_pass *pass = &prog->passes[piece->pass_index];
+    if (piece->measurement <= pass->gpu_done) return;
+    if (!begin || !end || end < begin) {
+        pass->gpu_open = 0;
+        return;
+    }
+    if (piece->first) {
+        pass->gpu_open = piece->measurement;
+        pass->gpu_sum_ns = 0;
+    } else if (pass->gpu_open != piece->measurement) {
+        return;
+    }
+    pass->gpu_sum_ns += (double)(end - begin);
+    if (piece->last) {
+        pass->gpu_ns = pass->gpu_sum_ns;
+        pass->gpu_done = piece->measurement;
+        pass->gpu_open = 0;
+    }
+}
+
+void program_gpu_collect(const kiln_programs *p) {
+    program_gpu_timing *t = p ? p->gpu_timing : NULL;
+    if (!t) return;
+    uint64_t token;
+    uint32_t n;
+    while ((n = kiln_timestamps_poll(t->timestamps, t->values, 2 * PROGRAM_PASSES_PER_SUBMIT, &token))) {
+        program_gpu_segment *seg = &t->segments[token % PROGRAM_GPU_SEGMENTS];
+        if (seg->token != token) continue; /* its record was reused: a readback that arrived too late */
+        for (uint32_t k = 0; k < seg->count && 2 * k + 1 < n; k++)
+            fold_piece(p, &seg->pieces[k], t->values[2 * k], t->values[2 * k + 1]);
+        seg->token = 0;
+    }
+}
+
 /* ---- one dispatch ---------------------------------------------------------------------------------- */
 
 typedef struct record_state {
@@ -139,7 +204,53 @@ typedef struct record_state {
     kiln_encoder *enc;
     uint32_t passes_in_encoder;
     bool encoder_failed;
+    program_gpu_segment *segment;     /* the pieces timed in this encoder segment; NULL: untimed */
 } record_state;
+
+static void begin_segment(record_state *s) {
+    program_gpu_timing *t = s->p->gpu_timing;
+    if (!t) return;
+    s->segment = &t->segments[t->next_token % PROGRAM_GPU_SEGMENTS];
+    s->segment->token = t->next_token;
+    s->segment->count = 0;
+}
+
+/* Resolves the segment's queries into its encoder. A refused resolve (every readback buffer still
+ * in flight because nobody pumped) only loses these measurements; the token is then reused. */
+static void end_segment(record_state *s) {
+    program_gpu_segment *seg = s->segment;
+    s->segment = NULL;
+    if (!seg || !seg->count) return;
+    program_gpu_timing *t = s->p->gpu_timing;
+    if (kiln_timestamps_resolve(t->timestamps, s->enc, 2 * seg->count, seg->token, NULL))
+        t->next_token++;
+    else
+        seg->token = 0;
+}
+
+/* The timestamp writes of iteration `it` of a pass: a begin where the measurement's piece in this
+ * segment starts (its first iteration, or the first after a split), an end where it stops (its
+ * last iteration, or the last before the segment fills). NULL when untimed or in between. */
+static const kiln_pass_timestamps *iteration_timestamps(record_state *s, const program *prog, uint32_t index,
+                                                        uint32_t it, uint64_t measurement, program_gpu_piece **piece,
+                                                        kiln_pass_timestamps *out) {
+    program_gpu_segment *seg = s->segment;
+    if (!seg) return NULL;
+    uint32_t iterations = prog->passes[index].iterations;
+    bool starts = it == 0 || s->passes_in_encoder == 0;
+    bool stops = it + 1 == iterations || s->passes_in_encoder + 1 == PROGRAM_PASSES_PER_SUBMIT;
+    if (starts) {
+        *piece = &seg->pieces[seg->count++];
+        **piece = (program_gpu_piece){.program_id = prog->id, .pass_index = index, .measurement = measurement,
+                                      .first = it == 0};
+    }
+    if (!starts && !stops) return NULL;
+    uint32_t k = (uint32_t)(*piece - seg->pieces);
+    if (stops) (*piece)->last = it + 1 == iterations;
+    *out = kiln_timestamps_pass(s->p->gpu_timing->timestamps, starts ? 2 * k : WGPU_QUERY_SET_INDEX_UNDEFINED,
+                                stops ? 2 * k + 1 : WGPU_QUERY_SET_INDEX_UNDEFINED);
+    return out;
+}
 
 static const uint32_t *dispatch_ids(const kiln_programs *p, const program_dispatch *d) {
     return p->queue.ids + d->ids_at;
@@ -261,11 +372,13 @@ static bool output_views(kiln_programs *p, const program *prog, const program_pa
 /* Submits the encoder and continues in a fresh one once it holds PROGRAM_PASSES_PER_SUBMIT passes. */
 static bool make_room(record_state *s, kiln_error *err) {
     if (s->passes_in_encoder < PROGRAM_PASSES_PER_SUBMIT) return true;
+    end_segment(s);
     if (!kiln_encoder_finish_and_submit(s->enc, err) || !kiln_encoder_begin(s->enc, s->p->res, "programs", err)) {
         s->encoder_failed = true;
         return false;
     }
     s->passes_in_encoder = 0;
+    begin_segment(s);
     return true;
 }
 
@@ -281,6 +394,8 @@ static bool record_pass(record_state *s, program *prog, uint32_t index, const pr
     if (pass->spec.input_count && !input_group(p, prog, pass, ids, &inputs, err)) return false;
     uint32_t w, h;
     program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
+    uint64_t measurement = p->gpu_timing ? ++p->gpu_timing->next_measurement : 0;
+    program_gpu_piece *piece = NULL;
     for (uint32_t it = 0; it < pass->iterations; it++) {
         if (!make_room(s, err)) return false;
         kiln_color_attachment color =
@@ -289,8 +404,13 @@ static bool record_pass(record_state *s, program *prog, uint32_t index, const pr
             color.resolve_target = resolve;
             color.keep_samples = pass->keep_samples;
         }
+        kiln_pass_timestamps writes;
+        const kiln_pass_timestamps *timed = iteration_timestamps(s, prog, index, it, measurement, &piece, &writes);
         kiln_render_pass rp;
-        if (!kiln_encoder_begin_render_pass(s->enc, pass->entry, &color, 1, NULL, &rp, err)) return false;
+        if (!kiln_encoder_begin_render_pass_timed(s->enc, pass->entry, &color, 1, NULL, timed, &rp, err)) {
+            if (piece) piece->measurement = 0;
+            return false;
+        }
         s->passes_in_encoder++;
         uint32_t offset = (uint32_t)*uniform_at;
         *uniform_at += pass->uniform_slot_size;
@@ -302,7 +422,10 @@ static bool record_pass(record_state *s, program *prog, uint32_t index, const pr
             kiln_render_pass_draw(&rp, 3, 1, 0, 0);
         }
         kiln_render_pass_end(&rp);
-        if (!ok) return false;
+        if (!ok) {
+            if (piece) piece->measurement = 0;
+            return false;
+        }
     }
     pass->cpu_record_ns = now_ns() - start;
     return true;
@@ -334,6 +457,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_programs_record needs a runtime and an open encoder");
     if (enc->pass_open)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_programs_record: end the open pass first");
+    program_gpu_collect(p);
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;
@@ -342,6 +466,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     kiln_error first = {0};
     bool dispatch_failed = false;
     if (ok) {
+        begin_segment(&s);
         transient_pool_begin_record(&p->pool);
         for (uint32_t d = 0; d < p->queue.count && !s.encoder_failed; d++) {
             const program_dispatch *dispatch = &p->queue.items[d];
@@ -360,6 +485,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
             uniform_at += prog->uniform_bytes;
         }
         transient_pool_end_record(&p->pool);
+        if (!s.encoder_failed) end_segment(&s);
     }
     p->queue.count = 0;
     p->queue.ids_count = 0;

@@ -5,7 +5,7 @@
  *   programs.c           create/destroy, the id sequence, destroy_program, log, stats, timings
  *   program_register.c   register: compile, reflect, validate, plan, layouts, pipelines
  *   program_dispatch.c   the drop checks and the queue
- *   program_executor.c   kiln_programs_record: uniforms, transients, render passes
+ *   program_executor.c   kiln_programs_record: uniforms, transients, render passes, GPU timing
  *   transient_pool.c     the physical textures transients land on */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
@@ -74,6 +74,12 @@ typedef struct program_pass {
     /* Timings. */
     uint32_t width, height, divisor;
     double cpu_record_ns;
+    /* GPU time (program_gpu_collect): the measurement whose pieces are being summed, the sum so
+     * far, and the last complete measurement (gpu_done 0: none yet). */
+    uint64_t gpu_open;
+    double gpu_sum_ns;
+    uint64_t gpu_done;
+    double gpu_ns;
 } program_pass;
 
 /* A texture a transient needs during a dispatch: its samples' texture, or the single-sample
@@ -101,6 +107,36 @@ typedef struct program {
     uint32_t output_binding;    /* the binding the final pass writes: the reference extent */
     size_t uniform_bytes;       /* staging bytes one dispatch takes: every pass's slots, every iteration */
 } program;
+
+/* GPU time per pass from timestamp queries. One measurement covers one pass of one dispatch, all
+ * its iterations; the 1024-pass submit split may cut it into pieces, one per encoder segment,
+ * each a begin and an end query (pieces of one segment use queries 2k and 2k + 1) and summed when
+ * the readbacks arrive, so the time between the split's submits is not counted. */
+typedef struct program_gpu_piece {
+    uint32_t program_id, pass_index;
+    uint64_t measurement;       /* 0: dropped (its pass failed to record) */
+    bool first, last;           /* the measurement's first and last pieces */
+} program_gpu_piece;
+
+/* The pieces of one encoder segment, known by the token its readback was resolved with. */
+typedef struct program_gpu_segment {
+    uint64_t token;
+    uint32_t count;
+    program_gpu_piece pieces[PROGRAM_PASSES_PER_SUBMIT];
+} program_gpu_segment;
+
+/* The segments whose readbacks may be in flight plus the one being recorded: a segment's record
+ * is reused only after KILN_TIMESTAMP_READBACKS newer ones, so a live one is never overwritten
+ * while the readbacks arrive in order (and a late one is recognised by its token). */
+#define PROGRAM_GPU_SEGMENTS (KILN_TIMESTAMP_READBACKS + 1)
+
+typedef struct program_gpu_timing {
+    kiln_timestamps *timestamps;      /* 2 * PROGRAM_PASSES_PER_SUBMIT queries */
+    program_gpu_segment segments[PROGRAM_GPU_SEGMENTS];
+    uint64_t next_token;              /* the segment being recorded; tokens start at 1 */
+    uint64_t next_measurement;
+    uint64_t values[2 * PROGRAM_PASSES_PER_SUBMIT];
+} program_gpu_timing;
 
 /* An outgrown uniform buffer, released once no call within PROGRAM_UNIFORM_INTACT_CALLS used it. */
 typedef struct program_retired_buffer {
@@ -150,6 +186,7 @@ struct kiln_programs {
     transient_pool pool;
     uint64_t bind_stamp;
     kiln_log log;
+    program_gpu_timing *gpu_timing;         /* NULL when the device has no timestamp queries */
 };
 
 /* programs.c */
@@ -173,5 +210,12 @@ void program_queue_free(program_queue *q);
 
 /* program_executor.c */
 void program_executor_free(kiln_programs *p);
+/* Sets up GPU timing when the device has timestamp queries; without them, or when that fails
+ * (logged), passes report no GPU time. */
+void program_gpu_timing_init(kiln_programs *p);
+/* Folds every completed timestamp readback into its passes' GPU times. Takes a const runtime
+ * because kiln_programs_timings does: what changes is what the GPU reported since, held behind
+ * the runtime's pointers. */
+void program_gpu_collect(const kiln_programs *p);
 
 #endif

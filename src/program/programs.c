@@ -58,6 +58,7 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
         kiln_programs_destroy(p);
         return NULL;
     }
+    program_gpu_timing_init(p);
     return p;
 }
 
@@ -133,14 +134,14 @@ kiln_pool_stats kiln_programs_pool_stats(const kiln_programs *p) {
 uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln_pass_timing *rows, uint32_t max) {
     const program *prog = programs_lookup(p, program_id);
     if (!prog || !rows) return 0;
+    program_gpu_collect(p);
     uint32_t n = prog->pass_count < max ? prog->pass_count : max;
     for (uint32_t i = 0; i < n; i++) {
         const program_pass *pass = &prog->passes[i];
-        /* GPU time needs timestamp writes on the passes, which kiln_encoder_begin_render_pass does
-         * not offer yet: reported as unavailable on every device. */
+        /* -1 until a measurement came back, and always without timestamp queries. */
         rows[i] = (kiln_pass_timing){
             .stage = pass->spec.stage, .width = pass->width, .height = pass->height, .divisor = pass->divisor,
-            .cpu_record_ns = pass->cpu_record_ns, .gpu_ns = -1.0,
+            .cpu_record_ns = pass->cpu_record_ns, .gpu_ns = pass->gpu_done ? pass->gpu_ns : -1.0,
         };
     }
     return n;
