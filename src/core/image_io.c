@@ -3,6 +3,7 @@
  * Debian's libstb ships the stb implementations as a shared library, so this file only includes
  * the declarations and links -lstb (see sources.cmake). Decoded pixels are copied into memory
  * from kiln_image_create so every kiln_image is freed the same way, whatever stb allocates with. */
+#include <kiln/core/containers.h>
 #include <kiln/core/image.h>
 
 #include <errno.h>
@@ -55,46 +56,13 @@ bool kiln_image_decode(kiln_image *img, const void *bytes, size_t size, kiln_err
     return decode_named(img, bytes, size, what, err);
 }
 
-/* Reads a whole file into a malloc'd buffer. */
-static bool read_file(const char *path, void **out_bytes, size_t *out_size, kiln_error *err) {
-    *out_bytes = NULL;
-    *out_size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-
-    long end = -1;
-    if (fseek(f, 0, SEEK_END) == 0) end = ftell(f);
-    if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: cannot determine file size", path);
-    }
-
-    size_t size = (size_t)end;
-    void *bytes = malloc(size ? size : 1);
-    if (!bytes) {
-        fclose(f);
-        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path,
-                              size);
-    }
-    size_t got = fread(bytes, 1, size, f);
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed || got != size) {
-        free(bytes);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: read %zu of %zu bytes", path, got, size);
-    }
-    *out_bytes = bytes;
-    *out_size = size;
-    return true;
-}
-
 bool kiln_image_load(kiln_image *img, const char *path, kiln_error *err) {
     if (img) memset(img, 0, sizeof *img);
     if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "image load: no path");
 
-    void *bytes;
+    char *bytes;
     size_t size;
-    if (!read_file(path, &bytes, &size, err)) return false;
+    if (!kiln_read_file(path, &bytes, &size, err)) return false;
     bool ok = decode_named(img, bytes, size, path, err);
     free(bytes);
     return ok;

@@ -8,6 +8,7 @@ pkg_check_modules(KILN_STB REQUIRED IMPORTED_TARGET stb)
 
 set(KILN_CORE_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/src/core/bytes.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/core/containers.c
     ${CMAKE_CURRENT_SOURCE_DIR}/src/core/error.c
     ${CMAKE_CURRENT_SOURCE_DIR}/src/core/frustum.c
     ${CMAKE_CURRENT_SOURCE_DIR}/src/core/half.c

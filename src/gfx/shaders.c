@@ -125,30 +125,10 @@ WGPUShaderModule kiln_shaders_compile(kiln_shaders *s, const char *path, const c
     return NULL;
 }
 
-static char *read_file(const char *path, kiln_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0) text = malloc((size_t)size + 1);
-    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-        kiln_error_set(err, KILN_ERR_IO, "%s: cannot read", path);
-        free(text);
-        fclose(f);
-        return NULL;
-    }
-    text[size] = '\0';
-    fclose(f);
-    return text;
-}
-
 static WGPUShaderModule compile_file(kiln_shaders *s, const char *path, kiln_shader_report *report, kiln_error *err) {
-    char *source = read_file(path, err);
-    if (!source) return NULL;
+    char *source;
+    size_t size;
+    if (!kiln_read_file(path, &source, &size, err)) return NULL;
     WGPUShaderModule m = kiln_shaders_compile(s, path, source, report, err);
     free(source);
     return m;
@@ -164,16 +144,12 @@ kiln_shader kiln_shaders_load(kiln_shaders *s, const char *path, kiln_shader_rep
         kiln_error_set(err, KILN_ERR_IO, "%s: %s", path, strerror(errno));
         return (kiln_shader){0};
     }
-    if (s->file_count == s->file_capacity) {
-        uint32_t cap = s->file_capacity ? s->file_capacity * 2 : 16;
-        shader_file *grown = realloc(s->files, cap * sizeof *grown);
-        if (!grown) {
-            kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory registering %s", path);
-            return (kiln_shader){0};
-        }
-        s->files = grown;
-        s->file_capacity = cap;
+    shader_file *grown = kiln_array_reserve(s->files, &s->file_capacity, s->file_count + 1, sizeof *s->files);
+    if (!grown) {
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory registering %s", path);
+        return (kiln_shader){0};
     }
+    s->files = grown;
     WGPUShaderModule module = compile_file(s, path, report, err);
     if (!module) return (kiln_shader){0};
     kiln_shader h = kiln_gfx_adopt_shader(s->res, module, path, err);

@@ -154,21 +154,12 @@ const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r-
 
 /* ---- registries ---------------------------------------------------------------------------- */
 
-static bool grow(void **items, uint32_t *capacity, uint32_t needed, size_t item_size) {
-    if (needed <= *capacity) return true;
-    uint32_t cap = *capacity ? *capacity * 2 : 16;
-    while (cap < needed) cap *= 2;
-    void *grown = realloc(*items, (size_t)cap * item_size);
-    if (!grown) return false;
-    *items = grown;
-    *capacity = cap;
-    return true;
-}
-
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
                                 kiln_error *err) {
     (void)lods; /* LOD levels come with the LOD issue; every mesh has one level until then */
-    if (!grow((void **)&r->meshes, &r->mesh_capacity, r->mesh_count + 1, sizeof *r->meshes)) {
+    renderer_mesh *meshes = kiln_array_reserve(r->meshes, &r->mesh_capacity, r->mesh_count + 1, sizeof *r->meshes);
+    if (meshes) r->meshes = meshes;
+    if (!meshes) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory adding mesh '%s'", label ? label : "");
         return KILN_INVALID_INDEX;
     }
@@ -199,7 +190,10 @@ static bool upload_material(kiln_renderer *r, const kiln_material *m, renderer_m
 }
 
 uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *material, kiln_error *err) {
-    if (!grow((void **)&r->materials, &r->material_capacity, r->material_count + 1, sizeof *r->materials)) {
+    renderer_material *materials =
+        kiln_array_reserve(r->materials, &r->material_capacity, r->material_count + 1, sizeof *r->materials);
+    if (materials) r->materials = materials;
+    if (!materials) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory adding material '%s'",
                        material->label ? material->label : "");
         return KILN_INVALID_INDEX;

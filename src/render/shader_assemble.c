@@ -37,17 +37,6 @@ static bool out_of_memory(assembler *as, const char *what) {
     return kiln_error_set(as->err, KILN_ERR_OUT_OF_MEMORY, "out of memory assembling WGSL (%s)", what);
 }
 
-/* Returns `items` grown (each item_size bytes) to hold at least `need` items, updating *capacity;
- * NULL when memory is short (items is then left as it was). */
-static void *reserve(void *items, uint32_t *capacity, uint32_t need, size_t item_size) {
-    if (need <= *capacity) return items;
-    uint32_t cap = *capacity ? *capacity * 2 : 8;
-    while (cap < need) cap *= 2;
-    void *grown = realloc(items, (size_t)cap * item_size);
-    if (grown) *capacity = cap;
-    return grown;
-}
-
 static char *join_path(const char *directory, const char *name) {
     size_t d = strlen(directory), n = strlen(name);
     char *path = malloc(d + n + 2);
@@ -108,9 +97,9 @@ static open_result open_file(assembler *as, const char *name, char **text, size_
     fclose(f);
     kiln_wgsl_file *files = NULL;
     file_identity *identities = NULL;
-    if (*text && (files = reserve(out->files, &as->file_capacity, out->file_count + 1, sizeof *files)))
+    if (*text && (files = kiln_array_reserve(out->files, &as->file_capacity, out->file_count + 1, sizeof *files)))
         out->files = files;
-    if (files && (identities = reserve(as->identities, &as->identity_capacity, out->file_count + 1, sizeof *identities)))
+    if (files && (identities = kiln_array_reserve(as->identities, &as->identity_capacity, out->file_count + 1, sizeof *identities)))
         as->identities = identities;
     if (!identities) {
         free(*text);
@@ -156,7 +145,7 @@ static bool append_line(assembler *as, const char *line, size_t length, uint32_t
             return true;
         }
     }
-    kiln_wgsl_chunk *chunks = reserve(out->chunks, &as->chunk_capacity, out->chunk_count + 1, sizeof *chunks);
+    kiln_wgsl_chunk *chunks = kiln_array_reserve(out->chunks, &as->chunk_capacity, out->chunk_count + 1, sizeof *chunks);
     if (!chunks) return out_of_memory(as, "chunk map");
     out->chunks = chunks;
     out->chunks[out->chunk_count++] = (kiln_wgsl_chunk){

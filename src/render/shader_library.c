@@ -52,17 +52,6 @@ struct kiln_shader_library {
     uint32_t reload_failures;
 };
 
-/* Returns `items` grown to hold at least `need` items of item_size bytes, updating *capacity;
- * NULL when memory is short (items is then left as it was). */
-static void *reserve(void *items, uint32_t *capacity, uint32_t need, size_t item_size) {
-    if (need <= *capacity) return items;
-    uint32_t cap = *capacity ? *capacity * 2 : 8;
-    while (cap < need) cap *= 2;
-    void *grown = realloc(items, (size_t)cap * item_size);
-    if (grown) *capacity = cap;
-    return grown;
-}
-
 /* strdup that keeps NULL as NULL; *failed is set when a non-NULL string could not be copied. */
 static char *copy_optional(const char *s, bool *failed) {
     if (!s) return NULL;
@@ -200,7 +189,7 @@ kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry
     if (known && kiln_gfx_shader_raw(lib->res, known->handle, NULL)) return known->handle;
     if (known) forget_program(lib, (uint32_t)(known - lib->programs)); /* destroyed by the user: load anew */
 
-    program *programs = reserve(lib->programs, &lib->program_capacity, lib->program_count + 1, sizeof *programs);
+    program *programs = kiln_array_reserve(lib->programs, &lib->program_capacity, lib->program_count + 1, sizeof *programs);
     if (!programs) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory registering %s", entry);
         return (kiln_shader){0};
@@ -286,7 +275,7 @@ bool kiln_shader_library_watch_render_pipeline(kiln_shader_library *lib, kiln_sh
     w.desc.fragment_entry = w.fragment_entry = copy_optional(desc->fragment_entry, &failed);
     render_watch *existing = find_render_watch(lib, pipeline);
     if (!existing) {
-        render_watch *watches = reserve(lib->render_watches, &lib->render_watch_capacity, lib->render_watch_count + 1,
+        render_watch *watches = kiln_array_reserve(lib->render_watches, &lib->render_watch_capacity, lib->render_watch_count + 1,
                                          sizeof *watches);
         if (watches) lib->render_watches = watches;
         else failed = true;
@@ -313,7 +302,7 @@ bool kiln_shader_library_watch_compute_pipeline(kiln_shader_library *lib, kiln_s
     w.desc.entry = w.entry = copy_optional(desc->entry, &failed);
     compute_watch *existing = find_compute_watch(lib, pipeline);
     if (!existing) {
-        compute_watch *watches = reserve(lib->compute_watches, &lib->compute_watch_capacity, lib->compute_watch_count + 1,
+        compute_watch *watches = kiln_array_reserve(lib->compute_watches, &lib->compute_watch_capacity, lib->compute_watch_count + 1,
                                           sizeof *watches);
         if (watches) lib->compute_watches = watches;
         else failed = true;
