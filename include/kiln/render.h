@@ -69,6 +69,12 @@ uint32_t kiln_renderer_material_count(const kiln_renderer *r);
 bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
                           uint32_t height, kiln_error *err);
 
+/* The same frame recorded into the caller's encoder, which the caller submits: this is how one
+ * command buffer carries a frame's authored program passes (kiln_programs_record) followed by the
+ * scene passes. Nothing is recorded for a zero-sized viewport. */
+bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
+                          uint32_t height, kiln_encoder *enc, kiln_error *err);
+
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r);
 
 /* The frame graph of the last frame as Graphviz DOT (see kiln_frame_graph_to_graphviz). */

@@ -268,14 +268,14 @@ static bool write_frame_uniform(kiln_renderer *r, const kiln_render_scene *scene
                                  view_projection.m, sizeof view_projection.m, err);
 }
 
-bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                          uint32_t height, kiln_error *err) {
+bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
+                          uint32_t height, kiln_encoder *enc, kiln_error *err) {
     kiln_gfx_pump(r->gfx, false);
     if (r->gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer");
+    r->stats = (kiln_frame_stats){0};
     if (!width || !height) return true;
     if (!target) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: target view is NULL");
     renderer_alloc_mark(r, "start");
-    r->stats = (kiln_frame_stats){0};
     if (!renderer_ensure_pipelines(r, err)) return false;
 
     kiln_camera camera = scene->camera;
@@ -300,7 +300,23 @@ bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPU
     if (drawn && !kiln_gfx_write_buffer(r->res, r->instances, 0, r->records.data, (size_t)drawn * KILN_INSTANCE_RECORD_SIZE, err))
         return false;
     renderer_alloc_mark(r, "instances");
-    return renderer_record_frame(r, &framed, target, width, height, err);
+    return renderer_record_frame(r, &framed, target, width, height, enc, err);
+}
+
+bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
+                          uint32_t height, kiln_error *err) {
+    if (!width || !height) {
+        r->stats = (kiln_frame_stats){0};
+        kiln_gfx_pump(r->gfx, false);
+        return r->gfx->lost ? kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer") : true;
+    }
+    kiln_encoder enc;
+    if (!kiln_encoder_begin(&enc, r->res, "kiln frame", err)) return false;
+    if (!kiln_renderer_record(r, scene, target, width, height, &enc, err)) {
+        kiln_encoder_discard(&enc);
+        return false;
+    }
+    return kiln_encoder_finish_and_submit(&enc, err);
 }
 
 size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size) {

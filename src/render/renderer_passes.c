@@ -163,7 +163,7 @@ static bool record_pass(kiln_renderer *r, kiln_encoder *enc, const frame_passes 
 }
 
 bool renderer_record_frame(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                           uint32_t height, kiln_error *err) {
+                           uint32_t height, kiln_encoder *enc, kiln_error *err) {
     (void)scene;
     frame_passes p;
     declare(r, target, width, height, &p);
@@ -174,15 +174,8 @@ bool renderer_record_frame(kiln_renderer *r, const kiln_render_scene *scene, WGP
     const uint32_t *order = kiln_frame_graph_order(r->graph, &count);
     r->stats.passes = count;
     r->stats.transient_textures = kiln_frame_graph_physical_count(r->graph);
-
-    kiln_encoder enc;
-    if (!kiln_encoder_begin(&enc, r->res, "kiln frame", err)) return false;
-    for (uint32_t i = 0; i < count; i++) {
-        if (!record_pass(r, &enc, &p, order[i], err)) {
-            kiln_encoder_discard(&enc);
-            return false;
-        }
-    }
+    for (uint32_t i = 0; i < count; i++)
+        if (!record_pass(r, enc, &p, order[i], err)) return false;
     renderer_alloc_mark(r, "recording");
-    return kiln_encoder_finish_and_submit(&enc, err);
+    return true;
 }

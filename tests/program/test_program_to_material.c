@@ -1,7 +1,8 @@
 /* A material samples what an authored program wrote: a program paints a Writable registry texture,
  * a renderer material names that texture by its registry id, and the rendered plane shows the
  * program's colour; repainting with a new blob changes the rendered colour without touching the
- * material. */
+ * material; and in one command buffer (program passes recorded first, then the scene's) the scene
+ * sees that frame's paint. */
 #include <kiln/program.h>
 #include <kiln/render.h>
 
@@ -72,6 +73,25 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     CHECK_MSG(kiln_programs_frame(programs, &err), "%s", err.message);
     CHECK_MSG(render_center(&f, r, &scene, second, &err), "%s", err.message);
 
+    /* One command buffer: the program's pass, then the scene's, submitted once. */
+    float violet[4] = {0.5f, 0.0f, 1.0f, 1.0f};
+    uint8_t third[4] = {0};
+    CHECK_EQ_INT(kiln_programs_dispatch(programs, program, &canvas, 1, violet, sizeof violet), KILN_DISPATCH_OK);
+    kiln_texture t = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8Unorm,
+                                             .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
+    kiln_texture_view v = kiln_gfx_create_texture_view(f.res, t, NULL, &err);
+    kiln_encoder enc;
+    CHECK(kiln_encoder_begin(&enc, f.res, "one frame", &err));
+    CHECK_MSG(kiln_programs_record(programs, &enc, &err), "%s", err.message);
+    CHECK_MSG(kiln_renderer_record(r, &scene, kiln_gfx_texture_view_raw(f.res, v, NULL), 16, 16, &enc, &err), "%s", err.message);
+    CHECK_MSG(kiln_encoder_finish_and_submit(&enc, &err), "%s", err.message);
+    kiln_image img = {0};
+    CHECK_MSG(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), &img, &err), "%s", err.message);
+    memcpy(third, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
+    kiln_image_free(&img);
+    kiln_gfx_destroy_texture_view(f.res, v, NULL);
+    kiln_gfx_destroy_texture(f.res, t, NULL);
+
     /* A slot naming an id the registry does not know is refused by name. */
     kiln_material bad = kiln_material_default("bad");
     bad.registry_textures[KILN_TEX_EMISSIVE] = 999;
@@ -85,6 +105,7 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(first[0] == 255 && abs(first[1] - 188) <= 1 && first[2] == 0);
     CHECK(second[0] == 0 && abs(second[1] - 188) <= 1 && abs(second[2] - 188) <= 1);
+    CHECK(abs(third[0] - 188) <= 1 && third[1] == 0 && third[2] == 255); /* violet, painted in the same submit */
     CHECK_EQ_INT(bad_index, KILN_INVALID_INDEX);
     CHECK_STR_CONTAINS(bad_message, "material 'bad': emissive slot names unknown texture id 999");
 }
