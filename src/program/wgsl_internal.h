@@ -1,5 +1,6 @@
-/* What the WGSL scanner's three files share: the token stream (wgsl_lexer.c), positioned errors,
- * and the layout computations (wgsl_layout.c) that wgsl_reflect.c runs while it resolves types. */
+/* What the WGSL scanner's files share: the token stream (wgsl_lexer.c), positioned errors, and the
+ * layout computations (wgsl_layout.c) that the parser (wgsl_types.c) runs while it resolves types.
+ * The parser's own state is in wgsl_parser.h, private to its files. */
 #ifndef KILN_PROGRAM_WGSL_INTERNAL_H
 #define KILN_PROGRAM_WGSL_INTERNAL_H
 
@@ -58,7 +59,7 @@ typedef struct named_value_entry {
     int value;
 } named_value_entry;
 
-/* The @builtin names the scanner knows (wgsl_reflect.c), shared with the name queries. */
+/* The @builtin names the scanner knows (wgsl_attributes.c), shared with the name queries. */
 extern const named_value_entry kiln_wgsl_builtins[];
 extern const size_t kiln_wgsl_builtin_count;
 

@@ -1,6 +1,6 @@
 /* The WGSL scanner's queries over a scanned module: lookups of entry points, bindings, structs and
- * variables, entry-point IO, uniform block sizes, and the names used in messages. Split from
- * wgsl_reflect.c, which builds the module. */
+ * variables, entry-point IO, uniform block sizes, and the names used in messages. The module
+ * itself is built by wgsl_reflect.c, wgsl_attributes.c, wgsl_types.c and wgsl_entries.c. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
