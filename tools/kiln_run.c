@@ -54,31 +54,13 @@ typedef struct script_run {
 static char fatal_reason[2048];
 
 static char *read_file(const char *path, size_t *size, char *why, size_t why_size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, why_size, "cannot read '%s': %s", path, strerror(errno));
+    char *text;
+    kiln_error err = {0};
+    if (!kiln_read_file(path, &text, size, &err)) {
+        snprintf(why, why_size, "cannot read '%s' (%s)", path, err.message);
         return NULL;
     }
-    size_t cap = 4096, n = 0;
-    char *data = malloc(cap + 1);
-    while (data) {
-        n += fread(data + n, 1, cap - n, f);
-        if (n < cap) break;
-        char *grown = realloc(data, cap * 2 + 1);
-        if (!grown) free(data);
-        data = grown;
-        cap *= 2;
-    }
-    bool failed = !data || ferror(f);
-    if (failed) snprintf(why, why_size, "cannot read '%s': %s", path, data ? strerror(errno) : "out of memory");
-    fclose(f);
-    if (failed) {
-        free(data);
-        return NULL;
-    }
-    data[n] = '\0';
-    *size = n;
-    return data;
+    return text;
 }
 
 /* ---- replies ---------------------------------------------------------------------------------- */

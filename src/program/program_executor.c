@@ -79,13 +79,10 @@ static size_t queued_uniform_bytes(const kiln_programs *p) {
 /* Keeps the outgrown buffer while an encoder recorded by one of the calls the ring protects may be
  * unsubmitted: destroying it would fail that encoder's submit. */
 static bool retire_uniforms(kiln_programs *p, kiln_error *err) {
-    if (p->retired_count == p->retired_capacity) {
-        uint32_t cap = p->retired_capacity ? p->retired_capacity * 2 : 4;
-        program_retired_buffer *grown = realloc(p->retired, cap * sizeof *grown);
-        if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory growing uniforms");
-        p->retired = grown;
-        p->retired_capacity = cap;
-    }
+    program_retired_buffer *grown =
+        kiln_array_reserve(p->retired, &p->retired_capacity, p->retired_count + 1, sizeof *grown);
+    if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory growing uniforms");
+    p->retired = grown;
     p->retired[p->retired_count++] = (program_retired_buffer){p->uniforms, p->record_calls};
     p->uniforms = (kiln_buffer){0};
     return true;

@@ -325,13 +325,9 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
 /* ---- register ------------------------------------------------------------------------------------ */
 
 static bool reserve_id(kiln_programs *p) {
-    if (p->program_count < p->program_capacity) return true;
-    uint32_t cap = p->program_capacity ? p->program_capacity * 2 : 16;
-    program **grown = realloc(p->programs, (size_t)cap * sizeof *grown);
-    if (!grown) return false;
-    p->programs = grown;
-    p->program_capacity = cap;
-    return true;
+    program **grown = kiln_array_reserve(p->programs, &p->program_capacity, p->program_count + 1, sizeof *grown);
+    if (grown) p->programs = grown;
+    return grown != NULL;
 }
 
 uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc, kiln_program_error *err) {

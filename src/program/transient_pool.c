@@ -2,6 +2,8 @@
  * kept across dispatches (transient_pool.h says the rules). */
 #include "transient_pool.h"
 
+#include <kiln/core/containers.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,13 +50,9 @@ static bool same_class(const transient_texture *t, uint32_t width, uint32_t heig
 static transient_texture *free_slot(transient_pool *pool) {
     for (uint32_t i = 0; i < pool->count; i++)
         if (!pool->items[i].alive) return &pool->items[i];
-    if (pool->count == pool->capacity) {
-        uint32_t cap = pool->capacity ? pool->capacity * 2 : 16;
-        transient_texture *grown = realloc(pool->items, (size_t)cap * sizeof *grown);
-        if (!grown) return NULL;
-        pool->items = grown;
-        pool->capacity = cap;
-    }
+    transient_texture *grown = kiln_array_reserve(pool->items, &pool->capacity, pool->count + 1, sizeof *grown);
+    if (!grown) return NULL;
+    pool->items = grown;
     pool->items[pool->count] = (transient_texture){0};
     return &pool->items[pool->count++];
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kiln/core/containers.h>
+
 #include "wgsl_internal.h"
 
 typedef struct cursor {
@@ -139,14 +141,11 @@ static void lex_number(cursor *c, wgsl_token *t) {
     t->value = (uint32_t)value;
 }
 
-static bool push(wgsl_tokens *out, size_t *capacity, const wgsl_token *t) {
-    if (out->count == *capacity) {
-        size_t cap = *capacity ? *capacity * 2 : 256;
-        wgsl_token *grown = realloc(out->items, cap * sizeof *grown);
-        if (!grown) return false;
-        out->items = grown;
-        *capacity = cap;
-    }
+static bool push(wgsl_tokens *out, uint32_t *capacity, const wgsl_token *t) {
+    if (out->count >= UINT32_MAX) return false;
+    wgsl_token *grown = kiln_array_reserve(out->items, capacity, (uint32_t)out->count + 1, sizeof *grown);
+    if (!grown) return false;
+    out->items = grown;
     out->items[out->count++] = *t;
     return true;
 }
@@ -157,7 +156,7 @@ bool kiln_wgsl_lex(const char *source, size_t length, const char *source_name, w
                    kiln_error *err) {
     out->items = NULL;
     out->count = 0;
-    size_t capacity = 0;
+    uint32_t capacity = 0;
     cursor c = {source, length, 0, 1, 1};
     for (;;) {
         if (!skip_blank(&c, source_name, err)) goto fail;

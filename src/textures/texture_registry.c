@@ -75,12 +75,9 @@ static bool reserve_slot(kiln_texture_registry *reg, kiln_error *err) {
     if (reg->count < reg->capacity) return true;
     if (reg->count == UINT32_MAX)
         return kiln_error_set(err, KILN_ERR_CAPACITY, "create_texture: the id sequence is exhausted");
-    uint64_t cap = reg->capacity ? (uint64_t)reg->capacity * 2 : 64;
-    if (cap > UINT32_MAX) cap = UINT32_MAX;
-    texture_entry **grown = realloc(reg->entries, (size_t)cap * sizeof *grown);
+    texture_entry **grown = kiln_array_reserve(reg->entries, &reg->capacity, reg->count + 1, sizeof *grown);
     if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "create_texture: out of memory for the id table");
     reg->entries = grown;
-    reg->capacity = (uint32_t)cap;
     return true;
 }
 
