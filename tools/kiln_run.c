@@ -57,7 +57,12 @@ static char *read_file(const char *path, size_t *size, char *why, size_t why_siz
     char *text;
     kiln_error err = {0};
     if (!kiln_read_file(path, &text, size, &err)) {
-        snprintf(why, why_size, "cannot read '%s' (%s)", path, err.message);
+        /* err reads "<path>: <reason>"; this tool's messages read "cannot read '<path>': <reason>". */
+        const char *reason = err.message;
+        size_t n = strlen(path);
+        if (strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
+        if (strncmp(reason, "cannot open: ", 13) == 0) reason += 13;
+        snprintf(why, why_size, "cannot read '%s': %s", path, reason);
         return NULL;
     }
     return text;
