@@ -29,10 +29,6 @@ bool kiln_frame_uniform_pack(const kiln_frame_uniform_inputs *in, uint8_t out[KI
     kiln_bytes_f32(&w, in->near);
     kiln_bytes_vec2(&w, (kiln_vec2){(float)in->width, (float)in->height});
     kiln_bytes_vec2(&w, (kiln_vec2){1.0f / (float)in->width, 1.0f / (float)in->height});
-    kiln_bytes_f32(&w, in->cluster_scale);
-    kiln_bytes_f32(&w, in->cluster_bias);
-    kiln_bytes_f32(&w, in->cluster_far);
-    kiln_bytes_u32(&w, in->light_count);
     kiln_bytes_vec3(&w, in->sun_direction);
     kiln_bytes_f32(&w, in->sun_intensity);
     kiln_bytes_vec3(&w, in->sun_color);

@@ -5,7 +5,7 @@
 
 #include <kiln/render/scene.h>
 
-#define KILN_FRAME_UNIFORM_SIZE 448
+#define KILN_FRAME_UNIFORM_SIZE 432
 #define KILN_INSTANCE_RECORD_SIZE 144
 
 /* Pass uniforms: one 256-byte slot per view a pass renders from (the dynamic-offset alignment),
@@ -23,8 +23,6 @@ typedef struct kiln_frame_uniform_inputs {
     kiln_vec3 camera_position;
     float near;
     uint32_t width, height;
-    float cluster_scale, cluster_bias, cluster_far;
-    uint32_t light_count;
     bool has_sun;
     kiln_vec3 sun_direction, sun_color;
     float sun_intensity;

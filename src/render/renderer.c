@@ -24,7 +24,7 @@ void renderer_alloc_mark(kiln_renderer *r, const char *phase) {
     if (now != r->alloc_mark)
         kiln_log_add(&r->gfx->diagnostics, KILN_LOG_INFO, "render.alloc", "%s: %llu allocation(s)", phase,
                      (unsigned long long)(now - r->alloc_mark));
-    r->alloc_mark = r->alloc_probe(); /* the log line itself never allocates, but re-read to be exact */
+    r->alloc_mark = now; /* logging writes into the ring and never allocates */
 }
 
 void kiln_renderer_set_alloc_probe(kiln_renderer *r, uint64_t (*probe)(void)) {
@@ -236,9 +236,8 @@ void kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry 
 /* ---- the frame ------------------------------------------------------------------------------- */
 
 static bool write_frame_uniform(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
-                                const kiln_light *sun, bool has_sun, uint32_t light_count, uint32_t w, uint32_t h,
+                                const kiln_light *sun, bool has_sun, uint32_t w, uint32_t h,
                                 kiln_error *err) {
-    const kiln_cluster_uniform *cu = kiln_clusters_uniform(r->clusters);
     kiln_frame_uniform_inputs in = {
         .view = kiln_camera_view(camera),
         .projection = kiln_camera_projection(camera),
@@ -246,10 +245,6 @@ static bool write_frame_uniform(kiln_renderer *r, const kiln_render_scene *scene
         .near = camera->near,
         .width = w,
         .height = h,
-        .cluster_scale = cu->slice_scale,
-        .cluster_bias = cu->slice_bias,
-        .cluster_far = cu->far,
-        .light_count = light_count,
         .has_sun = has_sun,
         .sun_direction = has_sun ? sun->direction : (kiln_vec3){0, -1, 0},
         .sun_color = has_sun ? sun->color : (kiln_vec3){0, 0, 0},
@@ -289,7 +284,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPU
                               width, height, r->gpu_lights, light_count, err))
         return false;
     renderer_alloc_mark(r, "lights");
-    if (!write_frame_uniform(r, scene, &camera, &sun, has_sun, light_count, width, height, err)) return false;
+    if (!write_frame_uniform(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
     renderer_alloc_mark(r, "frame uniform");
 
     kiln_render_scene framed = *scene;
@@ -300,7 +295,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPU
     if (drawn && !kiln_gfx_write_buffer(r->res, r->instances, 0, r->records.data, (size_t)drawn * KILN_INSTANCE_RECORD_SIZE, err))
         return false;
     renderer_alloc_mark(r, "instances");
-    return renderer_record_frame(r, &framed, target, width, height, enc, err);
+    return renderer_record_frame(r, target, width, height, enc, err);
 }
 
 bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,

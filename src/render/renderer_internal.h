@@ -116,8 +116,8 @@ prepass_variant renderer_prepass_variant(const kiln_gpu_material *m);
 bool renderer_build_batches(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err);
 
 /* renderer_passes.c: declares the frame graph, compiles it and records every pass into enc. */
-bool renderer_record_frame(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                           uint32_t height, kiln_encoder *enc, kiln_error *err);
+bool renderer_record_frame(kiln_renderer *r, WGPUTextureView target, uint32_t width, uint32_t height, kiln_encoder *enc,
+                           kiln_error *err);
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */
 void renderer_alloc_mark(kiln_renderer *r, const char *phase);

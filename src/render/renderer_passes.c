@@ -162,9 +162,8 @@ static bool record_pass(kiln_renderer *r, kiln_encoder *enc, const frame_passes 
     return ok;
 }
 
-bool renderer_record_frame(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                           uint32_t height, kiln_encoder *enc, kiln_error *err) {
-    (void)scene;
+bool renderer_record_frame(kiln_renderer *r, WGPUTextureView target, uint32_t width, uint32_t height, kiln_encoder *enc,
+                           kiln_error *err) {
     frame_passes p;
     declare(r, target, width, height, &p);
     renderer_alloc_mark(r, "graph declare");

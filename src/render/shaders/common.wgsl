@@ -1,5 +1,5 @@
 // The frame uniform (group 0) and the instance records (group 1), shared by every scene program.
-// The C side is src/render/frame_uniform.c: both sides assert the same sizes (FRAME_SIZE 448,
+// The C side is src/render/frame_uniform.c: both sides assert the same sizes (FRAME_SIZE 432,
 // INSTANCE_SIZE 144); change them together.
 
 struct Frame {
@@ -12,10 +12,6 @@ struct Frame {
     near: f32,
     screen_size: vec2<f32>,
     inverse_screen_size: vec2<f32>,
-    cluster_scale: f32,
-    cluster_bias: f32,
-    cluster_far: f32,
-    light_count: u32,
     sun_direction: vec3<f32>,     // the direction sunlight travels
     sun_intensity: f32,           // lux
     sun_color: vec3<f32>,
