@@ -110,7 +110,7 @@ bool renderer_ensure_pipelines(kiln_renderer *r, kiln_error *err) {
         if (!make_pipeline(r, &r->prepass[v], &d, err)) return false;
     }
     kiln_render_pipeline_desc sky = {
-        .label = "sky", .layout = r->sky_layout, .shader = r->sky_program, .vertex_entry = "vs_sky", .fragment_entry = "fs_sky",
+        .label = "sky", .layout = r->sky_layout, .shader = r->sky_program, .vertex_entry = "vs_fullscreen", .fragment_entry = "fs_sky",
         .target_count = 1, .targets = {{.format = HDR_FORMAT}}, .depth = kiln_depth_reverse_z(DEPTH_FORMAT, false),
         .sample_count = samples,
     };

@@ -49,17 +49,6 @@ const PI: f32 = 3.14159265358979;
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(1) @binding(0) var<storage, read> instances: array<Instance>;
 
-// A fullscreen triangle: vertex 0, 1, 2 cover the viewport; uv (0, 0) at the top left.
-fn fullscreen_position(vertex: u32) -> vec4<f32> {
-    let x = f32((vertex << 1u) & 2u);
-    let y = f32(vertex & 2u);
-    return vec4<f32>(x * 2.0 - 1.0, 1.0 - y * 2.0, 0.0, 1.0);
-}
-
-fn fullscreen_uv(vertex: u32) -> vec2<f32> {
-    return vec2<f32>(f32((vertex << 1u) & 2u), f32(vertex & 2u));
-}
-
 // World-space direction through a pixel centre (for the sky).
 fn view_ray(frag_xy: vec2<f32>) -> vec3<f32> {
     let ndc = vec2<f32>(frag_xy.x * frame.inverse_screen_size.x * 2.0 - 1.0, 1.0 - frag_xy.y * frame.inverse_screen_size.y * 2.0);

@@ -2,22 +2,12 @@
 // views bypass both. Unorm targets get the sRGB encode here, sRGB targets in the hardware.
 #include "common.wgsl"
 #include "tonemap_curves.wgsl"
+#include "fullscreen.wgsl"
 
 @group(3) @binding(0) var hdr_texture: texture_2d<f32>;
 
-struct PostOut {
-    @builtin(position) clip: vec4<f32>,
-};
-
-@vertex
-fn vs_fullscreen(@builtin(vertex_index) vertex: u32) -> PostOut {
-    var out: PostOut;
-    out.clip = fullscreen_position(vertex);
-    return out;
-}
-
 @fragment
-fn fs_tonemap(in: PostOut) -> @location(0) vec4<f32> {
+fn fs_tonemap(in: FullscreenOut) -> @location(0) vec4<f32> {
     let hdr = textureLoad(hdr_texture, vec2<i32>(in.clip.xy), 0);
     var color = hdr.rgb;
     if (frame.debug_mode == DEBUG_NONE) {

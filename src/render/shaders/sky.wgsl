@@ -1,20 +1,10 @@
 // The procedural sky: a fullscreen triangle at depth 0 (infinitely far in reverse-Z), so the
 // GreaterEqual depth test keeps it only where no geometry was drawn.
 #include "common.wgsl"
-
-struct SkyOut {
-    @builtin(position) clip: vec4<f32>,
-};
-
-@vertex
-fn vs_sky(@builtin(vertex_index) vertex: u32) -> SkyOut {
-    var out: SkyOut;
-    out.clip = fullscreen_position(vertex);
-    return out;
-}
+#include "fullscreen.wgsl"
 
 @fragment
-fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
+fn fs_sky(in: FullscreenOut) -> @location(0) vec4<f32> {
     if (frame.debug_mode != DEBUG_NONE) {
         return vec4<f32>(0.0, 0.0, 0.0, 1.0);
     }
