@@ -12,19 +12,6 @@ static const kiln_vec3 SAMPLES[] = {
 };
 #define SAMPLE_COUNT (sizeof SAMPLES / sizeof SAMPLES[0])
 
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static const char *ENTRY =
     "\n@group(0) @binding(0) var<storage, read_write> values: array<vec4<f32>>;\n"
     "@compute @workgroup_size(1) fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
@@ -35,8 +22,11 @@ static const char *ENTRY =
     "}\n";
 
 TEST(gpu_curves_match_the_cpu_reference) {
-    char *curves = read_text(KILN_RENDER_SHADER_DIR "/tonemap_curves.wgsl");
-    CHECK(curves);
+    char *curves;
+    size_t curves_size;
+    kiln_error read_err = {0};
+    CHECK_MSG(kiln_read_file(KILN_RENDER_SHADER_DIR "/tonemap_curves.wgsl", &curves, &curves_size, &read_err), "%s",
+              read_err.message);
     size_t n = strlen(curves) + strlen(ENTRY) + 1;
     char *source = malloc(n);
     snprintf(source, n, "%s%s", curves, ENTRY);
