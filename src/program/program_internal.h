@@ -11,7 +11,7 @@
 #define KILN_PROGRAM_INTERNAL_H
 
 #include <kiln/program.h>
-#include <kiln/program/wgsl_reflect.h>
+#include <kiln/shader/wgsl_reflect.h>
 
 #include "transient_pool.h"
 

@@ -4,7 +4,7 @@
 #define KILN_PROGRAM_VALIDATE_H
 
 #include <kiln/program.h>
-#include <kiln/program/wgsl_reflect.h>
+#include <kiln/shader/wgsl_reflect.h>
 
 /* Runs every check after "invalid_wgsl" in the documented class order (program.h), stopping at
  * the first failure: fills err->cls and err->message (naming the pass and slot) and returns false.

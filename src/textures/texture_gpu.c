@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textures/texture_internal.h"
+#include "texture_internal.h"
 
 static WGPUTextureUsage usage_of(const kiln_texture_info *info) {
     WGPUTextureUsage u = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textures/texture_internal.h"
+#include "texture_internal.h"
 
 kiln_texture_registry *kiln_texture_registry_create(kiln_resources *res, kiln_error *err) {
     if (!res) {

@@ -3,7 +3,7 @@
  * checked in program.h's order over the whole program, so the earlier class wins whatever pass
  * holds it. Pure CPU: shaders are read by the WGSL scanner, never compiled. */
 #include <kiln/program.h>
-#include <kiln/program/wgsl_reflect.h>
+#include <kiln/shader/wgsl_reflect.h>
 
 #include "program/program_validate.h"
 #include "test.h"

@@ -2,7 +2,7 @@
  * kinds, entry points and their flattened inputs and outputs, usage through helper functions,
  * aliases and constants, every error with its line:col, and prefixes and byte flips of a real
  * module (run under ASan). */
-#include <kiln/program/wgsl_reflect.h>
+#include <kiln/shader/wgsl_reflect.h>
 
 #include <stdint.h>
 

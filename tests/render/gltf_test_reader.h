@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kiln/render/mesh.h>
+#include <kiln/geometry.h>
 
 #define GLTF_TEST_MAX_BUFFERS 8
 

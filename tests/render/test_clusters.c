@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kiln/render/shader_library.h>
+#include <kiln/shader/library.h>
 
 #include "gfx_fixture.h"
 

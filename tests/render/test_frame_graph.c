@@ -1,7 +1,7 @@
 /* The frame graph: dependency rules and ordering, culling, cycles, lifetimes, aliasing of
  * transients and the texture pool across frames, imported and external resources, declaration
  * errors, the DOT dump, and a steady-state frame that allocates nothing. */
-#include <kiln/render/frame_graph.h>
+#include <kiln/graph.h>
 
 #include "gfx_fixture.h"
 

@@ -1,6 +1,6 @@
 /* kiln_mesh_data on the CPU: allocation, each validation rule with its message, area-weighted
  * normals, bounds, morph targets, and the cube, sphere and plane primitives. */
-#include <kiln/render/mesh.h>
+#include <kiln/geometry.h>
 
 #include "test.h"
 

@@ -2,7 +2,7 @@
  * writers' own assertions and the struct sizes) against the sizes WGSL's layout rules give the
  * shader structs, read from the renderer's real shader files by kiln's WGSL scanner. A field
  * added on one side only fails here. */
-#include <kiln/program/wgsl_reflect.h>
+#include <kiln/shader/wgsl_reflect.h>
 #include <kiln/render.h>
 
 #include "render/frame_uniform.h"

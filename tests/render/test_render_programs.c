@@ -1,5 +1,5 @@
 /* Every WGSL program of the renderer assembles from its includes and compiles on the device. */
-#include <kiln/render/shader_library.h>
+#include <kiln/shader/library.h>
 
 #include "gfx_fixture.h"
 

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include <kiln/render/shader_library.h>
+#include <kiln/shader/library.h>
 
 #include "gfx_fixture.h"
 

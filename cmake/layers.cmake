@@ -1,0 +1,35 @@
+# kiln's layers, one CMake object library each (kiln_core, kiln_gfx, ...), linked only downwards.
+#
+# A layer sees the public headers of the layers it names in DEPENDS and nothing else: its include
+# path holds include/<layer> and those of its dependencies, so `#include <kiln/render.h>` in a
+# lower layer fails to compile ("No such file or directory"), and a call into a higher layer fails
+# to link wherever the lower layer is linked on its own. libkiln (static and shared) is the union
+# of every layer's objects.
+
+# kiln_layer(NAME SOURCES a.c... [DEPENDS layer...] [LIBS target...] [WGSL name=file...])
+function(kiln_layer name)
+    cmake_parse_arguments(L "" "" "SOURCES;DEPENDS;LIBS;WGSL" ${ARGN})
+    set(sources ${L_SOURCES})
+    # Built-in WGSL is embedded as C strings (generated into the build tree, never committed), so
+    # an installed library reads nothing from the source tree.
+    foreach(pair ${L_WGSL})
+        string(REPLACE "=" ";" pair "${pair}")
+        list(GET pair 0 symbol)
+        list(GET pair 1 file)
+        set(out ${CMAKE_BINARY_DIR}/generated/${symbol}.c)
+        add_custom_command(OUTPUT ${out}
+            COMMAND ${CMAKE_COMMAND} -DIN=${file} -DOUT=${out} -DNAME=${symbol} -P ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
+            DEPENDS ${file} ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
+            COMMENT "Embedding ${file}")
+        list(APPEND sources ${out})
+    endforeach()
+    add_library(kiln_${name} OBJECT ${sources})
+    set_target_properties(kiln_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_include_directories(kiln_${name} PUBLIC ${CMAKE_SOURCE_DIR}/include/${name}
+        PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    foreach(dep ${L_DEPENDS})
+        target_link_libraries(kiln_${name} PUBLIC kiln_${dep})
+    endforeach()
+    target_link_libraries(kiln_${name} PUBLIC ${L_LIBS})
+    set_property(GLOBAL APPEND PROPERTY KILN_LAYERS kiln_${name})
+endfunction()

@@ -1,0 +1,97 @@
+/* kiln/render: the clustered forward+ renderer.
+ *
+ * A kiln_renderer turns a kiln_render_scene (camera, lights, instances, joints, environment) into
+ * one submitted command buffer per frame. It owns its pipelines, layouts, persistent buffers, the
+ * mesh and material registries, the frame graph, the shader library and the frame scratch; the
+ * kiln_gfx and kiln_resources it was created with must outlive it. Nothing it does in a frame
+ * waits on the GPU, and after warm-up a frame allocates nothing.
+ *
+ * Guide: docs/guides/render.md. */
+#ifndef KILN_RENDER_H
+#define KILN_RENDER_H
+
+#include <kiln/gfx.h>
+#include <kiln/render/clusters.h>
+#include <kiln/graph.h>
+#include <kiln/render/lights.h>
+#include <kiln/render/material.h>
+#include <kiln/geometry.h>
+#include <kiln/render/scene.h>
+#include <kiln/shader/library.h>
+#include <kiln/render/tonemap.h>
+#include <kiln/textures.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kiln_renderer kiln_renderer;
+
+/* Registry indices are stable: an index stays the same object until removed. */
+#define KILN_INVALID_INDEX UINT32_MAX
+
+/* output_format is the format of the views passed to kiln_renderer_render (the swapchain's, or
+ * an offscreen target's). sRGB formats encode in hardware; for 8-bit unorm formats the tone map
+ * pass encodes sRGB itself; float formats receive linear display values. */
+kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
+                                    WGPUTextureFormat output_format, kiln_error *err);
+void kiln_renderer_destroy(kiln_renderer *r);
+
+/* The live settings, read at the start of every render: change them between frames. Fields read
+ * at creation only (cascade and atlas sizes) are documented in scene.h. */
+kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
+
+/* Meshes: uploaded on add. lods requests LOD levels (accepted; built from the LOD issue on). */
+uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
+                                kiln_error *err);
+bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err);
+uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
+
+/* Materials, with the registry rules of the spec:
+ *  - add uploads and always appends a new index;
+ *  - replace uploads the new version first (a failed upload leaves the slot untouched), then frees
+ *    the old one; instances keep their index;
+ *  - remove frees the slot and leaves a hole that add never reuses (replace revives it);
+ *  - render fails naming the instance and the removed material a visible instance still uses.
+ * Texture views and samplers a material names stay the caller's. */
+uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *material, kiln_error *err);
+bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln_material *material, kiln_error *err);
+bool kiln_renderer_remove_material(kiln_renderer *r, uint32_t index, kiln_error *err);
+bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index);
+/* The shared texture registry that materials' registry_textures name (NULL: none). Set it before
+ * adding such materials; it must outlive the renderer. */
+void kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry);
+uint32_t kiln_renderer_material_count(const kiln_renderer *r);
+
+/* Records the frame into one encoder and submits it. Fails on device loss (recreate the renderer
+ * and its resources), on a scene naming an unknown or removed mesh or material, and on a target
+ * smaller than width x height. A zero-sized viewport records nothing and succeeds. */
+bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
+                          uint32_t height, kiln_error *err);
+
+/* The same frame recorded into the caller's encoder, which the caller submits: this is how one
+ * command buffer carries a frame's authored program passes (kiln_programs_record) followed by the
+ * scene passes. Nothing is recorded for a zero-sized viewport. */
+bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
+                          uint32_t height, kiln_encoder *enc, kiln_error *err);
+
+const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r);
+
+/* The frame graph of the last frame as Graphviz DOT (see kiln_frame_graph_to_graphviz). */
+size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size);
+
+/* Checks the renderer's WGSL files (includes too) and rebuilds every pipeline that uses a changed
+ * program, compute and post pipelines included. Returns the programs reloaded; failures keep
+ * the last good modules and are logged to gfx->diagnostics. */
+uint32_t kiln_renderer_reload_shaders(kiln_renderer *r);
+
+/* Opt-in allocation report: with a probe set (a function returning a running count of heap
+ * allocations, e.g. from a malloc-counting test shim), every render logs the allocations each
+ * phase made, under "render.alloc", to gfx->diagnostics. NULL turns it off. */
+void kiln_renderer_set_alloc_probe(kiln_renderer *r, uint64_t (*probe)(void));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,129 @@
+/* kiln/render/shader_library: WGSL programs assembled from files with #include, compile errors
+ * that name the file really at fault, and hot reload of whole programs with their pipelines.
+ *
+ * WGSL has no preprocessor. kiln_wgsl_assemble splices every `#include "file.wgsl"` line of a
+ * program into one text and keeps a chunk map from assembled lines back to each file's own lines,
+ * so a compile error Dawn reports in the assembled text can be reported as
+ * `lights.wgsl:12:5: error: ...`.
+ *
+ * Objects and ownership:
+ *   kiln_assembled_wgsl   filled by kiln_wgsl_assemble, owned by the caller, released by
+ *                         kiln_assembled_wgsl_free. Pure CPU: no GPU involved.
+ *   kiln_shader_library   created by kiln_shader_library_create, destroyed by _destroy. Borrows
+ *                         the kiln_gfx, kiln_resources and kiln_shaders it was given (they must
+ *                         outlive it). Owns the shader modules of the programs it loaded: _destroy
+ *                         destroys them in kiln_resources. Watched pipelines stay the caller's;
+ *                         the library keeps its own copy of each watched descriptor.
+ *
+ * Main-thread only, like the rest of gfx. Loading and reloading allocate; checking for changes
+ * when nothing changed does not (it only stats files). */
+#ifndef KILN_SHADER_LIBRARY_H
+#define KILN_SHADER_LIBRARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kiln/gfx.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Includes nest at most this deep: the entry is depth 0, what it includes depth 1, and so on. */
+#define KILN_WGSL_MAX_INCLUDE_DEPTH 16
+
+/* One file of an assembled program, with what its stat said just before it was read. */
+typedef struct kiln_wgsl_file {
+    char *name;              /* as written in #include (the entry's as given), relative to the directory */
+    char *path;              /* directory/name: what hot reload stats */
+    int64_t mtime_ns;        /* modification time, nanoseconds since the epoch */
+    uint64_t size;           /* bytes */
+} kiln_wgsl_file;
+
+/* A run of consecutive assembled lines that are consecutive lines of one file. */
+typedef struct kiln_wgsl_chunk {
+    uint32_t first_line;     /* 1-based line of the assembled text where the run starts */
+    uint32_t line_count;
+    uint32_t file_index;     /* into kiln_assembled_wgsl.files */
+    uint32_t file_line;      /* 1-based line of that file that first_line came from */
+} kiln_wgsl_chunk;
+
+typedef struct kiln_assembled_wgsl {
+    char *text;              /* NUL-terminated; every line ends with '\n' */
+    size_t length;           /* bytes of text, without the NUL */
+    uint32_t line_count;
+    kiln_wgsl_file *files;   /* files[0] is the entry, then includes in the order first reached */
+    uint32_t file_count;
+    kiln_wgsl_chunk *chunks; /* in assembled-line order, covering lines 1..line_count */
+    uint32_t chunk_count;
+} kiln_assembled_wgsl;
+
+/* Reads directory/entry and replaces every line of the form `#include "name"` (leading and
+ * trailing blanks allowed) by the text of directory/name, recursively. The include line itself
+ * is removed, so the including file's later lines keep mapping to their own numbers. A file
+ * already part of the program (the same file on disk, however it was named) is dropped the second
+ * time; that also breaks include cycles. Fails, with *out left empty, when a file cannot be read
+ * ("lit.wgsl:4: cannot include \"missing.wgsl\": No such file or directory"), an #include line is
+ * malformed, or includes nest deeper than KILN_WGSL_MAX_INCLUDE_DEPTH. `directory` NULL or "" means
+ * the current directory. */
+bool kiln_wgsl_assemble(const char *directory, const char *entry, kiln_assembled_wgsl *out, kiln_error *err);
+/* Releases what assemble allocated and zeroes *a; safe on a zeroed or already freed value. */
+void kiln_assembled_wgsl_free(kiln_assembled_wgsl *a);
+/* Maps a 1-based line of the assembled text to the file it came from and that file's own 1-based
+ * line. False (outputs untouched) when the line is outside the text. */
+bool kiln_assembled_wgsl_locate(const kiln_assembled_wgsl *a, uint32_t assembled_line, uint32_t *file_index,
+                                uint32_t *file_line);
+/* Formats message i of a report made by compiling a->text as "<file>:<line>:<col>: error: text",
+ * naming the file that holds the line and its own line number. A message without a location is
+ * given the entry's name ("<entry>: error: text"). */
+void kiln_assembled_wgsl_format_message(const kiln_assembled_wgsl *a, const kiln_shader_report *report, uint32_t i,
+                                        char *out, size_t out_size);
+
+typedef struct kiln_shader_library kiln_shader_library;
+
+/* `directory` holds the programs and their includes; it is copied. */
+kiln_shader_library *kiln_shader_library_create(kiln_gfx *gfx, kiln_resources *res, kiln_shaders *shaders,
+                                                const char *directory, kiln_error *err);
+/* Destroys the program modules this library loaded and forgets every watch. */
+void kiln_shader_library_destroy(kiln_shader_library *lib);
+
+/* Assembles and compiles directory/entry, adopts the module and registers the program for hot
+ * reload. Loading an entry already loaded returns the same handle without recompiling. A compile
+ * failure returns id 0 with KILN_ERR_SHADER and every Dawn message mapped back to its file, one per
+ * line, errors first ("inc/light.wgsl:3:13: error: unresolved value 'x'"). */
+kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry, kiln_error *err);
+
+/* Stats every file of every program. A program with any changed file (modification time or size)
+ * is re-assembled and recompiled as a whole. Success swaps the module behind the same handle, logs
+ * "reloaded <entry>" (info, "render.shaders"), rebuilds the program's watched pipelines and
+ * writes the handle into `reloaded` (up to max). Failure keeps the last good module, counts a
+ * reload failure and logs the mapped message (error); the program is retried when a file changes
+ * again. Returns how many programs reloaded successfully (even past max). A program whose module
+ * was destroyed behind the library's back is forgotten, with its watches. */
+uint32_t kiln_shader_library_check_for_changes(kiln_shader_library *lib, kiln_shader *reloaded, uint32_t max);
+uint32_t kiln_shader_library_reload_failures(const kiln_shader_library *lib);
+
+/* Rebuild `pipeline` from a copy of `desc` (its label and entry-point strings included) whenever
+ * `program` reloads, swapping it under the same handle; a rebuild Dawn rejects keeps the old
+ * pipeline and logs an error ("render.shaders"). desc->shader must be `program` or 0 (meaning
+ * `program`). Watching a pipeline again replaces its descriptor. Refused when `program` was not
+ * loaded by this library or `pipeline` is not alive. A watched pipeline destroyed without
+ * unwatching is dropped at the next reload of its program. */
+bool kiln_shader_library_watch_render_pipeline(kiln_shader_library *lib, kiln_shader program,
+                                               kiln_render_pipeline pipeline, const kiln_render_pipeline_desc *desc,
+                                               kiln_error *err);
+bool kiln_shader_library_watch_compute_pipeline(kiln_shader_library *lib, kiln_shader program,
+                                                kiln_compute_pipeline pipeline,
+                                                const kiln_compute_pipeline_desc *desc, kiln_error *err);
+/* Stop rebuilding a pipeline (call before destroying it). False when it was not watched. */
+bool kiln_shader_library_unwatch_render_pipeline(kiln_shader_library *lib, kiln_render_pipeline pipeline,
+                                                 kiln_error *err);
+bool kiln_shader_library_unwatch_compute_pipeline(kiln_shader_library *lib, kiln_compute_pipeline pipeline,
+                                                  kiln_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

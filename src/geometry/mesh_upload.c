@@ -1,0 +1,182 @@
+/* Packing kiln_mesh_data into the vertex streams of mesh.h, and uploading them as a kiln_gpu_mesh.
+ * The byte layout is written field by field with memcpy so it never depends on C struct padding. */
+#include <kiln/geometry.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(KILN_VERTEX_OFFSET_UV1 + 8 == KILN_VERTEX_STRIDE, "the vertex stream ends with uv1");
+_Static_assert(KILN_SKIN_OFFSET_WEIGHTS + 16 == KILN_SKIN_STRIDE, "the skin stream ends with the weights");
+_Static_assert(sizeof(kiln_vec3) == 12 && sizeof(kiln_vec4) == 16 && sizeof(kiln_vec2) == 8 &&
+                   sizeof(kiln_joints4) == 8,
+               "vector types are tightly packed floats");
+
+kiln_vertex_layout kiln_mesh_vertex_layout(void) {
+    return (kiln_vertex_layout){
+        .stride = KILN_VERTEX_STRIDE,
+        .attribute_count = 5,
+        .attributes = {
+            {WGPUVertexFormat_Float32x3, KILN_VERTEX_OFFSET_POSITION, KILN_LOCATION_POSITION},
+            {WGPUVertexFormat_Float32x3, KILN_VERTEX_OFFSET_NORMAL, KILN_LOCATION_NORMAL},
+            {WGPUVertexFormat_Float32x4, KILN_VERTEX_OFFSET_TANGENT, KILN_LOCATION_TANGENT},
+            {WGPUVertexFormat_Float32x2, KILN_VERTEX_OFFSET_UV0, KILN_LOCATION_UV0},
+            {WGPUVertexFormat_Float32x2, KILN_VERTEX_OFFSET_UV1, KILN_LOCATION_UV1},
+        },
+    };
+}
+
+kiln_vertex_layout kiln_mesh_skin_layout(void) {
+    return (kiln_vertex_layout){
+        .stride = KILN_SKIN_STRIDE,
+        .attribute_count = 2,
+        .attributes = {
+            {WGPUVertexFormat_Uint16x4, KILN_SKIN_OFFSET_JOINTS, KILN_LOCATION_JOINTS},
+            {WGPUVertexFormat_Float32x4, KILN_SKIN_OFFSET_WEIGHTS, KILN_LOCATION_WEIGHTS},
+        },
+    };
+}
+
+size_t kiln_mesh_pack_vertices(const kiln_mesh_data *md, void *out, size_t out_size) {
+    if (!md || md->vertex_count == 0 || !md->positions || !md->normals || !md->uv0 || !out) return 0;
+    size_t size = (size_t)md->vertex_count * KILN_VERTEX_STRIDE;
+    if (out_size < size) return 0;
+    /* Defaults for absent streams: a tangent along +X with right-handed bitangent (harmless under
+     * a flat normal map), and uv1 repeating uv0 so a material that reads uv1 still lines up. */
+    const kiln_vec4 default_tangent = {1.0f, 0.0f, 0.0f, 1.0f};
+    uint8_t *p = out;
+    for (uint32_t v = 0; v < md->vertex_count; v++, p += KILN_VERTEX_STRIDE) {
+        memcpy(p + KILN_VERTEX_OFFSET_POSITION, &md->positions[v], 12);
+        memcpy(p + KILN_VERTEX_OFFSET_NORMAL, &md->normals[v], 12);
+        memcpy(p + KILN_VERTEX_OFFSET_TANGENT, md->tangents ? &md->tangents[v] : &default_tangent, 16);
+        memcpy(p + KILN_VERTEX_OFFSET_UV0, &md->uv0[v], 8);
+        memcpy(p + KILN_VERTEX_OFFSET_UV1, md->uv1 ? &md->uv1[v] : &md->uv0[v], 8);
+    }
+    return size;
+}
+
+size_t kiln_mesh_pack_skin(const kiln_mesh_data *md, void *out, size_t out_size) {
+    if (!kiln_mesh_data_has_skin(md) || !out) return 0;
+    size_t size = (size_t)md->vertex_count * KILN_SKIN_STRIDE;
+    if (out_size < size) return 0;
+    uint8_t *p = out;
+    for (uint32_t v = 0; v < md->vertex_count; v++, p += KILN_SKIN_STRIDE) {
+        memcpy(p + KILN_SKIN_OFFSET_JOINTS, md->joints[v].j, 8);
+        memcpy(p + KILN_SKIN_OFFSET_WEIGHTS, &md->weights[v], 16);
+    }
+    return size;
+}
+
+size_t kiln_mesh_pack_morph_deltas(const kiln_mesh_data *md, void *out, size_t out_size) {
+    if (!md || md->vertex_count == 0 || md->morph_target_count == 0 ||
+        md->morph_target_count > KILN_MAX_MORPH_TARGETS || !out)
+        return 0;
+    uint32_t targets = md->morph_target_count;
+    size_t size = (size_t)md->vertex_count * targets * KILN_MORPH_DELTA_STRIDE;
+    if (out_size < size) return 0;
+    /* Vertex-major: one vertex's deltas for every target are adjacent, which is the order the
+     * vertex shader reads them in. */
+    uint8_t *p = out;
+    for (uint32_t v = 0; v < md->vertex_count; v++) {
+        for (uint32_t t = 0; t < targets; t++, p += KILN_MORPH_DELTA_STRIDE) {
+            const kiln_morph_target *mt = &md->morph_targets[t];
+            kiln_vec3 dp = mt->position_deltas ? mt->position_deltas[v] : (kiln_vec3){0};
+            kiln_vec3 dn = mt->normal_deltas ? mt->normal_deltas[v] : (kiln_vec3){0};
+            const float row[8] = {dp.x, dp.y, dp.z, 0.0f, dn.x, dn.y, dn.z, 0.0f};
+            memcpy(p, row, sizeof row);
+        }
+    }
+    return size;
+}
+
+/* --- upload ------------------------------------------------------------------------------------------ */
+
+typedef size_t (*pack_fn)(const kiln_mesh_data *md, void *out, size_t out_size);
+
+/* Creates one buffer of `size` bytes labelled "<mesh> <what>" and fills it, from `pack` or, when
+ * pack is NULL, straight from `data`. On failure nothing stays alive. */
+static kiln_buffer make_buffer(kiln_resources *res, const char *mesh, const char *what, WGPUBufferUsage usage,
+                               size_t size, const kiln_mesh_data *md, pack_fn pack, const void *data, kiln_error *err) {
+    char label[160];
+    snprintf(label, sizeof label, "%s %s", mesh, what);
+    void *staging = pack ? malloc(size) : NULL;
+    kiln_buffer b = {0};
+    if (pack && !staging) {
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory packing %zu bytes", size);
+    } else {
+        if (pack) {
+            pack(md, staging, size); /* cannot come up short: the mesh validated and size is exact */
+            data = staging;
+        }
+        kiln_buffer_desc desc = {.label = label, .size = size,
+                                 .usage = usage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc};
+        b = kiln_gfx_create_buffer(res, &desc, err);
+        if (b.id && !kiln_gfx_write_buffer(res, b, 0, data, size, err)) {
+            kiln_gfx_destroy_buffer(res, b, NULL);
+            b = (kiln_buffer){0};
+        }
+    }
+    free(staging);
+    if (!b.id && err) {
+        /* gfx names the buffer pool or the size; say which mesh and stream it was for. */
+        char cause[sizeof err->message];
+        snprintf(cause, sizeof cause, "%s", err->message);
+        kiln_error_set(err, err->code, "mesh '%s' %s: %s", mesh, what, cause);
+    }
+    return b;
+}
+
+bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const char *label, kiln_gpu_mesh *out,
+                          kiln_error *err) {
+    if (!out) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh upload needs an output kiln_gpu_mesh");
+    memset(out, 0, sizeof *out);
+    const char *name = label && *label ? label : "mesh";
+    if (!res) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh '%s': no resources to upload into", name);
+    if (!kiln_mesh_data_validate(md, err)) return false;
+
+    kiln_gpu_mesh m = {
+        .vertex_count = md->vertex_count,
+        .index_count = md->index_count,
+        .morph_target_count = md->morph_target_count,
+        .skinned = kiln_mesh_data_has_skin(md),
+        .bounds = kiln_mesh_data_bounds(md),
+        .lod_count = 1,
+        .lods = {{.first_index = 0, .index_count = md->index_count}},
+    };
+    size_t n = md->vertex_count;
+    m.vertices = make_buffer(res, name, "vertices", WGPUBufferUsage_Vertex, n * KILN_VERTEX_STRIDE, md,
+                             kiln_mesh_pack_vertices, NULL, err);
+    bool ok = m.vertices.id != 0;
+    if (ok && m.skinned) {
+        m.skin = make_buffer(res, name, "skin", WGPUBufferUsage_Vertex, n * KILN_SKIN_STRIDE, md, kiln_mesh_pack_skin,
+                             NULL, err);
+        ok = m.skin.id != 0;
+    }
+    if (ok) {
+        m.indices = make_buffer(res, name, "indices", WGPUBufferUsage_Index, (size_t)md->index_count * sizeof(uint32_t),
+                                md, NULL, md->indices, err);
+        ok = m.indices.id != 0;
+    }
+    if (ok && md->morph_target_count) {
+        m.morph_deltas = make_buffer(res, name, "morph deltas", WGPUBufferUsage_Storage,
+                                     n * md->morph_target_count * KILN_MORPH_DELTA_STRIDE, md,
+                                     kiln_mesh_pack_morph_deltas, NULL, err);
+        ok = m.morph_deltas.id != 0;
+    }
+    if (!ok) {
+        kiln_gpu_mesh_destroy(res, &m);
+        return false;
+    }
+    *out = m;
+    return true;
+}
+
+void kiln_gpu_mesh_destroy(kiln_resources *res, kiln_gpu_mesh *mesh) {
+    if (!mesh) return;
+    if (res) {
+        kiln_buffer buffers[] = {mesh->vertices, mesh->skin, mesh->indices, mesh->morph_deltas};
+        for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
+            if (buffers[i].id) kiln_gfx_destroy_buffer(res, buffers[i], NULL);
+    }
+    memset(mesh, 0, sizeof *mesh);
+}
