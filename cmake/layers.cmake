@@ -6,9 +6,13 @@
 # to link wherever the lower layer is linked on its own. libkiln (static and shared) is the union
 # of every layer's objects.
 
-# kiln_layer(NAME SOURCES a.c... [DEPENDS layer...] [LIBS target...] [WGSL name=file...])
+# kiln_layer(NAME SOURCES a.c... [DEPENDS layer...] [LIBS target...] [WGSL name=file...]
+#            [WGSL_SET name=directory...])
+# WGSL embeds one file as `const char name[]`; WGSL_SET embeds every *.wgsl of a directory as a
+# kiln_wgsl_embedded_file table `name[]` with `name_count` (for the shader library, so only layers
+# that depend on shader may use it).
 function(kiln_layer name)
-    cmake_parse_arguments(L "" "" "SOURCES;DEPENDS;LIBS;WGSL" ${ARGN})
+    cmake_parse_arguments(L "" "" "SOURCES;DEPENDS;LIBS;WGSL;WGSL_SET" ${ARGN})
     set(sources ${L_SOURCES})
     # Built-in WGSL is embedded as C strings (generated into the build tree, never committed), so
     # an installed library reads nothing from the source tree.
@@ -19,8 +23,22 @@ function(kiln_layer name)
         set(out ${CMAKE_BINARY_DIR}/generated/${symbol}.c)
         add_custom_command(OUTPUT ${out}
             COMMAND ${CMAKE_COMMAND} -DIN=${file} -DOUT=${out} -DNAME=${symbol} -P ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
-            DEPENDS ${file} ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
+            DEPENDS ${file} ${CMAKE_SOURCE_DIR}/cmake/embed.cmake ${CMAKE_SOURCE_DIR}/cmake/embed_bytes.cmake
             COMMENT "Embedding ${file}")
+        list(APPEND sources ${out})
+    endforeach()
+    foreach(pair ${L_WGSL_SET})
+        string(REPLACE "=" ";" pair "${pair}")
+        list(GET pair 0 symbol)
+        list(GET pair 1 directory)
+        file(GLOB files CONFIGURE_DEPENDS ${directory}/*.wgsl)
+        list(SORT files)
+        string(REPLACE ";" "|" file_arg "${files}")
+        set(out ${CMAKE_BINARY_DIR}/generated/${symbol}.c)
+        add_custom_command(OUTPUT ${out}
+            COMMAND ${CMAKE_COMMAND} "-DFILES=${file_arg}" -DOUT=${out} -DNAME=${symbol} -P ${CMAKE_SOURCE_DIR}/cmake/embed_set.cmake
+            DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_set.cmake ${CMAKE_SOURCE_DIR}/cmake/embed_bytes.cmake
+            COMMENT "Embedding ${directory}/*.wgsl" VERBATIM)
         list(APPEND sources ${out})
     endforeach()
     add_library(kiln_${name} OBJECT ${sources})

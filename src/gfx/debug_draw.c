@@ -31,7 +31,7 @@ struct kiln_debug_draw {
     uint32_t grows;
 };
 
-kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, kiln_shaders *shaders, WGPUTextureFormat color_format,
+kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, WGPUTextureFormat color_format,
                                         WGPUTextureFormat depth_format, kiln_error *err) {
     kiln_debug_draw *dd = calloc(1, sizeof *dd);
     if (!dd) {
@@ -39,7 +39,7 @@ kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, kiln_shaders *shade
         return NULL;
     }
     dd->res = res;
-    WGPUShaderModule module = kiln_shaders_compile(shaders, "kiln/gfx/debug_lines.wgsl", kiln_wgsl_debug_lines, NULL, err);
+    WGPUShaderModule module = kiln_gfx_compile_shader(res->gfx, "kiln/gfx/debug_lines.wgsl", kiln_wgsl_debug_lines, NULL, err);
     if (!module || !(dd->shader = kiln_gfx_adopt_shader(res, module, "debug lines", err)).id) goto fail;
 
     kiln_layout_entry entry = {.binding = 0, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER,

@@ -11,6 +11,7 @@
 #define KILN_PROGRAM_INTERNAL_H
 
 #include <kiln/program.h>
+#include <kiln/shader/library.h>
 #include <kiln/shader/wgsl_reflect.h>
 
 #include "transient_pool.h"
@@ -164,8 +165,8 @@ struct kiln_programs {
     kiln_gfx *gfx;
     kiln_resources *res;
     kiln_texture_registry *textures;
-    kiln_shaders *shaders;
-    kiln_shader fullscreen;                 /* vs_fullscreen */
+    kiln_shader_library *library;           /* built-ins only: owns `fullscreen` */
+    kiln_shader fullscreen;                 /* vs_fullscreen of the built-in fullscreen.wgsl */
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
     uint32_t program_count, program_capacity; /* ids handed out; the next id is count + 1 */

@@ -349,7 +349,7 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
         fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
         return 0;
     }
-    WGPUShaderModule raw = kiln_shaders_compile(p->shaders, PROGRAM_SOURCE_NAME, desc->wgsl, NULL, &e);
+    WGPUShaderModule raw = kiln_gfx_compile_shader(p->gfx, PROGRAM_SOURCE_NAME, desc->wgsl, NULL, &e);
     if (!raw) {
         kiln_wgsl_module_free(module);
         fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);

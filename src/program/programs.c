@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char kiln_wgsl_program_fullscreen[];
-
 /* The fixed samplers every input binds one of: a Filtered binding's wrap and mips, and whether the
  * bound texture is read linear (a filterable format created with Linear sampling) or nearest. */
 static bool create_samplers(kiln_programs *p, kiln_error *err) {
@@ -46,15 +44,11 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
     p->res = res;
     p->textures = textures;
     transient_pool_init(&p->pool, res);
-    p->shaders = kiln_shaders_create(gfx, res, err);
-    if (!p->shaders || !create_samplers(p, err)) {
-        kiln_programs_destroy(p);
-        return NULL;
-    }
-    WGPUShaderModule m =
-        kiln_shaders_compile(p->shaders, "kiln/program/fullscreen.wgsl", kiln_wgsl_program_fullscreen, NULL, err);
-    p->fullscreen = m ? kiln_gfx_adopt_shader(res, m, "kiln/program/fullscreen.wgsl", err) : (kiln_shader){0};
-    if (!p->fullscreen.id) {
+    /* The vertex stage is the shader layer's built-in fullscreen.wgsl, the one the renderer's
+     * fullscreen passes include; a library over no source resolves built-ins alone. */
+    p->library = kiln_shader_library_create(gfx, res, NULL, err);
+    if (!p->library || !create_samplers(p, err) ||
+        !(p->fullscreen = kiln_shader_library_load(p->library, "fullscreen.wgsl", err)).id) {
         kiln_programs_destroy(p);
         return NULL;
     }
@@ -74,8 +68,7 @@ void kiln_programs_destroy(kiln_programs *p) {
             for (int linear = 0; linear < 2; linear++)
                 if (p->samplers[wrap][mips][linear].id)
                     kiln_gfx_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
-    if (p->fullscreen.id) kiln_gfx_destroy_shader(p->res, p->fullscreen, NULL);
-    kiln_shaders_destroy(p->shaders);
+    kiln_shader_library_destroy(p->library); /* destroys p->fullscreen */
     kiln_log_free(&p->log);
     free(p);
 }

@@ -100,11 +100,12 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
     r->gfx = gfx;
     r->res = res;
     r->settings = s;
-    if (!r->settings.shader_dir) r->settings.shader_dir = KILN_RENDER_SHADER_DIR;
     r->output_format = output_format;
     r->output_srgb_encode = is_unorm8(output_format);
-    bool ok = (r->shaders = kiln_shaders_create(gfx, res, err)) != NULL &&
-              (r->library = kiln_shader_library_create(gfx, res, r->shaders, r->settings.shader_dir, err)) != NULL &&
+    /* No shader_dir: the embedded set, read from nowhere and never reloaded. */
+    kiln_wgsl_source source = {.directory = r->settings.shader_dir};
+    if (!source.directory) source = (kiln_wgsl_source){.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
+    bool ok = (r->library = kiln_shader_library_create(gfx, res, &source, err)) != NULL &&
               (r->graph = kiln_frame_graph_create(res, err)) != NULL &&
               kiln_default_textures_create(res, &r->defaults, err) && renderer_create_layouts(r, err) &&
               renderer_load_programs(r, err) && renderer_ensure_pipelines(r, err) && create_buffers(r, err) &&
@@ -143,7 +144,6 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_default_textures_destroy(res, &r->defaults);
     kiln_frame_graph_destroy(r->graph);
     kiln_shader_library_destroy(r->library);
-    kiln_shaders_destroy(r->shaders);
     scratch *scratches[] = {&r->spheres, &r->visible, &r->keys, &r->records, &r->batches};
     for (size_t i = 0; i < sizeof scratches / sizeof scratches[0]; i++) free(scratches[i]->data);
     free(r);

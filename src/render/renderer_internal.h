@@ -8,6 +8,10 @@
 
 #include "frame_uniform.h"
 
+/* The .wgsl files of shaders/, embedded by cmake/embed_set.cmake: the source without shader_dir. */
+extern const kiln_wgsl_embedded_file kiln_render_wgsl[];
+extern const uint32_t kiln_render_wgsl_count;
+
 typedef struct renderer_mesh {
     kiln_gpu_mesh gpu;
     bool live;
@@ -53,7 +57,6 @@ bool scratch_reserve(scratch *s, size_t bytes);
 struct kiln_renderer {
     kiln_gfx *gfx;
     kiln_resources *res;
-    kiln_shaders *shaders;
     kiln_shader_library *library;
     kiln_render_settings settings;
     WGPUTextureFormat output_format;

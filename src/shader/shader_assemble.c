@@ -5,25 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include <kiln/shader/library.h>
-
-/* The identity of a file on disk: two names for one file (`a.wgsl`, `./a.wgsl`, a symlink) are
- * the same include, so it is spliced once. */
-typedef struct file_identity {
-    dev_t device;
-    ino_t inode;
-} file_identity;
+#include "wgsl_source.h"
 
 typedef struct assembler {
-    const char *directory;
+    const kiln_wgsl_source *source;
     kiln_assembled_wgsl *out;
     size_t text_capacity;
     uint32_t file_capacity;
     uint32_t identity_capacity;
     uint32_t chunk_capacity;
-    file_identity *identities;   /* parallel to out->files */
+    wgsl_file_identity *identities; /* parallel to out->files */
     kiln_error *err;
 } assembler;
 
@@ -37,85 +29,42 @@ static bool out_of_memory(assembler *as, const char *what) {
     return kiln_error_set(as->err, KILN_ERR_OUT_OF_MEMORY, "out of memory assembling WGSL (%s)", what);
 }
 
-static char *join_path(const char *directory, const char *name) {
-    size_t d = strlen(directory), n = strlen(name);
-    char *path = malloc(d + n + 2);
-    if (!path) return NULL;
-    if (d == 0) {
-        memcpy(path, name, n + 1);
-        return path;
-    }
-    memcpy(path, directory, d);
-    path[d] = '/';
-    memcpy(path + d + 1, name, n + 1);
-    return path;
-}
-
-/* Reads the whole of an open regular file whose size fstat gave; the text is NUL-terminated. */
-static char *read_all(FILE *f, size_t size, size_t *length) {
-    char *text = malloc(size + 1);
-    if (!text) return NULL;
-    size_t got = fread(text, 1, size, f);
-    text[got] = '\0';
-    *length = got;
-    return text;
-}
-
-/* Stats an open file: 0 for a regular file, else an errno value saying why it cannot be a source. */
-static int regular_file_error(FILE *f, struct stat *st) {
-    if (fstat(fileno(f), st) != 0) return errno;
-    if (S_ISDIR(st->st_mode)) return EISDIR;
-    return S_ISREG(st->st_mode) ? 0 : EINVAL;
-}
-
-/* Opens directory/name. A new file is appended to out->files (with its stat) and its text
- * returned in *text (the caller frees it). */
+/* Resolves `name` (wgsl_source.c). A new file is appended to out->files (with its stat) and its
+ * text returned in *text (the caller frees it). */
 static open_result open_file(assembler *as, const char *name, char **text, size_t *length, int *error_number) {
-    char *path = join_path(as->directory, name);
-    if (!path) {
-        *error_number = ENOMEM;
-        return OPEN_FAILED;
-    }
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    *error_number = f ? regular_file_error(f, &st) : errno;
-    if (*error_number) {
-        if (f) fclose(f);
-        free(path);
-        return OPEN_FAILED;
-    }
+    wgsl_found_file found;
+    if ((*error_number = wgsl_source_find(as->source, name, &found))) return OPEN_FAILED;
     kiln_assembled_wgsl *out = as->out;
     for (uint32_t i = 0; i < out->file_count; i++) {
-        if (as->identities[i].device == st.st_dev && as->identities[i].inode == st.st_ino) {
-            fclose(f);
-            free(path);
+        if (wgsl_same_file(as->identities[i], found.identity)) {
+            free(found.text);
+            free(found.path);
             return OPEN_ALREADY_INCLUDED;
         }
     }
     char *copy = strdup(name);
-    *text = copy ? read_all(f, (size_t)st.st_size, length) : NULL;
-    fclose(f);
     kiln_wgsl_file *files = NULL;
-    file_identity *identities = NULL;
-    if (*text && (files = kiln_array_reserve(out->files, &as->file_capacity, out->file_count + 1, sizeof *files)))
+    wgsl_file_identity *identities = NULL;
+    if (copy && (files = kiln_array_reserve(out->files, &as->file_capacity, out->file_count + 1, sizeof *files)))
         out->files = files;
     if (files && (identities = kiln_array_reserve(as->identities, &as->identity_capacity, out->file_count + 1, sizeof *identities)))
         as->identities = identities;
     if (!identities) {
-        free(*text);
-        *text = NULL;
+        free(found.text);
+        free(found.path);
         free(copy);
-        free(path);
         *error_number = ENOMEM;
         return OPEN_FAILED;
     }
-    as->identities[out->file_count] = (file_identity){st.st_dev, st.st_ino};
+    as->identities[out->file_count] = found.identity;
     out->files[out->file_count++] = (kiln_wgsl_file){
         .name = copy,
-        .path = path,
-        .mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
-        .size = (uint64_t)st.st_size,
+        .path = found.path,
+        .mtime_ns = found.mtime_ns,
+        .size = found.length,
     };
+    *text = found.text;
+    *length = found.length;
     return OPEN_NEW;
 }
 
@@ -237,18 +186,22 @@ static bool splice(assembler *as, uint32_t file_index, const char *text, size_t 
     return true;
 }
 
-bool kiln_wgsl_assemble(const char *directory, const char *entry, kiln_assembled_wgsl *out, kiln_error *err) {
+bool kiln_wgsl_assemble(const kiln_wgsl_source *source, const char *entry, kiln_assembled_wgsl *out,
+                        kiln_error *err) {
     if (!out) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_wgsl_assemble: no output given");
     *out = (kiln_assembled_wgsl){0};
     if (!entry || !*entry) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_wgsl_assemble: no entry file given");
-    assembler as = {.directory = directory ? directory : "", .out = out, .err = err};
+    static const kiln_wgsl_source builtins_only = {0};
+    if (!source) source = &builtins_only;
+    if (!wgsl_source_check(source, err)) return false;
+    assembler as = {.source = source, .out = out, .err = err};
 
     char *text = NULL;
     size_t length = 0;
     int error_number = 0;
     bool ok;
     if (open_file(&as, entry, &text, &length, &error_number) != OPEN_NEW) {
-        char *path = join_path(as.directory, entry);
+        char *path = source->directory ? wgsl_join_path(source->directory, entry) : NULL;
         ok = kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path ? path : entry, strerror(error_number));
         free(path);
     } else {

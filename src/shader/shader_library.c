@@ -6,19 +6,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <kiln/shader/library.h>
+#include "wgsl_source.h"
 
 #define LOG_CATEGORY "render.shaders"
 
 /* A file a program was assembled from, with the stat it had when last read or checked. */
 typedef struct program_file {
-    char *path;
+    char *path;                  /* NULL for an embedded file: nothing to stat */
     int64_t mtime_ns;
     uint64_t size;
 } program_file;
 
 typedef struct program {
-    char *entry;                 /* relative to the library's directory */
+    char *entry;                 /* a name in the library's source */
     kiln_shader handle;
     program_file *files;         /* the entry first, then its includes */
     uint32_t file_count;
@@ -41,8 +41,8 @@ typedef struct compute_watch {
 struct kiln_shader_library {
     kiln_gfx *gfx;
     kiln_resources *res;
-    kiln_shaders *shaders;
-    char *directory;
+    kiln_wgsl_source source;     /* source.directory points at `directory` */
+    char *directory;             /* the library's copy of the directory name; NULL for a set */
     program *programs;
     uint32_t program_count, program_capacity;
     render_watch *render_watches;
@@ -60,23 +60,27 @@ static char *copy_optional(const char *s, bool *failed) {
     return copy;
 }
 
-kiln_shader_library *kiln_shader_library_create(kiln_gfx *gfx, kiln_resources *res, kiln_shaders *shaders,
-                                                const char *directory, kiln_error *err) {
-    if (!gfx || !res || !shaders) {
-        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_shader_library_create needs a gfx, resources and shaders");
+kiln_shader_library *kiln_shader_library_create(kiln_gfx *gfx, kiln_resources *res, const kiln_wgsl_source *source,
+                                                kiln_error *err) {
+    if (!gfx || !res) {
+        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_shader_library_create needs a gfx and resources");
         return NULL;
     }
+    kiln_wgsl_source given = source ? *source : (kiln_wgsl_source){0};
+    if (!wgsl_source_check(&given, err)) return NULL;
     kiln_shader_library *lib = calloc(1, sizeof *lib);
-    if (lib) lib->directory = strdup(directory ? directory : "");
-    if (!lib || !lib->directory) {
+    char *directory = lib && given.directory ? strdup(given.directory) : NULL;
+    if (!lib || (given.directory && !directory)) {
         free(lib);
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory creating the shader library for %s",
-                       directory ? directory : "(current directory)");
+                       given.directory ? given.directory : "an embedded set");
         return NULL;
     }
     lib->gfx = gfx;
     lib->res = res;
-    lib->shaders = shaders;
+    lib->source = given;
+    lib->directory = directory;
+    lib->source.directory = directory;
     return lib;
 }
 
@@ -118,12 +122,12 @@ void kiln_shader_library_destroy(kiln_shader_library *lib) {
 uint32_t kiln_shader_library_reload_failures(const kiln_shader_library *lib) { return lib->reload_failures; }
 
 /* Compiles an assembled program. On failure err holds every message mapped to its own file, one
- * per line, errors first (kiln_shaders_compile orders them so). */
+ * per line, errors first (kiln_gfx_compile_shader orders them so). */
 static WGPUShaderModule compile_assembled(kiln_shader_library *lib, const char *entry, const kiln_assembled_wgsl *a,
                                           kiln_error *err) {
     kiln_shader_report report;
     kiln_error compile_err = {0};
-    WGPUShaderModule module = kiln_shaders_compile(lib->shaders, entry, a->text, &report, &compile_err);
+    WGPUShaderModule module = kiln_gfx_compile_shader(lib->gfx, entry, a->text, &report, &compile_err);
     if (module) return module;
     char message[sizeof err->message];
     size_t used = 0;
@@ -143,9 +147,10 @@ static bool adopt_files(program *p, const kiln_assembled_wgsl *a) {
     program_file *files = calloc(a->file_count ? a->file_count : 1, sizeof *files);
     if (!files) return false;
     for (uint32_t i = 0; i < a->file_count; i++) {
-        files[i] = (program_file){.path = strdup(a->files[i].path), .mtime_ns = a->files[i].mtime_ns,
-                                  .size = a->files[i].size};
-        if (!files[i].path) {
+        const kiln_wgsl_file *from = &a->files[i];
+        files[i] = (program_file){.path = from->path ? strdup(from->path) : NULL, .mtime_ns = from->mtime_ns,
+                                  .size = from->size};
+        if (from->path && !files[i].path) {
             for (uint32_t j = 0; j < i; j++) free(files[j].path);
             free(files);
             return false;
@@ -197,7 +202,7 @@ kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry
     lib->programs = programs;
 
     kiln_assembled_wgsl a;
-    if (!kiln_wgsl_assemble(lib->directory, entry, &a, err)) return (kiln_shader){0};
+    if (!kiln_wgsl_assemble(&lib->source, entry, &a, err)) return (kiln_shader){0};
     WGPUShaderModule module = compile_assembled(lib, entry, &a, err);
     program p = {.entry = strdup(entry)};
     kiln_shader handle = {0};
@@ -374,15 +379,15 @@ static void rebuild_watched_pipelines(kiln_shader_library *lib, const program *p
  * Hot reload
  * ------------------------------------------------------------------------------------------- */
 
-/* Stats every file of `p` and records what changed; true when any file did. A file that cannot be
- * stat'ed (mid-save, or removed) is left for the next check: its includer changes too if it was
+/* Stats every file on disk of `p` and records what changed; true when any file did. A file that
+ * cannot be stat'ed (mid-save, or removed) is left for the next check: its includer changes too if it was
  * really removed. */
 static bool restat_program(program *p) {
     bool changed = false;
     for (uint32_t i = 0; i < p->file_count; i++) {
         program_file *f = &p->files[i];
         struct stat st;
-        if (stat(f->path, &st) != 0) continue;
+        if (!f->path || stat(f->path, &st) != 0) continue;
         int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
         if (mtime_ns == f->mtime_ns && (uint64_t)st.st_size == f->size) continue;
         f->mtime_ns = mtime_ns;
@@ -395,7 +400,7 @@ static bool restat_program(program *p) {
 /* Re-assembles and recompiles `p`, swapping its module in place. */
 static bool reload_program(kiln_shader_library *lib, program *p, kiln_error *err) {
     kiln_assembled_wgsl a;
-    if (!kiln_wgsl_assemble(lib->directory, p->entry, &a, err)) return false;
+    if (!kiln_wgsl_assemble(&lib->source, p->entry, &a, err)) return false;
     WGPUShaderModule module = compile_assembled(lib, p->entry, &a, err);
     bool ok = module && kiln_gfx_replace_shader(lib->res, p->handle, module, err);
     /* The program is now made of these files, compiled or not: an include added with an error in

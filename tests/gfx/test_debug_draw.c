@@ -24,8 +24,7 @@ TEST(lines_land_on_the_expected_pixels_and_growth_stops) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_debug_draw *dd = kiln_debug_draw_create(f.res, sh, WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_Undefined, &err);
+    kiln_debug_draw *dd = kiln_debug_draw_create(f.res, WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_Undefined, &err);
     CHECK_MSG(dd, "%s", err.message);
     kiln_texture target = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = SIZE, .height = SIZE,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
@@ -75,7 +74,6 @@ TEST(lines_land_on_the_expected_pixels_and_growth_stops) {
     kiln_gfx_destroy_texture_view(f.res, view, NULL);
     kiln_gfx_destroy_texture(f.res, target, NULL);
     kiln_live_counts left = kiln_resources_live_counts(f.res);
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(grows_after_warmup <= 1);
     CHECK_EQ_INT(grows_after_steady, grows_after_warmup);

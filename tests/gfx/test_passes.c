@@ -38,8 +38,8 @@ static const char *MRT_WGSL =
     "    return Targets(vec4f(1.0, 0.0, 0.0, 1.0), vec4f(0.0, 1.0, 0.0, 1.0), vec4f(0.0, 0.0, 1.0, 1.0), vec4f(1.0, 1.0, 1.0, 1.0));\n"
     "}\n";
 
-static kiln_shader compile(gfx_fixture *f, kiln_shaders *sh, const char *name, const char *src, kiln_error *err) {
-    WGPUShaderModule m = kiln_shaders_compile(sh, name, src, NULL, err);
+static kiln_shader compile(gfx_fixture *f, const char *name, const char *src, kiln_error *err) {
+    WGPUShaderModule m = kiln_gfx_compile_shader(f->gfx, name, src, NULL, err);
     return m ? kiln_gfx_adopt_shader(f->res, m, name, err) : (kiln_shader){0};
 }
 
@@ -57,8 +57,7 @@ TEST(reverse_z_depth_keeps_the_nearer_triangle) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader s = compile(&f, sh, "depth.wgsl", DEPTH_WGSL, &err);
+    kiln_shader s = compile(&f, "depth.wgsl", DEPTH_WGSL, &err);
     kiln_render_pipeline p = kiln_gfx_create_render_pipeline(f.res, &(kiln_render_pipeline_desc){
         .label = "depth", .shader = s, .target_count = 1, .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}},
         .depth = kiln_depth_reverse_z(WGPUTextureFormat_Depth32Float, true)}, &err);
@@ -84,7 +83,6 @@ TEST(reverse_z_depth_keeps_the_nearer_triangle) {
     for (uint32_t y = 0; y < SIZE; y++)
         for (uint32_t x = 0; x < SIZE; x++) green += pixel(&img, x, y)[1] == 255 && pixel(&img, x, y)[0] == 0;
     kiln_image_free(&img);
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_EQ_INT(green, SIZE * SIZE);
 }
@@ -93,8 +91,7 @@ TEST(msaa_resolves_into_the_single_sample_target) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader s = compile(&f, sh, "msaa.wgsl", MSAA_WGSL, &err);
+    kiln_shader s = compile(&f, "msaa.wgsl", MSAA_WGSL, &err);
     kiln_render_pipeline p = kiln_gfx_create_render_pipeline(f.res, &(kiln_render_pipeline_desc){
         .label = "msaa", .shader = s, .sample_count = 4, .target_count = 1,
         .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}}, &err);
@@ -124,7 +121,6 @@ TEST(msaa_resolves_into_the_single_sample_target) {
         partial += v > 0 && v < 255;
     }
     kiln_image_free(&img);
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_EQ_INT(inside, 255);
     CHECK_EQ_INT(outside, 0);
@@ -135,8 +131,7 @@ TEST(four_colour_attachments_are_written_in_one_pass) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader s = compile(&f, sh, "mrt.wgsl", MRT_WGSL, &err);
+    kiln_shader s = compile(&f, "mrt.wgsl", MRT_WGSL, &err);
     kiln_render_pipeline_desc pd = {.label = "mrt", .shader = s, .target_count = 4};
     for (int i = 0; i < 4; i++) pd.targets[i].format = WGPUTextureFormat_RGBA8Unorm;
     kiln_render_pipeline p = kiln_gfx_create_render_pipeline(f.res, &pd, &err);
@@ -167,7 +162,6 @@ TEST(four_colour_attachments_are_written_in_one_pass) {
         matching += memcmp(pixel(&img, SIZE / 2, SIZE / 2), expected[i], 4) == 0;
         kiln_image_free(&img);
     }
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_EQ_INT(matching, 4);
 }
@@ -191,8 +185,7 @@ TEST(await_reports_a_timeout_naming_what_it_waited_for) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader s = compile(&f, sh, "spin.wgsl", SPIN_WGSL, &err);
+    kiln_shader s = compile(&f, "spin.wgsl", SPIN_WGSL, &err);
     kiln_compute_pipeline p = kiln_gfx_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "spin", .shader = s}, &err);
     CHECK_MSG(p.id, "%s", err.message);
     kiln_buffer acc = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = 64 * 64 * 4, .usage = WGPUBufferUsage_Storage}, &err);
@@ -217,7 +210,6 @@ TEST(await_reports_a_timeout_naming_what_it_waited_for) {
     bool finished_later = finished_at_once || kiln_gfx_await(f.gfx, fut, KILN_GFX_DEFAULT_TIMEOUT_NS, "the spinning queue", &err);
     wgpuBindGroupRelease(group);
     wgpuBindGroupLayoutRelease(raw_bgl);
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_MSG(!finished_at_once, "the GPU finished 12.8M iterations before a zero-timeout wait");
     CHECK_EQ_INT(timeout.code, KILN_ERR_TIMEOUT);

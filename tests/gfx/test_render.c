@@ -19,8 +19,7 @@ TEST(triangle_and_compute_pass_read_back_exactly) {
     FIXTURE_OPEN(f);
     kiln_resources *res = f.res;
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, res, &err);
-    WGPUShaderModule m = kiln_shaders_compile(sh, "test_render.wgsl", SHADER, NULL, &err);
+    WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "test_render.wgsl", SHADER, NULL, &err);
     CHECK_MSG(m, "%s", err.message);
     kiln_shader shader = kiln_gfx_adopt_shader(res, m, "test_render", &err);
 
@@ -99,7 +98,6 @@ TEST(triangle_and_compute_pass_read_back_exactly) {
     uint32_t orange = 0;
     for (uint32_t i = 0; i < SIZE * SIZE; i++) orange += px[4 * i] == 255;
     kiln_image_free(&img);
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(left_orange);
     CHECK(right_blue);

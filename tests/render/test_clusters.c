@@ -220,8 +220,7 @@ TEST(gpu_culling_matches_the_cpu_reference) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
     kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
     CHECK_MSG(c, "%s", err.message);
     static kiln_gpu_light lights[KILN_MAX_LIGHTS];
@@ -234,7 +233,6 @@ TEST(gpu_culling_matches_the_cpu_reference) {
     kiln_clusters_assign_cpu(&u, lights, count, cpu_counts, cpu_indices);
     kiln_clusters_destroy(c);
     kiln_shader_library_destroy(library);
-    kiln_shaders_destroy(shaders);
     FIXTURE_CLOSE_CLEAN(f);
 
     uint32_t count_mismatches = 0, list_mismatches = 0, max_count = 0, assigned = 0, empty = 0, full = 0;
@@ -265,8 +263,7 @@ TEST(a_crowded_cluster_keeps_the_first_32_lights_in_index_order) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
     kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
     CHECK_MSG(c, "%s", err.message);
     /* Light 0 reaches nothing on screen; lights 1..40 sit at the camera and reach past 200 m. */
@@ -278,7 +275,6 @@ TEST(a_crowded_cluster_keeps_the_first_32_lights_in_index_order) {
               cull_on_gpu(&f, c, &err);
     kiln_clusters_destroy(c);
     kiln_shader_library_destroy(library);
-    kiln_shaders_destroy(shaders);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_MSG(ok, "%s", err.message);
     for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) {
@@ -292,8 +288,7 @@ TEST(an_empty_light_list_clears_every_count) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
     kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
     CHECK_MSG(c, "%s", err.message);
     kiln_gpu_light everywhere = kiln_gpu_light_from(&(kiln_light){.position = {0.0f, 1.7f, 4.0f}, .range = 500.0f});
@@ -304,7 +299,6 @@ TEST(an_empty_light_list_clears_every_count) {
          cull_on_gpu(&f, c, &err);
     kiln_clusters_destroy(c);
     kiln_shader_library_destroy(library);
-    kiln_shaders_destroy(shaders);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_MSG(ok, "%s", err.message);
     CHECK_EQ_INT(before, 1);
@@ -386,8 +380,7 @@ TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_resources *res = f.res;
-    kiln_shaders *shaders = kiln_shaders_create(f.gfx, res, &err);
-    WGPUShaderModule m = kiln_shaders_compile(shaders, "lights.wgsl+echo", source, NULL, &err);
+    WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "lights.wgsl+echo", source, NULL, &err);
     free(source);
     CHECK_MSG(m, "%s", err.message);
     kiln_shader shader = kiln_gfx_adopt_shader(res, m, "echo", &err);
@@ -430,7 +423,6 @@ TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
     CHECK(kiln_encoder_finish_and_submit(&enc, &err));
     CHECK(kiln_gfx_wait_for_queue(f.gfx, &err));
     bool read = kiln_gfx_read_buffer(res, back, 0, words, sizeof words, &err);
-    kiln_shaders_destroy(shaders);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_MSG(read, "%s", err.message);
 
@@ -468,12 +460,10 @@ TEST(a_missing_shader_directory_is_named_in_the_error) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, "/nonexistent/shaders", &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = "/nonexistent/shaders"}, &err);
     kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
     kiln_live_counts live = kiln_resources_live_counts(f.res);
     kiln_shader_library_destroy(library);
-    kiln_shaders_destroy(shaders);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(!c);
     CHECK_STR_CONTAINS(err.message, "/nonexistent/shaders/clusters.wgsl: cannot open");
@@ -484,8 +474,7 @@ TEST(an_update_with_too_many_lights_is_refused) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *shaders = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, shaders, KILN_RENDER_SHADER_DIR, &err);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
     kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
     CHECK_MSG(c, "%s", err.message);
     static kiln_gpu_light lights[KILN_MAX_LIGHTS + 1];
@@ -494,7 +483,6 @@ TEST(an_update_with_too_many_lights_is_refused) {
     uint32_t light_count = kiln_clusters_uniform(c)->light_count;
     kiln_clusters_destroy(c);
     kiln_shader_library_destroy(library);
-    kiln_shaders_destroy(shaders);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(!ok);
     CHECK_STR_CONTAINS(err.message, "light count 1025 exceeds KILN_MAX_LIGHTS (1024)");

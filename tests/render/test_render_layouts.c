@@ -11,7 +11,7 @@
 /* Assembles a renderer program and returns the uniform-space size of one of its structs. */
 static bool wgsl_struct_size(const char *program, const char *name, uint32_t *size, kiln_error *err) {
     kiln_assembled_wgsl a;
-    if (!kiln_wgsl_assemble(KILN_RENDER_SHADER_DIR, program, &a, err)) return false;
+    if (!kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, program, &a, err)) return false;
     kiln_wgsl_module *m = kiln_wgsl_reflect(a.text, a.length, program, err);
     kiln_assembled_wgsl_free(&a);
     if (!m) return false;

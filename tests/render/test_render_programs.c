@@ -9,8 +9,7 @@ TEST(every_renderer_program_compiles) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
-    kiln_shader_library *lib = kiln_shader_library_create(f.gfx, f.res, sh, KILN_RENDER_SHADER_DIR, &err);
+    kiln_shader_library *lib = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
     CHECK_MSG(lib, "%s", err.message);
     int compiled = 0;
     for (size_t i = 0; i < sizeof PROGRAMS / sizeof PROGRAMS[0]; i++) {
@@ -19,7 +18,6 @@ TEST(every_renderer_program_compiles) {
         compiled += s.id != 0;
     }
     kiln_shader_library_destroy(lib);
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_EQ_INT(compiled, (int)(sizeof PROGRAMS / sizeof PROGRAMS[0]));
 }

@@ -74,7 +74,7 @@ static bool log_has(const kiln_log *log, kiln_log_level level, const char *categ
 TEST(assembly_splices_each_include_once_and_maps_every_line_back) {
     kiln_assembled_wgsl a;
     kiln_error err = {0};
-    CHECK_MSG(kiln_wgsl_assemble(FIXTURES "/tree", "main.wgsl", &a, &err), "%s", err.message);
+    CHECK_MSG(kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = FIXTURES "/tree"}, "main.wgsl", &a, &err), "%s", err.message);
     CHECK_EQ_INT(a.file_count, 3);
     CHECK(strcmp(a.files[0].name, "main.wgsl") == 0);
     CHECK(strcmp(a.files[1].name, "a.wgsl") == 0);
@@ -123,7 +123,7 @@ TEST(one_file_under_two_names_is_spliced_once) {
     CHECK(write_text(path, "const A: u32 = 1u;\n"));
     kiln_assembled_wgsl a;
     kiln_error err = {0};
-    CHECK_MSG(kiln_wgsl_assemble(dir, "main.wgsl", &a, &err), "%s", err.message);
+    CHECK_MSG(kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = dir}, "main.wgsl", &a, &err), "%s", err.message);
     /* The last line had no newline; the assembled text still ends every line with one. */
     CHECK_MSG(strcmp(a.text, "const A: u32 = 1u;\nconst M: u32 = A;\n") == 0, "%s", a.text);
     CHECK_EQ_INT(a.file_count, 2);
@@ -152,13 +152,13 @@ TEST(includes_nest_at_most_sixteen_deep) {
     kiln_error err = {0};
     CHECK(scratch_dir(dir, sizeof dir, "depth16", NULL, NULL, 0));
     CHECK(write_chain(dir, 16)); /* d16 sits at depth 16: allowed */
-    CHECK_MSG(kiln_wgsl_assemble(dir, "d0.wgsl", &a, &err), "%s", err.message);
+    CHECK_MSG(kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = dir}, "d0.wgsl", &a, &err), "%s", err.message);
     CHECK_EQ_INT(a.file_count, 17);
     kiln_assembled_wgsl_free(&a);
 
     CHECK(scratch_dir(dir, sizeof dir, "depth17", NULL, NULL, 0));
     CHECK(write_chain(dir, 17)); /* d17 would sit at depth 17 */
-    CHECK(!kiln_wgsl_assemble(dir, "d0.wgsl", &a, &err));
+    CHECK(!kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = dir}, "d0.wgsl", &a, &err));
     CHECK_EQ_INT(err.code, KILN_ERR_FORMAT);
     CHECK_MSG(strcmp(err.message, "d16.wgsl:1: cannot include \"d17.wgsl\": includes nest deeper than 16") == 0, "%s",
               err.message);
@@ -168,7 +168,7 @@ TEST(includes_nest_at_most_sixteen_deep) {
 TEST(a_missing_include_names_the_including_file_and_line) {
     kiln_assembled_wgsl a;
     kiln_error err = {0};
-    CHECK(!kiln_wgsl_assemble(FIXTURES "/missing", "lit.wgsl", &a, &err));
+    CHECK(!kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = FIXTURES "/missing"}, "lit.wgsl", &a, &err));
     CHECK_EQ_INT(err.code, KILN_ERR_IO);
     CHECK_MSG(strcmp(err.message, "lit.wgsl:4: cannot include \"missing.wgsl\": No such file or directory") == 0, "%s",
               err.message);
@@ -177,7 +177,7 @@ TEST(a_missing_include_names_the_including_file_and_line) {
 TEST(a_missing_entry_names_its_path) {
     kiln_assembled_wgsl a;
     kiln_error err = {0};
-    CHECK(!kiln_wgsl_assemble(FIXTURES "/missing", "nope.wgsl", &a, &err));
+    CHECK(!kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = FIXTURES "/missing"}, "nope.wgsl", &a, &err));
     CHECK_MSG(strcmp(err.message, FIXTURES "/missing/nope.wgsl: cannot open: No such file or directory") == 0, "%s",
               err.message);
 }
@@ -189,7 +189,7 @@ TEST(a_malformed_include_line_is_an_error) {
     CHECK(write_text(path, "const A: u32 = 1u;\n#include common.wgsl\n"));
     kiln_assembled_wgsl a;
     kiln_error err = {0};
-    CHECK(!kiln_wgsl_assemble(dir, "main.wgsl", &a, &err));
+    CHECK(!kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = dir}, "main.wgsl", &a, &err));
     CHECK_MSG(strcmp(err.message, "main.wgsl:2: malformed #include (expected #include \"file.wgsl\")") == 0, "%s",
               err.message);
 }
@@ -200,7 +200,6 @@ TEST(a_malformed_include_line_is_an_error) {
 
 typedef struct library_fixture {
     gfx_fixture f;
-    kiln_shaders *shaders;
     kiln_shader_library *lib;
 } library_fixture;
 
@@ -208,15 +207,13 @@ static bool library_open(library_fixture *l, const char *directory) {
     *l = (library_fixture){0};
     if (!fixture_open(&l->f)) return false;
     kiln_error err = {0};
-    l->shaders = kiln_shaders_create(l->f.gfx, l->f.res, &err);
-    l->lib = l->shaders ? kiln_shader_library_create(l->f.gfx, l->f.res, l->shaders, directory, &err) : NULL;
+    l->lib = kiln_shader_library_create(l->f.gfx, l->f.res, &(kiln_wgsl_source){.directory = directory}, &err);
     if (!l->lib) fprintf(stderr, "library: %s\n", err.message);
     return l->lib != NULL;
 }
 
 static uint64_t library_close(library_fixture *l) {
     kiln_shader_library_destroy(l->lib);
-    kiln_shaders_destroy(l->shaders);
     return fixture_close(&l->f);
 }
 

@@ -35,8 +35,7 @@ TEST(gpu_curves_match_the_cpu_reference) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shaders *sh = kiln_shaders_create(f.gfx, f.res, &err);
-    WGPUShaderModule m = kiln_shaders_compile(sh, "tonemap_curves.wgsl", source, NULL, &err);
+    WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "tonemap_curves.wgsl", source, NULL, &err);
     free(source);
     CHECK_MSG(m, "%s", err.message);
     kiln_shader s = kiln_gfx_adopt_shader(f.res, m, "tonemap test", &err);
@@ -73,7 +72,6 @@ TEST(gpu_curves_match_the_cpu_reference) {
     CHECK(kiln_gfx_read_buffer(f.res, back, 0, output, sizeof output, &err));
     wgpuBindGroupRelease(group);
     wgpuBindGroupLayoutRelease(bgl);
-    kiln_shaders_destroy(sh);
     FIXTURE_CLOSE_CLEAN(f);
 
     double worst = 0;

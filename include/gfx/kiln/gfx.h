@@ -4,7 +4,6 @@
  *   kiln_gfx         instance, adapter, device, queue, optional window surface, the diagnostics
  *                    ring and the event queue Dawn's callbacks write into. Outlives everything below.
  *   kiln_resources   one generational pool per GPU object kind. Destroy before its kiln_gfx.
- *   kiln_shaders     loaded WGSL files (path, mtime) for hot reload; modules live in kiln_resources.
  *   kiln_encoder     one command buffer; a stack value, consumed by _finish_and_submit or _discard.
  *   kiln_swapchain   the window surface configuration and per-frame acquisition.
  *   kiln_debug_draw  line drawing: its pipeline and vertex buffer live in kiln_resources.
@@ -249,30 +248,13 @@ typedef struct kiln_shader_report {
 /* Formats message i as "path:line:col: error: text". */
 void kiln_shader_report_format(const kiln_shader_report *report, uint32_t i, char *out, size_t out_size);
 
-typedef struct kiln_shaders kiln_shaders;
-
-typedef struct kiln_shader_reload {
-    kiln_shader shader;
-    bool success;
-    char path[256];
-} kiln_shader_reload;
-
-kiln_shaders *kiln_shaders_create(kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
-void kiln_shaders_destroy(kiln_shaders *shaders);
-
-/* Compiles WGSL `source`, named `path` in diagnostics. On failure returns NULL, fills `report`
- * (when given) and err->message with the first "path:line:col: error: text". The module is not
- * pooled: adopt it or release it. */
-WGPUShaderModule kiln_shaders_compile(kiln_shaders *shaders, const char *path, const char *source,
-                                      kiln_shader_report *report, kiln_error *err);
-/* Reads, compiles and adopts the file, and registers it for check_for_changes. */
-kiln_shader kiln_shaders_load(kiln_shaders *shaders, const char *path, kiln_shader_report *report, kiln_error *err);
-/* Stats every loaded file; recompiles those whose mtime changed. Success swaps the module behind
- * the same handle and logs "reloaded <path>" (info, "gfx.shaders"); failure keeps the last good
- * module, counts a reload failure and logs the diagnostic (error). Writes up to max results and
- * returns how many files changed. */
-uint32_t kiln_shaders_check_for_changes(kiln_shaders *shaders, kiln_shader_reload *results, uint32_t max);
-uint32_t kiln_shaders_reload_failures(const kiln_shaders *shaders);
+/* Compiles WGSL `source`, named `path` in diagnostics, creating the module inside an error scope
+ * so that a rejected shader is an error here, never an uncaptured one. On failure returns NULL,
+ * fills `report` (when given; errors before warnings) and err->message with the first
+ * "path:line:col: error: text". The module is not pooled: adopt it or release it. Reading files,
+ * #include and hot reload live in the shader layer (kiln_shader_library). */
+WGPUShaderModule kiln_gfx_compile_shader(kiln_gfx *gfx, const char *path, const char *source,
+                                         kiln_shader_report *report, kiln_error *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Pipelines: bind group layouts, bind groups, render and compute pipelines
@@ -622,7 +604,7 @@ typedef struct kiln_color8 { uint8_t r, g, b, a; } kiln_color8;
 typedef struct kiln_debug_draw kiln_debug_draw;
 
 /* depth_format Undefined: lines draw on top; otherwise they depth-test reverse-Z without writing. */
-kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, kiln_shaders *shaders, WGPUTextureFormat color_format,
+kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, WGPUTextureFormat color_format,
                                         WGPUTextureFormat depth_format, kiln_error *err);
 void kiln_debug_draw_destroy(kiln_debug_draw *dd);
 void kiln_debug_draw_line(kiln_debug_draw *dd, kiln_vec3 a, kiln_vec3 b, kiln_color8 color);

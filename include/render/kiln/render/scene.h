@@ -65,7 +65,9 @@ typedef struct kiln_render_settings {
     kiln_debug_mode debug;
     bool wireframe;               /* accepted; Dawn offers no line polygon mode, so ignored */
     bool disable_culling;         /* frustum culling of instances on by default */
-    const char *shader_dir;       /* NULL: the WGSL programs in kiln's source tree */
+    const char *shader_dir;       /* NULL: kiln's embedded WGSL (nothing read, nothing to reload);
+                                   * a directory: the programs are read from it and hot reloaded,
+                                   * a name it lacks falling back to the shader layer's built-ins */
 } kiln_render_settings;
 
 /* Returns the settings with every zero field replaced by its default. */

@@ -1,5 +1,6 @@
-/* kiln/render/shader_library: WGSL programs assembled from files with #include, compile errors
- * that name the file really at fault, and hot reload of whole programs with their pipelines.
+/* kiln/shader/library: WGSL programs assembled from files with #include, compile errors that
+ * name the file really at fault, and hot reload of whole programs with their pipelines. This is
+ * kiln's one hot-reload library; gfx only compiles text (kiln_gfx_compile_shader).
  *
  * WGSL has no preprocessor. kiln_wgsl_assemble splices every `#include "file.wgsl"` line of a
  * program into one text and keeps a chunk map from assembled lines back to each file's own lines,
@@ -9,9 +10,12 @@
  * Objects and ownership:
  *   kiln_assembled_wgsl   filled by kiln_wgsl_assemble, owned by the caller, released by
  *                         kiln_assembled_wgsl_free. Pure CPU: no GPU involved.
+ *   kiln_wgsl_source      a description, owned by the caller. An embedded set it points at is
+ *                         borrowed by whatever it is given to and must outlive it (kiln's own
+ *                         sets are static data).
  *   kiln_shader_library   created by kiln_shader_library_create, destroyed by _destroy. Borrows
- *                         the kiln_gfx, kiln_resources and kiln_shaders it was given (they must
- *                         outlive it). Owns the shader modules of the programs it loaded: _destroy
+ *                         the kiln_gfx and kiln_resources it was given (they must outlive it);
+ *                         copies the source's directory name. Owns the shader modules of the programs it loaded: _destroy
  *                         destroys them in kiln_resources. Watched pipelines stay the caller's;
  *                         the library keeps its own copy of each watched descriptor.
  *
@@ -33,11 +37,32 @@ extern "C" {
 /* Includes nest at most this deep: the entry is depth 0, what it includes depth 1, and so on. */
 #define KILN_WGSL_MAX_INCLUDE_DEPTH 16
 
+/* One file of an embedded set: the name #include writes and the NUL-terminated text. */
+typedef struct kiln_wgsl_embedded_file {
+    const char *name;
+    const char *text;
+} kiln_wgsl_embedded_file;
+
+/* Where a program's files come from: a directory on disk (read at load, stat'ed for hot reload)
+ * or, when `directory` is NULL, an embedded set of named texts (nothing is read from disk and
+ * nothing ever reloads). Not both. Zero-initialised it is an empty set.
+ *
+ * A name is resolved in the source first, then in kiln's built-in set (the files of
+ * src/shader/shaders, embedded: "fullscreen.wgsl"). So a directory overriding kiln's shaders need
+ * not carry copies of the built-ins, and a file of a built-in's name in the directory (or the
+ * set) replaces it. Built-ins are never watched. Names in an embedded set match exactly; names in
+ * a directory are paths relative to it. */
+typedef struct kiln_wgsl_source {
+    const char *directory;                  /* "" is the current directory */
+    const kiln_wgsl_embedded_file *files;   /* used when directory is NULL; borrowed */
+    uint32_t file_count;
+} kiln_wgsl_source;
+
 /* One file of an assembled program, with what its stat said just before it was read. */
 typedef struct kiln_wgsl_file {
-    char *name;              /* as written in #include (the entry's as given), relative to the directory */
-    char *path;              /* directory/name: what hot reload stats */
-    int64_t mtime_ns;        /* modification time, nanoseconds since the epoch */
+    char *name;              /* as written in #include (the entry's as given) */
+    char *path;              /* directory/name: what hot reload stats; NULL for an embedded file */
+    int64_t mtime_ns;        /* modification time, nanoseconds since the epoch; 0 when embedded */
     uint64_t size;           /* bytes */
 } kiln_wgsl_file;
 
@@ -59,15 +84,17 @@ typedef struct kiln_assembled_wgsl {
     uint32_t chunk_count;
 } kiln_assembled_wgsl;
 
-/* Reads directory/entry and replaces every line of the form `#include "name"` (leading and
- * trailing blanks allowed) by the text of directory/name, recursively. The include line itself
- * is removed, so the including file's later lines keep mapping to their own numbers. A file
- * already part of the program (the same file on disk, however it was named) is dropped the second
- * time; that also breaks include cycles. Fails, with *out left empty, when a file cannot be read
- * ("lit.wgsl:4: cannot include \"missing.wgsl\": No such file or directory"), an #include line is
- * malformed, or includes nest deeper than KILN_WGSL_MAX_INCLUDE_DEPTH. `directory` NULL or "" means
- * the current directory. */
-bool kiln_wgsl_assemble(const char *directory, const char *entry, kiln_assembled_wgsl *out, kiln_error *err);
+/* Resolves `entry` in `source` (NULL: the built-ins alone) and replaces every line of the form
+ * `#include "name"` (leading and trailing blanks allowed) by the text `name` resolves to,
+ * recursively. The include line itself is removed, so the including file's later lines keep
+ * mapping to their own numbers. A file already part of the program (the same file on disk,
+ * however it was named, or the same embedded file) is dropped the second time; that also breaks
+ * include cycles. Fails, with *out left empty, when a file cannot be found or read ("lit.wgsl:4:
+ * cannot include \"missing.wgsl\": No such file or directory", for a directory and an embedded set
+ * alike), an #include line is malformed, includes nest deeper than KILN_WGSL_MAX_INCLUDE_DEPTH,
+ * or the source names both a directory and an embedded set. */
+bool kiln_wgsl_assemble(const kiln_wgsl_source *source, const char *entry, kiln_assembled_wgsl *out,
+                        kiln_error *err);
 /* Releases what assemble allocated and zeroes *a; safe on a zeroed or already freed value. */
 void kiln_assembled_wgsl_free(kiln_assembled_wgsl *a);
 /* Maps a 1-based line of the assembled text to the file it came from and that file's own 1-based
@@ -82,19 +109,20 @@ void kiln_assembled_wgsl_format_message(const kiln_assembled_wgsl *a, const kiln
 
 typedef struct kiln_shader_library kiln_shader_library;
 
-/* `directory` holds the programs and their includes; it is copied. */
-kiln_shader_library *kiln_shader_library_create(kiln_gfx *gfx, kiln_resources *res, kiln_shaders *shaders,
-                                                const char *directory, kiln_error *err);
+/* `source` (NULL: the built-ins alone) holds the programs and their includes. */
+kiln_shader_library *kiln_shader_library_create(kiln_gfx *gfx, kiln_resources *res, const kiln_wgsl_source *source,
+                                                kiln_error *err);
 /* Destroys the program modules this library loaded and forgets every watch. */
 void kiln_shader_library_destroy(kiln_shader_library *lib);
 
-/* Assembles and compiles directory/entry, adopts the module and registers the program for hot
+/* Assembles and compiles `entry` from the library's source, adopts the module and registers the program for hot
  * reload. Loading an entry already loaded returns the same handle without recompiling. A compile
  * failure returns id 0 with KILN_ERR_SHADER and every Dawn message mapped back to its file, one per
  * line, errors first ("inc/light.wgsl:3:13: error: unresolved value 'x'"). */
 kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry, kiln_error *err);
 
-/* Stats every file of every program. A program with any changed file (modification time or size)
+/* Stats every file on disk of every program (embedded files never change, so a library over an
+ * embedded set never reloads). A program with any changed file (modification time or size)
  * is re-assembled and recompiled as a whole. Success swaps the module behind the same handle, logs
  * "reloaded <entry>" (info, "render.shaders"), rebuilds the program's watched pipelines and
  * writes the handle into `reloaded` (up to max). Failure keeps the last good module, counts a
