@@ -2,7 +2,7 @@
  * and routes each message by its "kind" to a handler that decodes the whole message first (the
  * decoders in json_decode.c) and only then calls the C API, so a refused message changes nothing.
  *
- * Handlers return the Ok payload or NULL with the error filled; kiln_json_handle wraps either in
+ * Handlers return the Ok payload or NULL with the error filled; kiln_json_runtime_handle wraps either in
  * the reply envelope. The reply's class is always a stable identifier: one of the C API's classes
  * where the C API refused, or one of the surface's own (program_json.h lists them). */
 #include <stdarg.h>
@@ -324,7 +324,7 @@ static char *error_reply(const kiln_json_error *err) {
     return dump_reply("Err", json_pack("{s:s,s:s}", "class", err->cls, "error", err->message));
 }
 
-char *kiln_json_handle(kiln_json_runtime *rt, const char *message, size_t length) {
+char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length) {
     kiln_json_error err = {0};
     json_t *msg;
     const char *kind;

@@ -468,7 +468,7 @@ typedef struct surface_env {
 
 /* Sends a message and returns its parsed reply (a new reference). */
 static json_t *send(kiln_json_runtime *rt, const char *message) {
-    char *text = kiln_json_handle(rt, message, strlen(message));
+    char *text = kiln_json_runtime_handle(rt, message, strlen(message));
     json_t *reply = text ? json_loads(text, 0, NULL) : NULL;
     free(text);
     return reply;
