@@ -14,6 +14,8 @@
 
 #include <kiln/program_json.h>
 
+#include "program_forms.h"
+
 struct kiln_json_runtime {
     kiln_texture_registry *textures;
     kiln_programs *programs;
@@ -226,11 +228,6 @@ static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, 
     return set_errorf(err, "unknown_program", "program_id: unknown program %u", id);
 }
 
-static const char *stage_name(kiln_pass_stage stage) {
-    static const char *const names[] = {"Fragment", "Draw", "DrawIndexedIndirect", "DrawSets", "Compute"};
-    return (unsigned)stage < sizeof names / sizeof names[0] ? names[stage] : "Unknown";
-}
-
 static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
@@ -255,7 +252,8 @@ static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_jso
     json_t *list = json_array();
     for (uint32_t i = 0; list && i < n; i++) {
         const kiln_pass_timing *r = &rows[i];
-        json_array_append_new(list, json_pack("{s:s,s:I,s:I,s:I,s:f,s:o}", "stage", stage_name(r->stage), "width",
+        json_array_append_new(list, json_pack("{s:s,s:I,s:I,s:I,s:f,s:o}", "stage",
+                                              program_form_name(&PROGRAM_STAGES, r->stage), "width",
                                               (json_int_t)r->width, "height", (json_int_t)r->height, "divisor",
                                               (json_int_t)r->divisor, "cpu_record_ns", r->cpu_record_ns, "gpu_ns",
                                               r->gpu_ns < 0 ? json_null() : json_real(r->gpu_ns)));
