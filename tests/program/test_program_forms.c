@@ -50,12 +50,21 @@ static char *read_guide(void) {
 /* The first line after `section` starting with `row`, copied into out; false when there is none. */
 static bool guide_row(const char *guide, const char *section, const char *row, char *out, size_t size) {
     size_t n = strlen(row);
-    for (const char *line = strstr(guide, section); line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        if (strncmp(line, row, n) != 0) continue;
-        snprintf(out, size, "%.*s", (int)strcspn(line, "\n"), line);
-        return true;
+    const char *line = strstr(guide, section);
+    while (line && strncmp(line, row, n) != 0) {
+        line = strchr(line, '\n');
+        if (line) line++;
     }
-    return false;
+    if (!line) return false;
+    snprintf(out, size, "%.*s", (int)strcspn(line, "\n"), line);
+    return true;
+}
+
+/* Appends "type.name " (or "name " without a type) to a list of what is missing, cut short when
+ * the list is full. */
+static void note(char *list, size_t size, const char *type, const char *name) {
+    size_t used = strlen(list);
+    snprintf(list + used, size - used, "%s%s%s ", type, type[0] ? "." : "", name);
 }
 
 /* `"Name"` in the row, as the guide writes a form. */
@@ -97,10 +106,10 @@ TEST(the_schema_lists_exactly_each_table_s_forms) {
             same = strcmp(json_string_value(json_object_get(form, "name")), e->forms[i].name) == 0 &&
                    (json_object_get(form, "payload") || json_object_get(form, "fields")) == e->forms[i].payload;
         }
-        if (!same) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s ", e->type);
+        if (!same) note(missing, sizeof missing, e->type, "(forms differ)");
     }
     json_decref(schema);
-    CHECK_MSG(missing[0] == '\0', "schema differs from the tables for: %s", missing);
+    CHECK_MSG(missing[0] == '\0', "schema differs from the tables: %s", missing);
 }
 
 TEST(the_guide_names_every_form) {
@@ -114,19 +123,17 @@ TEST(the_guide_names_every_form) {
         while (r < sizeof DOC_ROWS / sizeof DOC_ROWS[0] && DOC_ROWS[r].e != e) r++;
         if (r == sizeof DOC_ROWS / sizeof DOC_ROWS[0] ||
             !guide_row(guide, DOC_ROWS[r].section, DOC_ROWS[r].row, row, sizeof row)) {
-            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "(no row for %s) ", e->type);
+            note(missing, sizeof missing, e->type, "(no row)");
             continue;
         }
         for (uint32_t i = 0; i < e->count; i++)
             if (!row_names(row, e->forms[i].name))
-                snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s.%s ", e->type,
-                         e->forms[i].name);
+                note(missing, sizeof missing, e->type, e->forms[i].name);
     }
     bool formats = guide_row(guide, FORMS, "| format |", row, sizeof row);
     for (int f = 0; formats && f < KILN_FORMAT_COUNT; f++)
         if (!row_names(row, kiln_texture_format_name((kiln_texture_format)f)))
-            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "TextureFormat.%s ",
-                     kiln_texture_format_name((kiln_texture_format)f));
+            note(missing, sizeof missing, "TextureFormat", kiln_texture_format_name((kiln_texture_format)f));
     free(guide);
     CHECK_MSG(formats, "the guide's Forms table has no format row");
     CHECK_MSG(missing[0] == '\0', "docs/guides/programs.md does not name: %s", missing);
@@ -141,11 +148,11 @@ TEST(the_guide_names_every_failure_class) {
     char quoted[64];
     for (int c = KILN_PROGRAM_OK + 1; c < KILN_PROGRAM_CLASS_COUNT; c++) {
         snprintf(quoted, sizeof quoted, "`%s`", kiln_program_class_name((kiln_program_class)c));
-        if (!strstr(guide, quoted)) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s ", quoted);
+        if (!strstr(guide, quoted)) note(missing, sizeof missing, "", quoted);
     }
     for (int c = KILN_DISPATCH_OK + 1; c < KILN_DISPATCH_CLASS_COUNT; c++) {
         snprintf(quoted, sizeof quoted, "`%s`", kiln_dispatch_class_name((kiln_dispatch_class)c));
-        if (!strstr(guide, quoted)) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s ", quoted);
+        if (!strstr(guide, quoted)) note(missing, sizeof missing, "", quoted);
     }
     free(guide);
     CHECK_MSG(missing[0] == '\0', "docs/guides/programs.md does not name: %s", missing);
