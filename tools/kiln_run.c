@@ -381,7 +381,7 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
         print_json(reply);
     } else {
         char *text = json_dumps(msg, JSON_COMPACT);
-        char *answer = text ? kiln_json_handle(run->rt, text, strlen(text)) : NULL;
+        char *answer = text ? kiln_json_runtime_handle(run->rt, text, strlen(text)) : NULL;
         uint32_t id;
         puts(answer ? answer : "{\"Err\":{\"class\":\"out_of_memory\",\"error\":\"out of memory\"}}");
         if (answer && as_name && assigned_id(answer, &id)) bind_name(run, as_name, id);

@@ -2,10 +2,11 @@
  *
  * Enums are externally tagged, as the spec's JSON writes them: a form without a payload is a string
  * ("Full", "Texel"), a form with one is an object of exactly one key ({"Binding": {"index": 0}}).
- * Every refusal names the field path it is about (`passes[2].inputs[0]: unknown input form
- * "Bindng"`), and every decoder either fills its whole result or frees what it had built, so a
- * caller acts on a message only once all of it has decoded. Fields the surface does not know are
- * ignored, as the spec's codec ignores them; a missing required field is an error, never a default. */
+ * The form names are program_forms.c's tables. Every refusal names the field path it is about
+ * (`passes[2].inputs[0]: unknown input form "Bindng"`), and every decoder either fills its whole
+ * result or frees what it had built, so a caller acts on a message only once all of it has
+ * decoded. Fields the surface does not know are ignored, as the spec's codec ignores them; a
+ * missing required field is an error, never a default. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include <jansson.h>
 
 #include <kiln/program_json.h>
+
+#include "program_forms.h"
 
 #define PATH_MAX_CHARS 256
 
@@ -145,12 +148,6 @@ static bool enum_split(const json_t *v, const char *fp, const char *what, const 
     return true;
 }
 
-static int find_name(const char *name, const char *const *names, int count) {
-    for (int i = 0; i < count; i++)
-        if (strcmp(name, names[i]) == 0) return i;
-    return -1;
-}
-
 /* Checks that form `name` was written with a payload exactly when it takes one. */
 static bool payload_matches(const char *fp, const char *what, const char *name, const json_t *payload, bool takes,
                             kiln_json_error *err) {
@@ -161,25 +158,30 @@ static bool payload_matches(const char *fp, const char *what, const char *name, 
     return true;
 }
 
-/* A value that is one of `names`, all of them payload-free forms. */
-static bool unit_enum(const json_t *v, const char *fp, const char *what, const char *const *names, int count, int *out,
-                      kiln_json_error *err) {
-    const char *name;
-    json_t *payload;
-    if (!enum_split(v, fp, what, &name, &payload, err)) return false;
-    int i = find_name(name, names, count);
-    if (i < 0) return BAD(err, "%s: unknown %s form \"%s\"", fp, what, name);
-    if (!payload_matches(fp, what, name, payload, false, err)) return false;
-    *out = i;
+/* One of e's forms: *value is its C value and *payload its payload (NULL for a string form). */
+static bool decode_form(const json_t *v, const char *fp, const program_enum *e, int *value, json_t **payload,
+                        kiln_json_error *err) {
+    const char *name = NULL;
+    if (!enum_split(v, fp, e->what, &name, payload, err)) return false;
+    int i = program_form_find(e, name);
+    if (i < 0) return BAD(err, "%s: unknown %s form \"%s\"", fp, e->what, name);
+    if (!payload_matches(fp, e->what, name, *payload, e->forms[i].payload, err)) return false;
+    *value = i;
     return true;
 }
 
-static bool field_unit_enum(const json_t *obj, const char *path, const char *name, const char *what,
-                            const char *const *names, int count, int *out, kiln_json_error *err) {
-    json_t *v;
+/* A required field holding one of e's forms, all of them written as strings. */
+static bool field_unit_enum(const json_t *obj, const char *path, const char *name, const program_enum *e, int *out,
+                            kiln_json_error *err) {
+    json_t *v, *payload;
     char fp[PATH_MAX_CHARS];
     path_field(fp, path, name);
-    return field(obj, path, name, true, &v, err) && unit_enum(v, fp, what, names, count, out, err);
+    return field(obj, path, name, true, &v, err) && decode_form(v, fp, e, out, &payload, err);
+}
+
+/* The path of a form's payload: "bindings[0].shape" + "Target". */
+static void path_payload(char out[PATH_MAX_CHARS], const char *fp, const program_enum *e, int value) {
+    path_field(out, fp, e->forms[value].name);
 }
 
 static bool field_format(const json_t *obj, const char *path, kiln_texture_format *out, kiln_json_error *err) {
@@ -193,55 +195,37 @@ static bool field_format(const json_t *obj, const char *path, kiln_texture_forma
 
 /* "Full" or {"Divided": {"divisor": N}}. A zero divisor decodes; register refuses it by class. */
 static bool decode_extent(const json_t *v, const char *fp, kiln_slot_extent *out, kiln_json_error *err) {
-    const char *name;
+    int form;
     json_t *payload;
     char pp[PATH_MAX_CHARS];
-    if (!enum_split(v, fp, "extent", &name, &payload, err)) return false;
-    if (strcmp(name, "Full") == 0) {
-        *out = (kiln_slot_extent){0};
-        return payload_matches(fp, "extent", name, payload, false, err);
-    }
-    if (strcmp(name, "Divided") != 0) return BAD(err, "%s: unknown extent form \"%s\"", fp, name);
-    path_field(pp, fp, name);
-    if (!payload_matches(fp, "extent", name, payload, true, err) || !as_object(payload, pp, err)) return false;
-    out->divided = true;
-    return field_u32(payload, pp, "divisor", &out->divisor, err);
+    if (!decode_form(v, fp, &PROGRAM_EXTENTS, &form, &payload, err)) return false;
+    *out = (kiln_slot_extent){.divided = form == PROGRAM_EXTENT_DIVIDED};
+    if (!out->divided) return true;
+    path_payload(pp, fp, &PROGRAM_EXTENTS, form);
+    return as_object(payload, pp, err) && field_u32(payload, pp, "divisor", &out->divisor, err);
 }
 
 static bool decode_shape(const json_t *v, const char *fp, kiln_slot_shape *out, kiln_json_error *err) {
-    static const char *const names[] = {"Target", "Texture", "TextureArray", "TextureVolume"};
-    static const kiln_slot_shape_kind kinds[] = {KILN_SHAPE_TARGET, KILN_SHAPE_TEXTURE, KILN_SHAPE_TEXTURE_ARRAY,
-                                                 KILN_SHAPE_TEXTURE_VOLUME};
-    const char *name;
+    int form;
     json_t *payload;
-    if (!enum_split(v, fp, "shape", &name, &payload, err)) return false;
-    int i = find_name(name, names, 4);
-    if (i < 0) return BAD(err, "%s: unknown shape form \"%s\"", fp, name);
-    if (!payload_matches(fp, "shape", name, payload, i == 0, err)) return false;
-    *out = (kiln_slot_shape){.kind = kinds[i]};
     char pp[PATH_MAX_CHARS];
-    path_field(pp, fp, name);
-    return i != 0 || decode_extent(payload, pp, &out->extent, err);
+    if (!decode_form(v, fp, &PROGRAM_SHAPES, &form, &payload, err)) return false;
+    *out = (kiln_slot_shape){.kind = (kiln_slot_shape_kind)form};
+    if (out->kind != KILN_SHAPE_TARGET) return true;
+    path_payload(pp, fp, &PROGRAM_SHAPES, form);
+    return decode_extent(payload, pp, &out->extent, err);
 }
 
 static bool decode_sampling(const json_t *v, const char *fp, kiln_slot_sampling *out, kiln_json_error *err) {
-    static const char *const wraps[] = {"Clamp", "Repeat"};
-    static const char *const mips[] = {"Base", "Chain"};
-    const char *name;
+    int form, wrap, mip;
     json_t *payload;
-    if (!enum_split(v, fp, "sampling", &name, &payload, err)) return false;
-    *out = (kiln_slot_sampling){0};
-    if (strcmp(name, "Texel") == 0) {
-        out->texel = true;
-        return payload_matches(fp, "sampling", name, payload, false, err);
-    }
-    if (strcmp(name, "Filtered") != 0) return BAD(err, "%s: unknown sampling form \"%s\"", fp, name);
     char pp[PATH_MAX_CHARS];
-    path_field(pp, fp, name);
-    int wrap, mip;
-    if (!payload_matches(fp, "sampling", name, payload, true, err) || !as_object(payload, pp, err) ||
-        !field_unit_enum(payload, pp, "wrap", "wrap", wraps, 2, &wrap, err) ||
-        !field_unit_enum(payload, pp, "mips", "mips", mips, 2, &mip, err))
+    if (!decode_form(v, fp, &PROGRAM_SAMPLINGS, &form, &payload, err)) return false;
+    *out = (kiln_slot_sampling){.texel = form == PROGRAM_SAMPLING_TEXEL};
+    if (out->texel) return true;
+    path_payload(pp, fp, &PROGRAM_SAMPLINGS, form);
+    if (!as_object(payload, pp, err) || !field_unit_enum(payload, pp, "wrap", &PROGRAM_WRAPS, &wrap, err) ||
+        !field_unit_enum(payload, pp, "mips", &PROGRAM_MIPS, &mip, err))
         return false;
     out->wrap = (kiln_wrap)wrap;
     out->mips = (kiln_mips)mip;
@@ -352,15 +336,13 @@ char *kiln_json_base64_encode(const void *bytes, size_t size) {
 /* ---- create_texture --------------------------------------------------------------------------- */
 
 bool kiln_json_decode_create_texture(const json_t *message, kiln_json_texture *out, kiln_json_error *err) {
-    static const char *const usages[] = {"Sampled", "Writable"};
-    static const char *const samplings[] = {"Linear", "Nearest"};
     *out = (kiln_json_texture){0};
     int usage, sampling;
     json_t *pixels;
     if (!field_format(message, "", &out->desc.format, err) || !field_u32(message, "", "width", &out->desc.width, err) ||
         !field_u32(message, "", "height", &out->desc.height, err) ||
-        !field_unit_enum(message, "", "usage", "usage", usages, 2, &usage, err) ||
-        !field_unit_enum(message, "", "sampling", "sampling", samplings, 2, &sampling, err) ||
+        !field_unit_enum(message, "", "usage", &PROGRAM_TEXTURE_USAGES, &usage, err) ||
+        !field_unit_enum(message, "", "sampling", &PROGRAM_TEXTURE_SAMPLINGS, &sampling, err) ||
         !field(message, "", "pixels", false, &pixels, err))
         return false;
     if (pixels && !kiln_json_decode_blob(pixels, "pixels", &out->pixels, err)) return false;
@@ -391,71 +373,54 @@ static bool decode_slot_spec(const json_t *v, const char *fp, kiln_slot_spec *ou
 }
 
 static bool decode_transient_spec(const json_t *v, const char *fp, kiln_transient_spec *out, kiln_json_error *err) {
-    static const char *const samples[] = {"One", "Four"};
     json_t *extent;
     char pp[PATH_MAX_CHARS];
     int s;
     if (!as_object(v, fp, err) || !field_format(v, fp, &out->format, err)) return false;
     path_field(pp, fp, "extent");
     if (!field(v, fp, "extent", true, &extent, err) || !decode_extent(extent, pp, &out->extent, err) ||
-        !field_unit_enum(v, fp, "samples", "samples", samples, 2, &s, err))
+        !field_unit_enum(v, fp, "samples", &PROGRAM_SAMPLES, &s, err))
         return false;
     out->samples = (kiln_samples)s;
     return true;
 }
 
-/* "Fragment" and "Compute" are strings; the draw stages carry an object the draw-pass issue reads. */
+/* "Fragment" and "Compute" are strings; the draw stages carry an object, checked to be one. */
 static bool decode_stage(const json_t *v, const char *fp, kiln_pass_stage *out, kiln_json_error *err) {
-    static const char *const names[] = {"Fragment", "Draw", "DrawIndexedIndirect", "DrawSets", "Compute"};
-    static const kiln_pass_stage stages[] = {KILN_STAGE_FRAGMENT, KILN_STAGE_DRAW, KILN_STAGE_DRAW_INDEXED_INDIRECT,
-                                             KILN_STAGE_DRAW_SETS, KILN_STAGE_COMPUTE};
-    const char *name;
+    int form;
     json_t *payload;
-    if (!enum_split(v, fp, "stage", &name, &payload, err)) return false;
-    int i = find_name(name, names, 5);
-    if (i < 0) return BAD(err, "%s: unknown stage form \"%s\"", fp, name);
-    bool takes = stages[i] != KILN_STAGE_FRAGMENT && stages[i] != KILN_STAGE_COMPUTE;
     char pp[PATH_MAX_CHARS];
-    path_field(pp, fp, name);
-    if (!payload_matches(fp, "stage", name, payload, takes, err) || (takes && !as_object(payload, pp, err)))
-        return false;
-    *out = stages[i];
+    if (!decode_form(v, fp, &PROGRAM_STAGES, &form, &payload, err)) return false;
+    path_payload(pp, fp, &PROGRAM_STAGES, form);
+    if (payload && !as_object(payload, pp, err)) return false;
+    *out = (kiln_pass_stage)form;
     return true;
 }
 
 /* {"Binding"|"Transient": {"index"}}, {"PassOutput": {"pass"}}, {"Depth": {"index", "read"}}. */
 static bool decode_input(const json_t *v, const char *fp, kiln_input_slot *out, kiln_json_error *err) {
-    static const char *const names[] = {"Binding", "Transient", "PassOutput", "Depth"};
-    static const char *const reads[] = {"Texel", "Compare"};
-    const char *name;
+    int form, read;
     json_t *payload;
-    if (!enum_split(v, fp, "input", &name, &payload, err)) return false;
-    int i = find_name(name, names, 4);
-    if (i < 0) return BAD(err, "%s: unknown input form \"%s\"", fp, name);
     char pp[PATH_MAX_CHARS];
-    path_field(pp, fp, name);
-    if (!payload_matches(fp, "input", name, payload, true, err) || !as_object(payload, pp, err)) return false;
-    *out = (kiln_input_slot){.kind = (kiln_input_kind)i};
+    if (!decode_form(v, fp, &PROGRAM_INPUTS, &form, &payload, err)) return false;
+    path_payload(pp, fp, &PROGRAM_INPUTS, form);
+    if (!as_object(payload, pp, err)) return false;
+    *out = (kiln_input_slot){.kind = (kiln_input_kind)form};
     if (!field_u32(payload, pp, out->kind == KILN_INPUT_PASS_OUTPUT ? "pass" : "index", &out->index, err)) return false;
     if (out->kind != KILN_INPUT_DEPTH) return true;
-    int read;
-    if (!field_unit_enum(payload, pp, "read", "depth read", reads, 2, &read, err)) return false;
+    if (!field_unit_enum(payload, pp, "read", &PROGRAM_DEPTH_READS, &read, err)) return false;
     out->depth_read = (kiln_depth_read)read;
     return true;
 }
 
 static bool decode_output(const json_t *v, const char *fp, kiln_output_slot *out, kiln_json_error *err) {
-    static const char *const names[] = {"Binding", "Transient", "None"};
-    const char *name;
+    int form;
     json_t *payload;
-    if (!enum_split(v, fp, "output", &name, &payload, err)) return false;
-    int i = find_name(name, names, 3);
-    if (i < 0) return BAD(err, "%s: unknown output form \"%s\"", fp, name);
-    *out = (kiln_output_slot){.kind = (kiln_output_kind)i};
-    if (!payload_matches(fp, "output", name, payload, out->kind != KILN_OUTPUT_NONE, err)) return false;
-    if (out->kind == KILN_OUTPUT_NONE) return true;
     char pp[PATH_MAX_CHARS];
-    path_field(pp, fp, name);
+    if (!decode_form(v, fp, &PROGRAM_OUTPUTS, &form, &payload, err)) return false;
+    *out = (kiln_output_slot){.kind = (kiln_output_kind)form};
+    if (out->kind == KILN_OUTPUT_NONE) return true;
+    path_payload(pp, fp, &PROGRAM_OUTPUTS, form);
     return as_object(payload, pp, err) && field_u32(payload, pp, "index", &out->index, err);
 }
 
@@ -479,7 +444,6 @@ static bool decode_repeat(const json_t *pass, const char *fp, uint32_t pass_inde
 
 static bool decode_pass(const json_t *v, const char *fp, uint32_t pass_index, kiln_pass_spec *out,
                         kiln_json_error *err) {
-    static const char *const blends[] = {"Alpha", "Replace", "Additive"};
     json_t *stage, *inputs, *output;
     char pp[PATH_MAX_CHARS];
     int blend;
@@ -500,7 +464,7 @@ static bool decode_pass(const json_t *v, const char *fp, uint32_t pass_index, ki
     }
     path_field(pp, fp, "output");
     if (!field(v, fp, "output", true, &output, err) || !decode_output(output, pp, &out->output, err) ||
-        !field_unit_enum(v, fp, "blend", "blend", blends, 3, &blend, err) ||
+        !field_unit_enum(v, fp, "blend", &PROGRAM_BLENDS, &blend, err) ||
         !field_u32(v, fp, "uniform_offset", &out->uniform_offset, err) ||
         !field_u32(v, fp, "uniform_length", &out->uniform_length, err))
         return false;

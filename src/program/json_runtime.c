@@ -2,7 +2,7 @@
  * and routes each message by its "kind" to a handler that decodes the whole message first (the
  * decoders in json_decode.c) and only then calls the C API, so a refused message changes nothing.
  *
- * Handlers return the Ok payload or NULL with the error filled; kiln_json_handle wraps either in
+ * Handlers return the Ok payload or NULL with the error filled; kiln_json_runtime_handle wraps either in
  * the reply envelope. The reply's class is always a stable identifier: one of the C API's classes
  * where the C API refused, or one of the surface's own (program_json.h lists them). */
 #include <stdarg.h>
@@ -13,6 +13,8 @@
 #include <jansson.h>
 
 #include <kiln/program_json.h>
+
+#include "program_forms.h"
 
 struct kiln_json_runtime {
     kiln_texture_registry *textures;
@@ -226,11 +228,6 @@ static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, 
     return set_errorf(err, "unknown_program", "program_id: unknown program %u", id);
 }
 
-static const char *stage_name(kiln_pass_stage stage) {
-    static const char *const names[] = {"Fragment", "Draw", "DrawIndexedIndirect", "DrawSets", "Compute"};
-    return (unsigned)stage < sizeof names / sizeof names[0] ? names[stage] : "Unknown";
-}
-
 static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
@@ -255,7 +252,8 @@ static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_jso
     json_t *list = json_array();
     for (uint32_t i = 0; list && i < n; i++) {
         const kiln_pass_timing *r = &rows[i];
-        json_array_append_new(list, json_pack("{s:s,s:I,s:I,s:I,s:f,s:o}", "stage", stage_name(r->stage), "width",
+        json_array_append_new(list, json_pack("{s:s,s:I,s:I,s:I,s:f,s:o}", "stage",
+                                              program_form_name(&PROGRAM_STAGES, r->stage), "width",
                                               (json_int_t)r->width, "height", (json_int_t)r->height, "divisor",
                                               (json_int_t)r->divisor, "cpu_record_ns", r->cpu_record_ns, "gpu_ns",
                                               r->gpu_ns < 0 ? json_null() : json_real(r->gpu_ns)));
@@ -324,7 +322,7 @@ static char *error_reply(const kiln_json_error *err) {
     return dump_reply("Err", json_pack("{s:s,s:s}", "class", err->cls, "error", err->message));
 }
 
-char *kiln_json_handle(kiln_json_runtime *rt, const char *message, size_t length) {
+char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length) {
     kiln_json_error err = {0};
     json_t *msg;
     const char *kind;

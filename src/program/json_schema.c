@@ -4,12 +4,15 @@
  * The kind table is also the list of kinds kiln_json_parse_message accepts, so a kind cannot be
  * answered without being described; tests/program/test_json_surface.c checks in turn that every
  * described kind reaches a handler and that every required field it lists is enforced. Texture
- * format forms come from the registry's own format table. */
+ * format forms come from the registry's own format table, every other form name from
+ * program_forms.c's tables; this file adds only the docs of inline payload fields. */
 #include <string.h>
 
 #include <jansson.h>
 
 #include <kiln/program_json.h>
+
+#include "program_forms.h"
 
 typedef struct field_doc {
     const char *name;
@@ -18,17 +21,14 @@ typedef struct field_doc {
     const char *doc;
 } field_doc;
 
-typedef struct form_doc {
-    const char *name;
-    const char *payload;     /* a named payload type, or NULL */
-    const field_doc *fields; /* an inline payload object, or NULL */
-} form_doc;
-
+/* A type is a struct (fields), or an externally tagged enum (forms: a string form, or
+ * {"Form": payload}) whose inline payload objects have the fields payloads[value]. */
 typedef struct type_doc {
-    const char *name;
+    const char *name;                 /* NULL: the forms table's type name */
     const char *doc;
-    const field_doc *fields; /* a struct, or */
-    const form_doc *forms;   /* an externally tagged enum: a string form, or {"Form": payload} */
+    const field_doc *fields;
+    const program_enum *forms;
+    const field_doc *const *payloads; /* indexed by the form's value; NULL: no inline payload */
 } type_doc;
 
 typedef struct kind_doc {
@@ -137,59 +137,46 @@ static const field_doc PASS_REPEAT[] = {
     {"uniform_stride", "u32", true, "iteration i reads its window at uniform_offset + i * uniform_stride"},
     {0}};
 
-/* A form written as a string; one whose payload is a named type; one whose payload is an object. */
-#define UNIT(name) {name, NULL, NULL}
-#define NAMED(name, type) {name, type, NULL}
-#define INLINE(name, fields) {name, NULL, fields}
-#define END_FORMS {NULL, NULL, NULL}
+/* The fields of each inline payload object, by form. */
+static const field_doc *const EXTENT_PAYLOADS[] = {[PROGRAM_EXTENT_DIVIDED] = DIVIDED};
+static const field_doc *const SAMPLING_PAYLOADS[] = {[PROGRAM_SAMPLING_FILTERED] = FILTERED};
+static const field_doc *const INPUT_PAYLOADS[] = {
+    [KILN_INPUT_BINDING] = INDEX,
+    [KILN_INPUT_TRANSIENT] = INDEX,
+    [KILN_INPUT_PASS_OUTPUT] = PASS_INDEX,
+    [KILN_INPUT_DEPTH] = DEPTH_INPUT,
+};
+static const field_doc *const OUTPUT_PAYLOADS[] = {[KILN_OUTPUT_BINDING] = INDEX, [KILN_OUTPUT_TRANSIENT] = INDEX};
 
-static const form_doc USAGE_FORMS[] = {UNIT("Sampled"), UNIT("Writable"), END_FORMS};
-static const form_doc TEXTURE_SAMPLING_FORMS[] = {UNIT("Linear"), UNIT("Nearest"), END_FORMS};
-static const form_doc SHAPE_FORMS[] = {NAMED("Target", "SlotExtent"), UNIT("Texture"), UNIT("TextureArray"),
-                                       UNIT("TextureVolume"), END_FORMS};
-static const form_doc EXTENT_FORMS[] = {UNIT("Full"), INLINE("Divided", DIVIDED), END_FORMS};
-static const form_doc SAMPLING_FORMS[] = {INLINE("Filtered", FILTERED), UNIT("Texel"), END_FORMS};
-static const form_doc WRAP_FORMS[] = {UNIT("Clamp"), UNIT("Repeat"), END_FORMS};
-static const form_doc MIPS_FORMS[] = {UNIT("Base"), UNIT("Chain"), END_FORMS};
-static const form_doc SAMPLES_FORMS[] = {UNIT("One"), UNIT("Four"), END_FORMS};
-static const form_doc BLEND_FORMS[] = {UNIT("Alpha"), UNIT("Replace"), UNIT("Additive"), END_FORMS};
-static const form_doc DEPTH_READ_FORMS[] = {UNIT("Texel"), UNIT("Compare"), END_FORMS};
-static const form_doc STAGE_FORMS[] = {UNIT("Fragment"),
-                                       NAMED("Draw", "DrawPass"),
-                                       NAMED("DrawIndexedIndirect", "DrawPass"),
-                                       NAMED("DrawSets", "DrawPass"),
-                                       UNIT("Compute"),
-                                       END_FORMS};
-static const form_doc INPUT_FORMS[] = {INLINE("Binding", INDEX),
-                                       INLINE("Transient", INDEX),
-                                       INLINE("PassOutput", PASS_INDEX),
-                                       INLINE("Depth", DEPTH_INPUT),
-                                       END_FORMS};
-static const form_doc OUTPUT_FORMS[] = {INLINE("Binding", INDEX), INLINE("Transient", INDEX), UNIT("None"), END_FORMS};
+#define STRUCT(name, doc, fields) {name, doc, fields, NULL, NULL}
+#define FORMS(doc, e) {NULL, doc, NULL, &(e), NULL}
+#define FORMS_WITH(doc, e, payloads) {NULL, doc, NULL, &(e), payloads}
+#define OPAQUE(name, doc) {name, doc, NULL, NULL, NULL}
 
 static const type_doc TYPES[] = {
-    {"TextureFormat", "a texture format", NULL, NULL}, /* forms from the registry's format table */
-    {"TextureUsage", "Writable: a program may render into it", NULL, USAGE_FORMS},
-    {"TextureSampling", "how the texture filters when a program samples it", NULL, TEXTURE_SAMPLING_FORMS},
-    {"Blob", "an array of byte values 0..255, or a base64 string (standard alphabet, padding optional)", NULL, NULL},
-    {"SlotSpec", "a binding's declaration", SLOT_SPEC, NULL},
-    {"SlotShape", "what a binding takes; only a Target may be written", NULL, SHAPE_FORMS},
-    {"SlotExtent", "the output's size, or it floor-divided by divisor (at least one texel)", NULL, EXTENT_FORMS},
-    {"Sampling", "Filtered binds a sampler; Texel binds none (textureLoad)", NULL, SAMPLING_FORMS},
-    {"Wrap", NULL, NULL, WRAP_FORMS},
-    {"Mips", NULL, NULL, MIPS_FORMS},
-    {"TransientSpec", "a pooled intermediate, sized from the output", TRANSIENT_SPEC, NULL},
-    {"Samples", NULL, NULL, SAMPLES_FORMS},
-    {"GeometrySlotSpec", "a draw pass's geometry slot (draw-pass issue; the list must be empty)", NULL, NULL},
-    {"DepthSpec", "a depth transient (draw-pass issue; the list must be empty)", NULL, NULL},
-    {"PassSpec", "one pass of the sequence", PASS_SPEC, NULL},
-    {"PassStage", "non-fragment stages decode and are refused at register (unsupported_stage)", NULL, STAGE_FORMS},
-    {"DrawPass", "an object the draw-pass issue reads; not inspected yet", NULL, NULL},
-    {"InputSlot", NULL, NULL, INPUT_FORMS},
-    {"DepthRead", NULL, NULL, DEPTH_READ_FORMS},
-    {"OutputSlot", "None is for depth-only and compute passes", NULL, OUTPUT_FORMS},
-    {"Blend", "Alpha: straight-alpha over; Replace: overwrite; Additive: add", NULL, BLEND_FORMS},
-    {"PassRepeat", "records the pass count times over a strided uniform table", PASS_REPEAT, NULL},
+    OPAQUE("TextureFormat", "a texture format"), /* forms from the registry's format table */
+    FORMS("Writable: a program may render into it", PROGRAM_TEXTURE_USAGES),
+    FORMS("how the texture filters when a program samples it", PROGRAM_TEXTURE_SAMPLINGS),
+    OPAQUE("Blob", "an array of byte values 0..255, or a base64 string (standard alphabet, padding optional)"),
+    STRUCT("SlotSpec", "a binding's declaration", SLOT_SPEC),
+    FORMS("what a binding takes; only a Target may be written", PROGRAM_SHAPES),
+    FORMS_WITH("the output's size, or it floor-divided by divisor (at least one texel)", PROGRAM_EXTENTS,
+               EXTENT_PAYLOADS),
+    FORMS_WITH("Filtered binds a sampler; Texel binds none (textureLoad)", PROGRAM_SAMPLINGS, SAMPLING_PAYLOADS),
+    FORMS(NULL, PROGRAM_WRAPS),
+    FORMS(NULL, PROGRAM_MIPS),
+    STRUCT("TransientSpec", "a pooled intermediate, sized from the output", TRANSIENT_SPEC),
+    FORMS(NULL, PROGRAM_SAMPLES),
+    OPAQUE("GeometrySlotSpec", "a draw pass's geometry slot (draw-pass issue; the list must be empty)"),
+    OPAQUE("DepthSpec", "a depth transient (draw-pass issue; the list must be empty)"),
+    STRUCT("PassSpec", "one pass of the sequence", PASS_SPEC),
+    FORMS("non-fragment stages decode and are refused at register (unsupported_stage)", PROGRAM_STAGES),
+    OPAQUE("DrawPass", "an object the draw-pass issue reads; not inspected yet"),
+    FORMS_WITH(NULL, PROGRAM_INPUTS, INPUT_PAYLOADS),
+    FORMS(NULL, PROGRAM_DEPTH_READS),
+    FORMS_WITH("None is for depth-only and compute passes", PROGRAM_OUTPUTS, OUTPUT_PAYLOADS),
+    FORMS("Alpha: straight-alpha over; Replace: overwrite; Additive: add", PROGRAM_BLENDS),
+    STRUCT("PassRepeat", "records the pass count times over a strided uniform table", PASS_REPEAT),
 };
 
 /* ---- encoding --------------------------------------------------------------------------------- */
@@ -209,13 +196,15 @@ static json_t *fields_json(const field_doc *fields) {
     return list;
 }
 
-static json_t *forms_json(const form_doc *forms) {
+/* payloads is read only at inline forms, so its table need not reach past the last one. */
+static json_t *forms_json(const type_doc *t) {
     json_t *list = json_array();
-    for (const form_doc *f = forms; list && f->name; f++) {
+    for (uint32_t i = 0; list && i < t->forms->count; i++) {
+        const program_form *f = &t->forms->forms[i];
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(f->name));
-        if (f->payload) json_object_set_new(o, "payload", json_string(f->payload));
-        if (f->fields) json_object_set_new(o, "fields", fields_json(f->fields));
+        if (f->payload_type) json_object_set_new(o, "payload", json_string(f->payload_type));
+        if (f->payload && !f->payload_type) json_object_set_new(o, "fields", fields_json(t->payloads[i]));
         json_array_append_new(list, o);
     }
     return list;
@@ -236,8 +225,8 @@ static json_t *type_json(const type_doc *t) {
     if (!o) return NULL;
     if (t->doc) json_object_set_new(o, "doc", json_string(t->doc));
     if (t->fields) json_object_set_new(o, "fields", fields_json(t->fields));
-    if (t->forms) json_object_set_new(o, "forms", forms_json(t->forms));
-    if (strcmp(t->name, "TextureFormat") == 0) json_object_set_new(o, "forms", format_forms_json());
+    if (t->forms) json_object_set_new(o, "forms", forms_json(t));
+    if (t->name && strcmp(t->name, "TextureFormat") == 0) json_object_set_new(o, "forms", format_forms_json());
     return o;
 }
 
@@ -254,7 +243,7 @@ json_t *kiln_json_describe_kinds(const char *prefix) {
         json_array_append_new(kinds, k);
     }
     for (size_t i = 0; types && i < sizeof TYPES / sizeof TYPES[0]; i++)
-        json_object_set_new(types, TYPES[i].name, type_json(&TYPES[i]));
+        json_object_set_new(types, TYPES[i].name ? TYPES[i].name : TYPES[i].forms->type, type_json(&TYPES[i]));
     if (!kinds || !types || !out) {
         json_decref(kinds);
         json_decref(types);

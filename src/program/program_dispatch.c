@@ -3,6 +3,7 @@
  * kiln_programs_record. The queue's arrays grow to the busiest frame and are then reused, so a
  * steady frame loop queues without allocating. */
 #include "program_internal.h"
+#include "program_forms.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,22 +31,6 @@ static const char *binding_site(const program *prog, uint32_t binding, char *buf
     else
         snprintf(buf, size, "pass %u (%s), binding %u", pass, prog->passes[pass].entry, binding);
     return buf;
-}
-
-static const char *kind_name(kiln_texture_kind kind) {
-    switch (kind) {
-    case KILN_TEXTURE_ARRAY: return "a texture array";
-    case KILN_TEXTURE_VOLUME: return "a volume texture";
-    default: return "a plain texture";
-    }
-}
-
-static kiln_texture_kind shape_takes(kiln_slot_shape_kind shape) {
-    switch (shape) {
-    case KILN_SHAPE_TEXTURE_ARRAY: return KILN_TEXTURE_ARRAY;
-    case KILN_SHAPE_TEXTURE_VOLUME: return KILN_TEXTURE_VOLUME;
-    default: return KILN_TEXTURE_PLAIN;
-    }
 }
 
 /* The highest byte a pass's windows reach: offset + (count - 1) * stride + length. A pass with no
@@ -85,10 +70,11 @@ static kiln_dispatch_class check_bindings(kiln_programs *p, const program *prog,
                         ref->width, ref->height, prog->output_binding);
     }
     for (uint32_t b = 0; b < prog->binding_count; b++) {
-        kiln_texture_kind want = shape_takes(prog->bindings[b].shape.kind);
+        kiln_texture_kind want = program_shape_texture_kind(prog->bindings[b].shape.kind);
         if (info[b]->kind != want)
             return drop(p, KILN_DISPATCH_WRONG_KIND, pid, "%s: texture %u is %s; the binding takes %s",
-                        binding_site(prog, b, site, sizeof site), ids[b], kind_name(info[b]->kind), kind_name(want));
+                        binding_site(prog, b, site, sizeof site), ids[b], program_texture_kind_text(info[b]->kind),
+                        program_texture_kind_text(want));
     }
     for (uint32_t b = 0; b < prog->binding_count; b++)
         if (prog->binding_written[b] && info[b]->usage != KILN_USAGE_WRITABLE)

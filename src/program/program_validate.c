@@ -9,6 +9,8 @@
  * names a declared slot, and after missing_entry_point every pass has its @fragment entry. */
 #include "program_validate.h"
 
+#include "program_forms.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,36 +37,6 @@ static bool fail(const check_ctx *c, kiln_program_class cls, const char *fmt, ..
 }
 
 static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
-
-static const char *stage_name(kiln_pass_stage stage) {
-    switch (stage) {
-    case KILN_STAGE_FRAGMENT: return "Fragment";
-    case KILN_STAGE_DRAW: return "Draw";
-    case KILN_STAGE_DRAW_INDEXED_INDIRECT: return "DrawIndexedIndirect";
-    case KILN_STAGE_DRAW_SETS: return "DrawSets";
-    case KILN_STAGE_COMPUTE: return "Compute";
-    }
-    return "?";
-}
-
-static const char *shape_name(kiln_slot_shape_kind kind) {
-    switch (kind) {
-    case KILN_SHAPE_TARGET: return "Target";
-    case KILN_SHAPE_TEXTURE: return "Texture";
-    case KILN_SHAPE_TEXTURE_ARRAY: return "TextureArray";
-    case KILN_SHAPE_TEXTURE_VOLUME: return "TextureVolume";
-    }
-    return "?";
-}
-
-static const char *blend_name(kiln_program_blend blend) {
-    switch (blend) {
-    case KILN_PROGRAM_BLEND_ALPHA: return "Alpha";
-    case KILN_PROGRAM_BLEND_REPLACE: return "Replace";
-    case KILN_PROGRAM_BLEND_ADDITIVE: return "Additive";
-    }
-    return "?";
-}
 
 /* Until bad_input refuses an over-long list, checks before it read only the inputs that fit. */
 static uint32_t input_count(const kiln_pass_spec *p) {
@@ -133,7 +105,8 @@ static const char *describe_input(const kiln_program_desc *d, const kiln_input_s
     } else if (s.kind == KILN_OUTPUT_BINDING) {
         const kiln_slot_spec *b = &d->bindings[s.index];
         snprintf(buf, size, "binding %u, a %s slot", s.index,
-                 sampling ? (b->sampling.texel ? "Texel" : "Filtered") : shape_name(b->shape.kind));
+                 sampling ? program_form_name(&PROGRAM_SAMPLINGS, b->sampling.texel)
+                          : program_form_name(&PROGRAM_SHAPES, b->shape.kind));
     } else {
         slot_name(s, buf, size);
     }
@@ -146,27 +119,27 @@ static bool check_supported(const check_ctx *c) {
     const kiln_program_desc *d = c->desc;
     for (uint32_t i = 0; i < d->pass_count; i++) {
         const kiln_pass_spec *p = &d->passes[i];
-        if ((unsigned)p->stage > KILN_STAGE_COMPUTE)
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: stage %d is not a kiln_pass_stage", i,
-                        (int)p->stage);
+        if (!program_form_valid(&PROGRAM_STAGES, p->stage))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: stage %d is not a %s", i, (int)p->stage,
+                        PROGRAM_STAGES.c_type);
         if (p->stage != KILN_STAGE_FRAGMENT)
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
                         "pass %u: a %s pass arrives with draw passes; this build runs Fragment passes only", i,
-                        stage_name(p->stage));
+                        program_form_name(&PROGRAM_STAGES, p->stage));
         for (uint32_t n = 0; n < input_count(p); n++) {
-            if ((unsigned)p->inputs[n].kind > KILN_INPUT_DEPTH)
-                return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: input %u kind %d is not a kiln_input_kind",
-                            i, n, (int)p->inputs[n].kind);
+            if (!program_form_valid(&PROGRAM_INPUTS, p->inputs[n].kind))
+                return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: input %u kind %d is not a %s", i, n,
+                            (int)p->inputs[n].kind, PROGRAM_INPUTS.c_type);
             if (p->inputs[n].kind == KILN_INPUT_DEPTH)
                 return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
                             "pass %u: input %u reads a depth slot; depth slots arrive with draw passes", i, n);
         }
-        if ((unsigned)p->output.kind > KILN_OUTPUT_NONE)
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: output kind %d is not a kiln_output_kind", i,
-                        (int)p->output.kind);
-        if ((unsigned)p->blend > KILN_PROGRAM_BLEND_ADDITIVE)
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: blend %d is not a kiln_program_blend", i,
-                        (int)p->blend);
+        if (!program_form_valid(&PROGRAM_OUTPUTS, p->output.kind))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: output kind %d is not a %s", i,
+                        (int)p->output.kind, PROGRAM_OUTPUTS.c_type);
+        if (!program_form_valid(&PROGRAM_BLENDS, p->blend))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: blend %d is not a %s", i, (int)p->blend,
+                        PROGRAM_BLENDS.c_type);
     }
     if (d->geometry_count)
         return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
@@ -187,24 +160,24 @@ static bool check_supported(const check_ctx *c) {
         if ((unsigned)b->format >= KILN_FORMAT_COUNT)
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: format %d is not a kiln_texture_format", i,
                         (int)b->format);
-        if ((unsigned)b->shape.kind > KILN_SHAPE_TEXTURE_VOLUME)
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: shape %d is not a kiln_slot_shape_kind", i,
-                        (int)b->shape.kind);
-        if (!b->sampling.texel && (unsigned)b->sampling.wrap > KILN_WRAP_REPEAT)
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: wrap %d is not a kiln_wrap", i,
-                        (int)b->sampling.wrap);
-        if (!b->sampling.texel && (unsigned)b->sampling.mips > KILN_MIPS_CHAIN)
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: mips %d is not a kiln_mips", i,
-                        (int)b->sampling.mips);
+        if (!program_form_valid(&PROGRAM_SHAPES, b->shape.kind))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: shape %d is not a %s", i, (int)b->shape.kind,
+                        PROGRAM_SHAPES.c_type);
+        if (!b->sampling.texel && !program_form_valid(&PROGRAM_WRAPS, b->sampling.wrap))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: wrap %d is not a %s", i,
+                        (int)b->sampling.wrap, PROGRAM_WRAPS.c_type);
+        if (!b->sampling.texel && !program_form_valid(&PROGRAM_MIPS, b->sampling.mips))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "binding %u: mips %d is not a %s", i,
+                        (int)b->sampling.mips, PROGRAM_MIPS.c_type);
     }
     for (uint32_t i = 0; i < d->transient_count; i++) {
         const kiln_transient_spec *t = &d->transients[i];
         if ((unsigned)t->format >= KILN_FORMAT_COUNT)
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "transient %u: format %d is not a kiln_texture_format",
                         i, (int)t->format);
-        if ((unsigned)t->samples > KILN_SAMPLES_FOUR)
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "transient %u: samples %d is not a kiln_samples", i,
-                        (int)t->samples);
+        if (!program_form_valid(&PROGRAM_SAMPLES, t->samples))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "transient %u: samples %d is not a %s", i,
+                        (int)t->samples, PROGRAM_SAMPLES.c_type);
     }
     return true;
 }
@@ -247,7 +220,7 @@ static bool check_outputs(const check_ctx *c) {
         if (out.kind == KILN_OUTPUT_BINDING && d->bindings[out.index].shape.kind != KILN_SHAPE_TARGET)
             return fail(c, KILN_PROGRAM_BAD_OUTPUT,
                         "pass %u: output binding %u is a %s; a pass writes only Target bindings", i, out.index,
-                        shape_name(d->bindings[out.index].shape.kind));
+                        program_form_name(&PROGRAM_SHAPES, d->bindings[out.index].shape.kind));
         if (out.kind == KILN_OUTPUT_TRANSIENT && out.index >= d->transient_count)
             return fail(c, KILN_PROGRAM_BAD_OUTPUT,
                         "pass %u: output transient %u is out of range (the program declares %u transient%s)", i,
@@ -525,7 +498,8 @@ static bool check_blendable(const check_ctx *c) {
         if (format == KILN_FORMAT_R32_FLOAT)
             return fail(c, KILN_PROGRAM_PIPELINE_FAILED,
                         "pass %u: %s blending onto an %s output needs the float32-blendable feature, which this "
-                        "device lacks", i, blend_name(p->blend), kiln_texture_format_name(format));
+                        "device lacks", i, program_form_name(&PROGRAM_BLENDS, p->blend),
+                        kiln_texture_format_name(format));
     }
     return true;
 }

@@ -2,7 +2,7 @@
  * noise, the oracle paints what the palette describes, and the GPU's sheet agrees with the oracle
  * at the script's size and at an odd one.
  *
- * The script runs through the JSON surface itself (kiln_json_handle), with the three conveniences
+ * The script runs through the JSON surface itself (kiln_json_runtime_handle), with the three conveniences
  * kiln-run adds done here: "as" names and "$name" ids, "wgsl_path" read beside the script, and
  * save_texture left to the tool (the test reads the sheet back instead).
  *
@@ -119,7 +119,7 @@ static bool run_message(kiln_json_runtime *rt, script_state *s, const json_t *or
         free(wgsl);
     }
     char *text = json_dumps(msg, JSON_COMPACT);
-    char *reply_text = kiln_json_handle(rt, text, strlen(text));
+    char *reply_text = kiln_json_runtime_handle(rt, text, strlen(text));
     json_t *reply = json_loads(reply_text, 0, NULL);
     json_t *ok = json_object_get(reply, "Ok");
     json_t *id = json_object_get(ok, "program_id");

@@ -36,7 +36,7 @@ extern "C" {
 
 typedef enum kiln_pass_stage {
     KILN_STAGE_FRAGMENT,
-    KILN_STAGE_DRAW,                   /* draw-pass issue: refused at register until then */
+    KILN_STAGE_DRAW,                   /* refused at register with unsupported_stage */
     KILN_STAGE_DRAW_INDEXED_INDIRECT,  /* likewise */
     KILN_STAGE_DRAW_SETS,              /* likewise */
     KILN_STAGE_COMPUTE,                /* likewise */
@@ -90,7 +90,7 @@ typedef enum kiln_input_kind {
     KILN_INPUT_BINDING,         /* index: a binding */
     KILN_INPUT_TRANSIENT,       /* index: a transient */
     KILN_INPUT_PASS_OUTPUT,     /* index: an earlier pass whose output slot is read */
-    KILN_INPUT_DEPTH,           /* index: a depth transient (draw-pass issue) */
+    KILN_INPUT_DEPTH,           /* index: a depth transient; refused at register with unsupported_stage */
 } kiln_input_kind;
 
 typedef enum kiln_depth_read { KILN_DEPTH_READ_TEXEL, KILN_DEPTH_READ_COMPARE } kiln_depth_read;
@@ -137,7 +137,7 @@ typedef struct kiln_program_desc {
     const kiln_slot_spec *bindings;
     uint32_t transient_count;
     const kiln_transient_spec *transients;
-    uint32_t geometry_count;                /* draw-pass issue: must be 0 until then */
+    uint32_t geometry_count;                /* non-zero is refused at register with unsupported_stage */
     uint32_t depth_transient_count;         /* likewise */
     uint32_t pass_count;
     const kiln_pass_spec *passes;
@@ -150,7 +150,7 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_OK,
     KILN_PROGRAM_INVALID_WGSL,            /* "invalid_wgsl": the module does not compile or cannot be read */
     KILN_PROGRAM_EMPTY_GRAPH,             /* "empty_graph": no passes */
-    KILN_PROGRAM_UNSUPPORTED_STAGE,       /* "unsupported_stage": a stage or list this build does not run yet */
+    KILN_PROGRAM_UNSUPPORTED_STAGE,       /* "unsupported_stage": a stage, input or list this build does not run */
     KILN_PROGRAM_ZERO_DIVISOR,            /* "zero_divisor": a Divided extent with divisor 0 */
     KILN_PROGRAM_UNRESOLVABLE_SAMPLES,    /* "unresolvable_samples": a Four transient of a format that cannot resolve (R32Float) */
     KILN_PROGRAM_BAD_OUTPUT,              /* "bad_output": an output index out of range, or a non-Target binding as output */

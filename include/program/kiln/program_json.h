@@ -2,9 +2,9 @@
  *
  * One message is one JSON object whose "kind" names what it does (create_texture, program.register,
  * program.dispatch, frame, ...; docs/guides/programs.md, "The JSON surface", lists every kind and
- * form, and describe_kinds answers the same schema at run time). kiln_json_handle decodes a message
- * completely before it changes anything, so a message that does not decode changes nothing, and
- * answers with one reply object:
+ * form, and describe_kinds answers the same schema at run time). kiln_json_runtime_handle decodes a
+ * message completely before it changes anything, so a message that does not decode changes
+ * nothing, and answers with one reply object:
  *
  *   {"Ok": { ...what the kind returns... }}
  *   {"Err": {"class": "<stable identifier>", "error": "<what is wrong, naming the field>"}}
@@ -15,8 +15,8 @@
  * field path, e.g. `passes[2].inputs[0]: unknown input form "Bindng"`), "unknown_texture",
  * "invalid_texture", "unknown_program", "draw_set_count", "read_failed" and "frame_failed".
  *
- * The decoders below are the pieces kiln_json_handle is made of, public so that a host holding a
- * jansson value can decode a message itself (and so they can be tested without a GPU). They take
+ * The decoders below are the pieces kiln_json_runtime_handle is made of, public so that a host
+ * holding a jansson value can decode a message itself (and so they can be tested without a GPU). They take
  * jansson values (struct json_t, from <jansson.h>); strings in a decoded result (wgsl, entry
  * points) point into that value and live as long as it does.
  *
@@ -46,7 +46,7 @@ kiln_json_runtime *kiln_json_runtime_create(kiln_gfx *gfx, kiln_resources *res, 
 void kiln_json_runtime_destroy(kiln_json_runtime *rt);
 /* Handles one message; returns the reply as a malloc'd NUL-terminated compact JSON text the caller
  * frees (NULL only when memory runs out). */
-char *kiln_json_handle(kiln_json_runtime *rt, const char *message, size_t length);
+char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length);
 kiln_texture_registry *kiln_json_runtime_textures(kiln_json_runtime *rt);
 kiln_programs *kiln_json_runtime_programs(kiln_json_runtime *rt);
 
@@ -87,8 +87,8 @@ bool kiln_json_decode_create_texture(const struct json_t *message, kiln_json_tex
 void kiln_json_texture_free(kiln_json_texture *t);
 
 /* program.register: desc points at the arrays below; wgsl and entry points point into the message.
- * Non-fragment stages and Depth inputs decode to their kinds (register refuses them for now);
- * geometry_count and depth_transient_count are the lengths of those lists. A repeat with count 0
+ * Non-fragment stages and Depth inputs decode to their kinds (register refuses them with
+ * unsupported_stage); geometry_count and depth_transient_count are the lengths of those lists. A repeat with count 0
  * fails here with class bad_repeat, since the desc spells "no repeat" as count 0. */
 typedef struct kiln_json_program {
     kiln_program_desc desc;
