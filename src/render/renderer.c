@@ -271,6 +271,8 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPU
     if (!width || !height) return true;
     if (!target) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: target view is NULL");
     renderer_alloc_mark(r, "start");
+    /* Material bind groups hold registry views made once; the pixels behind them go up here. */
+    if (r->texture_registry && !kiln_texture_registry_sync(r->texture_registry, err)) return false;
     if (!renderer_ensure_pipelines(r, err)) return false;
 
     kiln_camera camera = scene->camera;

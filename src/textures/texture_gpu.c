@@ -1,6 +1,6 @@
-/* The GPU side of registry textures: a texture and its view are created the first time something
- * asks for them, filled from the CPU copy, and refilled whenever the CPU copy changed since
- * (the dirty flag). Readback of a Writable texture, which a program may have rendered into, also
+/* The GPU side of registry textures: a texture and its view are created at the first sync or the
+ * first time something asks for them, filled from the CPU copy, and refilled whenever the CPU copy
+ * changed since (the pending flag). Readback of a Writable texture, which a program may have rendered into, also
  * lives here. Everything goes through kiln_resources, so live counts and the leak report see it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,9 @@ static bool upload(kiln_texture_registry *reg, texture_entry *e, kiln_error *err
     if (!kiln_gfx_write_texture(reg->res, e->gpu, 0, 0, e->pixels, e->pixels_size, row, e->info.width,
                                 e->info.height, err))
         return false;
-    e->dirty = false;
+    e->pending = false;
+    reg->pending_count--;
+    reg->stats.uploads++;
     return true;
 }
 
@@ -39,6 +41,7 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
     }
     e->gpu = tex;
     e->view = view;
+    reg->stats.realizations++;
     if (upload(reg, e, err)) return true;
     texture_gpu_release(reg, e);
     return false;
@@ -46,7 +49,23 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
 
 bool texture_gpu_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error *err) {
     if (!e->gpu.id) return realize(reg, e, err);
-    return !e->dirty || upload(reg, e, err);
+    return !e->pending || upload(reg, e, err);
+}
+
+/* One pass over the ids, only when something is pending: a steady frame costs one comparison. A
+ * failure stops the pass; what is still pending is retried at the next sync. */
+bool kiln_texture_registry_sync(kiln_texture_registry *reg, kiln_error *err) {
+    for (uint32_t i = 0; reg->pending_count && i < reg->count; i++) {
+        texture_entry *e = reg->entries[i];
+        kiln_error cause = {0};
+        if (e && e->pending && !texture_gpu_ensure(reg, e, &cause))
+            return kiln_error_set(err, cause.code, "texture registry sync: texture %u: %s", e->id, cause.message);
+    }
+    return true;
+}
+
+kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_registry *reg) {
+    return reg->stats;
 }
 
 void texture_gpu_release(kiln_texture_registry *reg, texture_entry *e) {
@@ -54,7 +73,6 @@ void texture_gpu_release(kiln_texture_registry *reg, texture_entry *e) {
     if (e->gpu.id) kiln_gfx_destroy_texture(reg->res, e->gpu, NULL);
     e->view = (kiln_texture_view){0};
     e->gpu = (kiln_texture){0};
-    e->dirty = false;
 }
 
 /* Copies into a MapRead buffer (rows padded to 256 bytes, as buffer copies require), waits, and

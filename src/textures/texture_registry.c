@@ -19,7 +19,13 @@ kiln_texture_registry *kiln_texture_registry_create(kiln_resources *res, kiln_er
     return reg;
 }
 
+void texture_registry_mark_pending(kiln_texture_registry *reg, texture_entry *e) {
+    if (!e->pending) reg->pending_count++;
+    e->pending = true;
+}
+
 static void entry_free(kiln_texture_registry *reg, texture_entry *e) {
+    if (e->pending) reg->pending_count--;
     texture_gpu_release(reg, e);
     free(e->pixels);
     free(e);
@@ -101,6 +107,7 @@ uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_cre
     e->pixels = pixels;
     e->pixels_size = size;
     reg->entries[e->id - 1] = e;
+    texture_registry_mark_pending(reg, e);
     return e->id;
 }
 
@@ -118,8 +125,8 @@ bool kiln_textures_update(kiln_texture_registry *reg, uint32_t id, const void *p
                               kiln_texture_format_name(e->info.format));
     memcpy(e->pixels, pixels, size);
     /* The GPU copy (if any) is now older than the CPU one, Writable or not: it is re-uploaded at
-     * the next gpu_* call or read. */
-    e->dirty = e->gpu.id != 0;
+     * the next sync, gpu_* call or read. */
+    texture_registry_mark_pending(reg, e);
     return true;
 }
 

@@ -63,6 +63,26 @@ static void checker(kiln_image *img) {
     memcpy(img->pixels, texels, sizeof texels);
 }
 
+/* Renders the plane (filling a 16x16 view in the albedo debug view) with `material` and reads
+ * back the centre pixel. */
+static bool render_center(gfx_fixture *f, kiln_renderer *r, uint32_t plane, uint32_t material, uint8_t out[4],
+                          kiln_error *err) {
+    kiln_render_instance inst = {.mesh = plane, .material = material, .transform = kiln_mat4_identity(), .joint_offset = -1};
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 3, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
+                               .instances = &inst, .instance_count = 1};
+    kiln_texture t = kiln_gfx_create_texture(f->res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8UnormSrgb,
+                                             .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
+    kiln_texture_view v = kiln_gfx_create_texture_view(f->res, t, NULL, err);
+    kiln_image img = {0};
+    bool ok = v.id && kiln_renderer_render(r, &scene, kiln_gfx_texture_view_raw(f->res, v, NULL), 16, 16, err) &&
+              kiln_gfx_read_texture(f->res, kiln_gfx_texture_raw(f->res, t, NULL), &img, err);
+    if (ok) memcpy(out, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
+    kiln_image_free(&img);
+    if (v.id) kiln_gfx_destroy_texture_view(f->res, v, NULL);
+    if (t.id) kiln_gfx_destroy_texture(f->res, t, NULL);
+    return ok;
+}
+
 /* Renders a plane filling the view in the albedo debug view with the material's uv transform
  * shrinking every uv to a tiny patch around the offset, which picks the texel. (A scale of exactly
  * 0 gives zero derivatives, an undefined level of detail that lavapipe samples as black.) */
@@ -139,5 +159,41 @@ TEST(uploading_a_float_image_is_refused_by_name) {
     CHECK_STR_CONTAINS(err.message, "upload_image 'hdr thing': only RGBA8");
 }
 
+/* The defect of the architecture issue: a material samples a registry texture; the texture is
+ * updated on the CPU; the next frame must show the new pixels, with the material left as it was. */
+TEST(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
+    CHECK_MSG(reg, "%s", err.message);
+    static const uint8_t red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255};
+    uint32_t id = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 1, .height = 1,
+                                       .pixels = red, .pixels_size = sizeof red}, &err);
+    CHECK_MSG(id, "%s", err.message);
+    kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &(kiln_render_settings){.debug = KILN_DEBUG_ALBEDO},
+                                            WGPUTextureFormat_RGBA8UnormSrgb, &err);
+    CHECK_MSG(r, "%s", err.message);
+    kiln_renderer_set_texture_registry(r, reg);
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
+    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, false, &err);
+    kiln_mesh_data_free(&md);
+    kiln_material m = kiln_material_default("updated");
+    m.registry_textures[KILN_TEX_BASE_COLOR] = id;
+    uint32_t mat = kiln_renderer_add_material(r, &m, &err);
+    CHECK_MSG(mat != KILN_INVALID_INDEX, "%s", err.message);
+    uint8_t before[4] = {0}, after[4] = {0};
+    CHECK_MSG(render_center(&f, r, plane, mat, before, &err), "%s", err.message);
+    CHECK_MSG(kiln_textures_update(reg, id, green, sizeof green, &err), "%s", err.message);
+    CHECK_MSG(render_center(&f, r, plane, mat, after, &err), "%s", err.message);
+    kiln_renderer_destroy(r);
+    kiln_texture_registry_destroy(reg);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(before[0] == 255 && before[1] == 0 && before[2] == 0, "before: %d %d %d", before[0], before[1], before[2]);
+    CHECK_MSG(after[0] == 0 && after[1] == 255 && after[2] == 0, "after: %d %d %d", after[0], after[1], after[2]);
+}
+
 TEST_MAIN(T(the_uniform_puts_every_field_at_its_documented_offset), T(mip_counts_cover_the_whole_chain),
-          T(a_textured_material_samples_through_the_uv_transform), T(uploading_a_float_image_is_refused_by_name))
+          T(a_textured_material_samples_through_the_uv_transform), T(uploading_a_float_image_is_refused_by_name),
+          T(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it))

@@ -2,8 +2,9 @@
  *
  * A texture is named by a dense id from one sequence (1, 2, 3, ...; never reused; a rejected create
  * consumes none). The CPU copy given at create / update is the source of truth: the GPU texture is
- * created and uploaded lazily, the first time something asks for its view, and re-uploaded after an
- * update. A Writable texture is one a program may render into; its GPU pixels are then newer than
+ * created and uploaded lazily, at the next kiln_texture_registry_sync (which the program runtime
+ * and the renderer call at the start of each record) or the first time something asks for its
+ * view, and re-uploaded at the next sync after an update. A Writable texture is one a program may render into; its GPU pixels are then newer than
  * the CPU copy, and kiln_textures_read reads them back from the GPU.
  *
  * Plain 2D textures exist now; arrays and volumes (the draw-pass issue) share the id sequence and
@@ -102,6 +103,21 @@ WGPUTexture kiln_textures_gpu_texture(kiln_texture_registry *reg, uint32_t id, k
 WGPUTextureView kiln_textures_gpu_view(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 /* The view's handle in kiln_resources, for caching bind groups by (index, generation). */
 kiln_texture_view kiln_textures_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+
+/* The sync point: realizes every texture not yet on the GPU and uploads every texture whose CPU
+ * copy changed since its last upload, so whoever holds a view (a material's bind group, a cached
+ * program bind group) sees the new pixels without asking again. kiln_programs_record and
+ * kiln_renderer_record call it first; an application recording its own passes that sample
+ * registry textures calls it before them. With nothing pending it does nothing and allocates
+ * nothing. Fails naming the texture when its GPU objects cannot be made; the rest stay pending. */
+bool kiln_texture_registry_sync(kiln_texture_registry *reg, kiln_error *err);
+
+/* Counters over the registry's life, for tests and tools that check what a sync did. */
+typedef struct kiln_texture_registry_stats {
+    uint64_t realizations;    /* GPU textures created */
+    uint64_t uploads;         /* CPU copies written to the GPU (a texture's whole mip chain counts once) */
+} kiln_texture_registry_stats;
+kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_registry *reg);
 
 /* The next id create would assign (for tests of "a rejected create consumes no id"). */
 uint32_t kiln_textures_next_id(const kiln_texture_registry *reg);
