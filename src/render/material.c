@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kiln/core/color.h>
 #include <kiln/render/material.h>
 
 kiln_material kiln_material_default(const char *label) {
@@ -59,10 +60,6 @@ uint32_t kiln_mip_count(uint32_t width, uint32_t height) {
     return levels;
 }
 
-/* sRGB transfer functions for filtering mips in linear light. */
-static float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f); }
-static float linear_to_srgb(float c) { return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f; }
-
 /* Halves an RGBA8 level with a 2x2 box filter (edge texels repeat for odd sizes). */
 static void downsample(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, uint32_t dw, uint32_t dh, bool srgb) {
     for (uint32_t y = 0; y < dh; y++)
@@ -73,10 +70,10 @@ static void downsample(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *ds
                     for (uint32_t dx = 0; dx < 2; dx++) {
                         uint32_t sx = 2 * x + dx < sw ? 2 * x + dx : sw - 1, sy = 2 * y + dy < sh ? 2 * y + dy : sh - 1;
                         float v = src[((size_t)sy * sw + sx) * 4 + c] / 255.0f;
-                        sum += (srgb && c < 3) ? srgb_to_linear(v) : v;
+                        sum += (srgb && c < 3) ? kiln_srgb_to_linear(v) : v;
                     }
                 float avg = sum * 0.25f;
-                if (srgb && c < 3) avg = linear_to_srgb(avg);
+                if (srgb && c < 3) avg = kiln_linear_to_srgb(avg);
                 dst[((size_t)y * dw + x) * 4 + c] = kiln_unorm8_from_float(avg);
             }
 }
