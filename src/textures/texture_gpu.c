@@ -14,12 +14,17 @@ static WGPUTextureUsage usage_of(const kiln_texture_info *info) {
     return u;
 }
 
-/* writeTexture, unlike a buffer copy, has no 256-byte row rule, so the CPU copy goes up as is. */
+/* writeTexture, unlike a buffer copy, has no 256-byte row rule, so the CPU copy goes up as is:
+ * the base level, then each level of the mip chain (only Rgba8 formats, 4 bytes a texel, have one). */
 static bool upload(kiln_texture_registry *reg, texture_entry *e, kiln_error *err) {
-    uint32_t row = e->info.width * kiln_texture_format_bytes(e->info.format);
-    if (!kiln_gfx_write_texture(reg->res, e->gpu, 0, 0, e->pixels, e->pixels_size, row, e->info.width,
-                                e->info.height, err))
-        return false;
+    uint32_t w = e->info.width, h = e->info.height, bytes = kiln_texture_format_bytes(e->info.format);
+    const uint8_t *level = e->pixels;
+    for (uint32_t mip = 0; mip < e->info.mip_levels; mip++) {
+        if (!kiln_gfx_write_texture(reg->res, e->gpu, mip, 0, level, (size_t)w * h * bytes, w * bytes, w, h, err))
+            return false;
+        level = mip == 0 ? e->mips : level + (size_t)w * h * bytes;
+        w = w > 1 ? w / 2 : 1, h = h > 1 ? h / 2 : 1;
+    }
     e->pending = false;
     reg->pending_count--;
     reg->stats.uploads++;
@@ -30,7 +35,7 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
     char label[48];
     snprintf(label, sizeof label, "registry texture %u", e->id);
     kiln_texture_desc desc = {.label = label, .width = e->info.width, .height = e->info.height,
-                              .format = kiln_texture_format_wgpu(e->info.format), .usage = usage_of(&e->info)};
+                              .mip_levels = e->info.mip_levels, .format = kiln_texture_format_wgpu(e->info.format), .usage = usage_of(&e->info)};
     kiln_texture tex = kiln_gfx_create_texture(reg->res, &desc, err);
     if (!tex.id) return false;
     kiln_texture_view_desc view_desc = {.label = label};

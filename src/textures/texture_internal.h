@@ -8,12 +8,14 @@
 #define KILN_TEXTURE_INTERNAL_H
 
 #include <kiln/textures.h>
+#include <kiln/textures/image_upload.h> /* kiln_mip_count */
 
 typedef struct texture_entry {
     uint32_t id;
     kiln_texture_info info;
     uint8_t *pixels;          /* the CPU copy: the source of truth; tightly packed, top-down */
     size_t pixels_size;
+    uint8_t *mips;            /* levels 1.. of the chain, consecutive, rebuilt from pixels; NULL without mips */
     /* The GPU side: both zero until a sync or a gpu_* call realizes the texture. */
     kiln_texture gpu;
     kiln_texture_view view;
@@ -34,6 +36,12 @@ struct kiln_texture_registry {
 
 /* The live entry for `id`, or NULL with "unknown texture id N". */
 texture_entry *texture_registry_lookup(const kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+
+/* CPU mip chains of RGBA8 images (mip_chain.c): the bytes of levels 1..levels-1, and those
+ * levels built from `base` into `chain`, consecutive, each from the one before. */
+size_t texture_mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels);
+void texture_mip_chain_build(const uint8_t *base, uint32_t width, uint32_t height, uint32_t levels, bool srgb,
+                             uint8_t *chain);
 
 /* Marks the GPU copy of `e` as missing or stale (counted once however often it is marked). */
 void texture_registry_mark_pending(kiln_texture_registry *reg, texture_entry *e);
