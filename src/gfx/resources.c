@@ -298,11 +298,11 @@ kiln_sampler kiln_gfx_create_sampler(kiln_resources *res, const kiln_sampler_des
     WGPUFilterMode filter = d.linear ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest;
     WGPUSamplerDescriptor sd = {
         .label = kiln_sv(d.label),
-        .addressModeU = address,
-        .addressModeV = address,
+        .addressModeU = d.address_u ? d.address_u : address,
+        .addressModeV = d.address_v ? d.address_v : address,
         .addressModeW = address,
-        .magFilter = filter,
-        .minFilter = filter,
+        .magFilter = d.mag_filter ? d.mag_filter : filter,
+        .minFilter = d.min_filter ? d.min_filter : filter,
         .mipmapFilter = d.mip_linear ? WGPUMipmapFilterMode_Linear : WGPUMipmapFilterMode_Nearest,
         .lodMinClamp = 0.0f,
         .lodMaxClamp = d.lod_max > 0.0f ? d.lod_max : 32.0f,

@@ -455,6 +455,8 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (enc->pass_open)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_programs_record: end the open pass first");
     program_gpu_collect(p);
+    /* Registry textures updated on the CPU go up before any pass samples them. */
+    if (!kiln_texture_registry_sync(p->textures, err)) return false;
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;

@@ -107,6 +107,7 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
     if (!source.directory) source = (kiln_wgsl_source){.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
     bool ok = (r->library = kiln_shader_library_create(gfx, res, &source, err)) != NULL &&
               (r->graph = kiln_frame_graph_create(res, err)) != NULL &&
+              (r->own_textures = kiln_texture_registry_create(res, err)) != NULL &&
               kiln_default_textures_create(res, &r->defaults, err) && renderer_create_layouts(r, err) &&
               renderer_load_programs(r, err) && renderer_ensure_pipelines(r, err) && create_buffers(r, err) &&
               ensure_instance_capacity(r, 256, err);
@@ -114,6 +115,7 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
         kiln_renderer_destroy(r);
         return NULL;
     }
+    r->texture_registry = r->own_textures;
     return r;
 }
 
@@ -126,6 +128,8 @@ void kiln_renderer_destroy(kiln_renderer *r) {
         if (r->meshes[i].live) kiln_gpu_mesh_destroy(res, &r->meshes[i].gpu);
     free(r->materials);
     free(r->meshes);
+    sampler_cache_destroy(&r->samplers, res);
+    kiln_texture_registry_destroy(r->own_textures); /* after the material groups binding its views */
     kiln_bind_group groups[] = {r->post_group, r->cluster_group, r->object_group, r->frame_group};
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (groups[i].id) kiln_gfx_destroy_bind_group(res, groups[i], NULL);
@@ -180,10 +184,17 @@ bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err
 
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return r->mesh_count; }
 
+/* Validation comes first, so a bad state never reaches the sampler cache and a refused material
+ * changes nothing. */
 static bool upload_material(kiln_renderer *r, const kiln_material *m, renderer_material *out, kiln_error *err) {
+    if (!m) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: material is NULL");
     renderer_material fresh = {.params = *m, .live = true};
     fresh.params.label = NULL; /* the caller's string need not outlive the call */
-    if (!kiln_gpu_material_upload(r->res, r->material_layout, &r->defaults, r->texture_registry, m, &fresh.gpu, err))
+    kiln_sampler sampler;
+    if (!kiln_material_validate(m, r->texture_registry, err) ||
+        !sampler_cache_get(&r->samplers, r->res, &m->sampler, &sampler, err) ||
+        !kiln_gpu_material_upload(r->res, r->material_layout, &r->defaults, r->texture_registry, sampler, m, &fresh.gpu,
+                                  err))
         return false;
     *out = fresh;
     return true;
@@ -195,7 +206,7 @@ uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *mater
     if (materials) r->materials = materials;
     if (!materials) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory adding material '%s'",
-                       material->label ? material->label : "");
+                       material && material->label ? material->label : "");
         return KILN_INVALID_INDEX;
     }
     if (!upload_material(r, material, &r->materials[r->material_count], err)) return KILN_INVALID_INDEX;
@@ -229,9 +240,27 @@ bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index) {
 
 uint32_t kiln_renderer_material_count(const kiln_renderer *r) { return r->material_count; }
 
-void kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry) {
-    r->texture_registry = registry;
+static bool names_a_texture(const kiln_material *m) {
+    for (int i = 0; i < KILN_TEX_COUNT; i++)
+        if (m->textures[i]) return true;
+    return false;
 }
+
+/* A live material's group binds views of the current registry's textures, and its ids mean
+ * nothing in another registry: switching under it would leave it naming the wrong textures. */
+bool kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry, kiln_error *err) {
+    kiln_texture_registry *next = registry ? registry : r->own_textures;
+    if (next == r->texture_registry) return true;
+    for (uint32_t i = 0; i < r->material_count; i++)
+        if (r->materials[i].live && names_a_texture(&r->materials[i].params))
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                                  "renderer: set_texture_registry: material %u names textures of the current registry; "
+                                  "set the registry before adding textured materials", i);
+    r->texture_registry = next;
+    return true;
+}
+
+kiln_texture_registry *kiln_renderer_texture_registry(kiln_renderer *r) { return r->texture_registry; }
 
 /* ---- the frame ------------------------------------------------------------------------------- */
 
@@ -271,6 +300,8 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPU
     if (!width || !height) return true;
     if (!target) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: target view is NULL");
     renderer_alloc_mark(r, "start");
+    /* Material bind groups hold registry views made once; the pixels behind them go up here. */
+    if (!kiln_texture_registry_sync(r->texture_registry, err)) return false;
     if (!renderer_ensure_pipelines(r, err)) return false;
 
     kiln_camera camera = scene->camera;

@@ -7,6 +7,7 @@
 #include <kiln/render.h>
 
 #include "frame_uniform.h"
+#include "sampler_cache.h"
 
 /* The .wgsl files of shaders/, embedded by cmake/embed_set.cmake: the source without shader_dir. */
 extern const kiln_wgsl_embedded_file kiln_render_wgsl[];
@@ -18,7 +19,7 @@ typedef struct renderer_mesh {
 } renderer_mesh;
 
 typedef struct renderer_material {
-    kiln_material params;       /* a copy; label pointer cleared */
+    kiln_material params;       /* the CPU description, copied; label pointer cleared */
     kiln_gpu_material gpu;
     bool live;
 } renderer_material;
@@ -63,7 +64,11 @@ struct kiln_renderer {
     bool output_srgb_encode;
 
     kiln_default_textures defaults;
-    kiln_texture_registry *texture_registry; /* optional; materials may name its textures */
+    /* The registry materials name textures in: the application's (set_texture_registry) or else
+     * the renderer's own, which lives as long as the renderer. Synced at the top of each record. */
+    kiln_texture_registry *texture_registry;
+    kiln_texture_registry *own_textures;
+    sampler_cache samplers;     /* material sampler states -> samplers */
     kiln_bind_group_layout frame_layout, object_layout, material_layout, cluster_layout, post_layout, empty_layout;
     kiln_pipeline_layout scene_layout, sky_layout, post_pipeline_layout;
     kiln_shader forward_program, sky_program, post_program;

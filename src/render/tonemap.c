@@ -68,13 +68,3 @@ kiln_vec3 kiln_tonemap_apply(kiln_tonemapper curve, kiln_vec3 c, float exposure)
     default: return kiln_tonemap_agx(c);
     }
 }
-
-float kiln_srgb_encode(float c) {
-    c = clamp01(c);
-    return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
-}
-
-float kiln_srgb_decode(float c) {
-    c = clamp01(c);
-    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
-}

@@ -1,4 +1,4 @@
-/* The five texture formats: one table row each, so every property of a format is stated in one
+/* The six texture formats: one table row each, so every property of a format is stated in one
  * place. Out-of-range values answer 0 / Undefined / NULL / false rather than reading past the
  * table, since the enums reach here from JSON and from callers' casts. */
 #include <string.h>
@@ -19,6 +19,7 @@ static const format_row FORMATS[KILN_FORMAT_COUNT] = {
     [KILN_FORMAT_R32_FLOAT] = {4, WGPUTextureFormat_R32Float, "R32Float", false, false},
     [KILN_FORMAT_R16_FLOAT] = {2, WGPUTextureFormat_R16Float, "R16Float", true, true},
     [KILN_FORMAT_RGBA16_FLOAT] = {8, WGPUTextureFormat_RGBA16Float, "Rgba16Float", true, true},
+    [KILN_FORMAT_RGBA8_SRGB] = {4, WGPUTextureFormat_RGBA8UnormSrgb, "Rgba8Srgb", true, true},
 };
 
 static const format_row *row_of(kiln_texture_format f) {

@@ -1,6 +1,6 @@
-/* The GPU side of registry textures: a texture and its view are created the first time something
- * asks for them, filled from the CPU copy, and refilled whenever the CPU copy changed since
- * (the dirty flag). Readback of a Writable texture, which a program may have rendered into, also
+/* The GPU side of registry textures: a texture and its view are created at the first sync or the
+ * first time something asks for them, filled from the CPU copy, and refilled whenever the CPU copy
+ * changed since (the pending flag). Readback of a Writable texture, which a program may have rendered into, also
  * lives here. Everything goes through kiln_resources, so live counts and the leak report see it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +14,20 @@ static WGPUTextureUsage usage_of(const kiln_texture_info *info) {
     return u;
 }
 
-/* writeTexture, unlike a buffer copy, has no 256-byte row rule, so the CPU copy goes up as is. */
+/* writeTexture, unlike a buffer copy, has no 256-byte row rule, so the CPU copy goes up as is:
+ * the base level, then each level of the mip chain (only Rgba8 formats, 4 bytes a texel, have one). */
 static bool upload(kiln_texture_registry *reg, texture_entry *e, kiln_error *err) {
-    uint32_t row = e->info.width * kiln_texture_format_bytes(e->info.format);
-    if (!kiln_gfx_write_texture(reg->res, e->gpu, 0, 0, e->pixels, e->pixels_size, row, e->info.width,
-                                e->info.height, err))
-        return false;
-    e->dirty = false;
+    uint32_t w = e->info.width, h = e->info.height, bytes = kiln_texture_format_bytes(e->info.format);
+    const uint8_t *level = e->pixels;
+    for (uint32_t mip = 0; mip < e->info.mip_levels; mip++) {
+        if (!kiln_gfx_write_texture(reg->res, e->gpu, mip, 0, level, (size_t)w * h * bytes, w * bytes, w, h, err))
+            return false;
+        level = mip == 0 ? e->mips : level + (size_t)w * h * bytes;
+        w = w > 1 ? w / 2 : 1, h = h > 1 ? h / 2 : 1;
+    }
+    e->pending = false;
+    reg->pending_count--;
+    reg->stats.uploads++;
     return true;
 }
 
@@ -28,7 +35,7 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
     char label[48];
     snprintf(label, sizeof label, "registry texture %u", e->id);
     kiln_texture_desc desc = {.label = label, .width = e->info.width, .height = e->info.height,
-                              .format = kiln_texture_format_wgpu(e->info.format), .usage = usage_of(&e->info)};
+                              .mip_levels = e->info.mip_levels, .format = kiln_texture_format_wgpu(e->info.format), .usage = usage_of(&e->info)};
     kiln_texture tex = kiln_gfx_create_texture(reg->res, &desc, err);
     if (!tex.id) return false;
     kiln_texture_view_desc view_desc = {.label = label};
@@ -39,6 +46,7 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
     }
     e->gpu = tex;
     e->view = view;
+    reg->stats.realizations++;
     if (upload(reg, e, err)) return true;
     texture_gpu_release(reg, e);
     return false;
@@ -46,7 +54,23 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
 
 bool texture_gpu_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error *err) {
     if (!e->gpu.id) return realize(reg, e, err);
-    return !e->dirty || upload(reg, e, err);
+    return !e->pending || upload(reg, e, err);
+}
+
+/* One pass over the ids, only when something is pending: a steady frame costs one comparison. A
+ * failure stops the pass; what is still pending is retried at the next sync. */
+bool kiln_texture_registry_sync(kiln_texture_registry *reg, kiln_error *err) {
+    for (uint32_t i = 0; reg->pending_count && i < reg->count; i++) {
+        texture_entry *e = reg->entries[i];
+        kiln_error cause = {0};
+        if (e && e->pending && !texture_gpu_ensure(reg, e, &cause))
+            return kiln_error_set(err, cause.code, "texture registry sync: texture %u: %s", e->id, cause.message);
+    }
+    return true;
+}
+
+kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_registry *reg) {
+    return reg->stats;
 }
 
 void texture_gpu_release(kiln_texture_registry *reg, texture_entry *e) {
@@ -54,7 +78,6 @@ void texture_gpu_release(kiln_texture_registry *reg, texture_entry *e) {
     if (e->gpu.id) kiln_gfx_destroy_texture(reg->res, e->gpu, NULL);
     e->view = (kiln_texture_view){0};
     e->gpu = (kiln_texture){0};
-    e->dirty = false;
 }
 
 /* Copies into a MapRead buffer (rows padded to 256 bytes, as buffer copies require), waits, and

@@ -8,16 +8,18 @@
 #define KILN_TEXTURE_INTERNAL_H
 
 #include <kiln/textures.h>
+#include <kiln/textures/image_upload.h> /* kiln_mip_count */
 
 typedef struct texture_entry {
     uint32_t id;
     kiln_texture_info info;
     uint8_t *pixels;          /* the CPU copy: the source of truth; tightly packed, top-down */
     size_t pixels_size;
-    /* The GPU side: both zero until the first gpu_* call realizes the texture. */
+    uint8_t *mips;            /* levels 1.. of the chain, consecutive, rebuilt from pixels; NULL without mips */
+    /* The GPU side: both zero until a sync or a gpu_* call realizes the texture. */
     kiln_texture gpu;
     kiln_texture_view view;
-    bool dirty;               /* the CPU copy changed since the GPU copy was last uploaded */
+    bool pending;             /* the GPU copy is missing or older than the CPU copy */
 } texture_entry;
 
 struct kiln_texture_registry {
@@ -27,13 +29,25 @@ struct kiln_texture_registry {
     texture_entry **entries;
     uint32_t count;           /* ids handed out so far; the next id is count + 1 */
     uint32_t capacity;
+    /* Live entries with pending set, so a sync with nothing to do returns without a scan. */
+    uint32_t pending_count;
+    kiln_texture_registry_stats stats;
 };
 
 /* The live entry for `id`, or NULL with "unknown texture id N". */
 texture_entry *texture_registry_lookup(const kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 
+/* CPU mip chains of RGBA8 images (mip_chain.c): the bytes of levels 1..levels-1, and those
+ * levels built from `base` into `chain`, consecutive, each from the one before. */
+size_t texture_mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels);
+void texture_mip_chain_build(const uint8_t *base, uint32_t width, uint32_t height, uint32_t levels, bool srgb,
+                             uint8_t *chain);
+
+/* Marks the GPU copy of `e` as missing or stale (counted once however often it is marked). */
+void texture_registry_mark_pending(kiln_texture_registry *reg, texture_entry *e);
+
 /* GPU side (texture_gpu.c). Realizes the texture if it is not yet, and uploads the CPU copy if it
- * is dirty; false (nothing left half-made) when the GPU objects cannot be created. */
+ * is pending; false (nothing left half-made) when the GPU objects cannot be created. */
 bool texture_gpu_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error *err);
 /* Reads the realized texture's pixels back into `out` (pixels_size bytes, tightly packed). */
 bool texture_gpu_read(kiln_texture_registry *reg, texture_entry *e, uint8_t *out, kiln_error *err);

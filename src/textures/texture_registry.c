@@ -19,9 +19,16 @@ kiln_texture_registry *kiln_texture_registry_create(kiln_resources *res, kiln_er
     return reg;
 }
 
+void texture_registry_mark_pending(kiln_texture_registry *reg, texture_entry *e) {
+    if (!e->pending) reg->pending_count++;
+    e->pending = true;
+}
+
 static void entry_free(kiln_texture_registry *reg, texture_entry *e) {
+    if (e->pending) reg->pending_count--;
     texture_gpu_release(reg, e);
     free(e->pixels);
+    free(e->mips);
     free(e);
 }
 
@@ -67,6 +74,13 @@ static bool validate_create(const kiln_texture_registry *reg, const kiln_texture
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "create_texture: pixels is NULL but pixels_size is %zu (NULL means zero-filled, size 0)",
                               d->pixels_size);
+    if (d->mips && d->format != KILN_FORMAT_RGBA8 && d->format != KILN_FORMAT_RGBA8_SRGB)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "create_texture: mips are built for Rgba8 and Rgba8Srgb textures, not %s",
+                              kiln_texture_format_name(d->format));
+    if (d->mips && d->usage == KILN_USAGE_WRITABLE)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "create_texture: a Writable texture cannot have mips (a program writes only the base level)");
     return true;
 }
 
@@ -84,23 +98,32 @@ static bool reserve_slot(kiln_texture_registry *reg, kiln_error *err) {
 uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err) {
     if (!validate_create(reg, desc, err) || !reserve_slot(reg, err)) return 0;
     size_t size = (size_t)desc->width * desc->height * kiln_texture_format_bytes(desc->format);
+    uint32_t levels = desc->mips ? kiln_mip_count(desc->width, desc->height) : 1;
+    size_t mips_size = texture_mip_chain_bytes(desc->width, desc->height, levels);
     texture_entry *e = calloc(1, sizeof *e);
     uint8_t *pixels = desc->pixels ? malloc(size) : calloc(1, size);
-    if (!e || !pixels) {
+    uint8_t *mips = mips_size ? malloc(mips_size) : NULL;
+    if (!e || !pixels || (mips_size && !mips)) {
         free(e);
         free(pixels);
-        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "create_texture: out of memory for %zu bytes of pixels", size);
+        free(mips);
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "create_texture: out of memory for %zu bytes of pixels",
+                       size + mips_size);
         return 0;
     }
     if (desc->pixels) memcpy(pixels, desc->pixels, size);
+    if (mips)
+        texture_mip_chain_build(pixels, desc->width, desc->height, levels, desc->format == KILN_FORMAT_RGBA8_SRGB, mips);
     /* Only now, with nothing left that can fail, is the id taken. */
     e->id = ++reg->count;
     e->info = (kiln_texture_info){.kind = KILN_TEXTURE_PLAIN, .format = desc->format, .width = desc->width,
-                                  .height = desc->height, .layers = 1, .usage = desc->usage,
+                                  .height = desc->height, .layers = 1, .mip_levels = levels, .usage = desc->usage,
                                   .sampling = desc->sampling};
     e->pixels = pixels;
     e->pixels_size = size;
+    e->mips = mips;
     reg->entries[e->id - 1] = e;
+    texture_registry_mark_pending(reg, e);
     return e->id;
 }
 
@@ -117,9 +140,12 @@ bool kiln_textures_update(kiln_texture_registry *reg, uint32_t id, const void *p
                               pixels ? size : 0, e->pixels_size, e->info.width, e->info.height,
                               kiln_texture_format_name(e->info.format));
     memcpy(e->pixels, pixels, size);
+    if (e->mips)
+        texture_mip_chain_build(e->pixels, e->info.width, e->info.height, e->info.mip_levels,
+                                e->info.format == KILN_FORMAT_RGBA8_SRGB, e->mips);
     /* The GPU copy (if any) is now older than the CPU one, Writable or not: it is re-uploaded at
-     * the next gpu_* call or read. */
-    e->dirty = e->gpu.id != 0;
+     * the next sync, gpu_* call or read. */
+    texture_registry_mark_pending(reg, e);
     return true;
 }
 

@@ -453,7 +453,7 @@ TEST(describe_kinds_lists_every_enum_form) {
     }
     size_t program_kinds = json_array_size(json_object_get(schema, "kinds"));
     json_decref(schema);
-    CHECK_MSG(strcmp(forms, "Binding Transient PassOutput Depth Rgba8 R8 R32Float R16Float Rgba16Float Fragment Draw "
+    CHECK_MSG(strcmp(forms, "Binding Transient PassOutput Depth Rgba8 R8 R32Float R16Float Rgba16Float Rgba8Srgb Fragment Draw "
                             "DrawIndexedIndirect DrawSets Compute ") == 0,
               "%s", forms);
     CHECK_EQ_INT(program_kinds, 4);

@@ -49,13 +49,13 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &(kiln_render_settings){.debug = KILN_DEBUG_ALBEDO},
                                             WGPUTextureFormat_RGBA8Unorm, &err);
     CHECK_MSG(r, "%s", err.message);
-    kiln_renderer_set_texture_registry(r, reg);
+    CHECK_MSG(kiln_renderer_set_texture_registry(r, reg, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
     uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, false, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("painted");
-    m.registry_textures[KILN_TEX_BASE_COLOR] = canvas;
+    m.textures[KILN_TEX_BASE_COLOR] = canvas;
     uint32_t mat = kiln_renderer_add_material(r, &m, &err);
     CHECK_MSG(mat != KILN_INVALID_INDEX, "%s", err.message);
     kiln_render_instance inst = {.mesh = plane, .material = mat, .transform = kiln_mat4_identity(), .joint_offset = -1};
@@ -94,7 +94,7 @@ TEST(a_material_shows_the_texture_a_program_painted) {
 
     /* A slot naming an id the registry does not know is refused by name. */
     kiln_material bad = kiln_material_default("bad");
-    bad.registry_textures[KILN_TEX_EMISSIVE] = 999;
+    bad.textures[KILN_TEX_EMISSIVE] = 999;
     uint32_t bad_index = kiln_renderer_add_material(r, &bad, &err);
     char bad_message[512];
     snprintf(bad_message, sizeof bad_message, "%s", err.message);

@@ -123,11 +123,11 @@ TEST(the_material_registry_keeps_indices_stable) {
     CHECK_EQ_INT(c, 2); /* the hole is never reused by add */
     CHECK(kiln_renderer_replace_material(h.r, a, &m, &err)); /* replace revives it */
     CHECK(kiln_renderer_material_is_live(h.r, a));
-    /* A failed upload leaves the slot as it was: a texture view handle that does not exist. */
+    /* A failed upload leaves the slot as it was: a texture id the registry does not know. */
     kiln_material broken = m;
-    broken.textures[KILN_TEX_BASE_COLOR] = (kiln_texture_view){0xFFFFF};
+    broken.textures[KILN_TEX_BASE_COLOR] = 999;
     CHECK(!kiln_renderer_replace_material(h.r, b, &broken, &err));
-    CHECK_STR_CONTAINS(err.message, "invalid texture view handle");
+    CHECK_STR_CONTAINS(err.message, "material 'a': base colour slot names unknown texture id 999");
     CHECK(kiln_renderer_material_is_live(h.r, b));
     CHECK(!kiln_renderer_replace_material(h.r, 7, &m, &err));
     CHECK_STR_CONTAINS(err.message, "index 7 out of range");

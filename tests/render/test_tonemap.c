@@ -1,5 +1,6 @@
 /* Tone curves: the WGSL (tonemap_curves.wgsl) evaluated on the GPU matches the CPU reference
  * (src/render/tonemap.c) at sample points, and the CPU curves have the shape they should. */
+#include <kiln/core/color.h>
 #include <kiln/render/tonemap.h>
 
 #include "gfx_fixture.h"
@@ -104,13 +105,13 @@ TEST(curves_are_monotonic_bounded_and_anchored) {
     CHECK_NEAR(kiln_tonemap_aces((kiln_vec3){1, 1, 1}).x, 2.54 / 3.16, 1e-6);
     CHECK_NEAR(kiln_tonemap_apply(KILN_TONEMAP_NONE, (kiln_vec3){2, 0.5f, -1}, 1.0f).x, 1.0, 0);
     /* AgX keeps middle grey in the middle of the display range and maps black to (near) black. */
-    float grey = kiln_srgb_encode(kiln_tonemap_agx((kiln_vec3){0.18f, 0.18f, 0.18f}).x);
+    float grey = kiln_linear_to_srgb(kiln_tonemap_agx((kiln_vec3){0.18f, 0.18f, 0.18f}).x);
     CHECK(grey > 0.35f && grey < 0.6f);
     CHECK(kiln_tonemap_agx((kiln_vec3){0, 0, 0}).x < 1e-3f);
     /* Exposure is a plain multiplier before the curve. */
     CHECK_NEAR(kiln_tonemap_apply(KILN_TONEMAP_ACES, (kiln_vec3){0.5f, 0.5f, 0.5f}, 2.0f).x,
                kiln_tonemap_aces((kiln_vec3){1, 1, 1}).x, 1e-7);
-    CHECK_NEAR(kiln_srgb_decode(kiln_srgb_encode(0.3f)), 0.3, 1e-6);
+    CHECK_NEAR(kiln_srgb_to_linear(kiln_linear_to_srgb(0.3f)), 0.3, 1e-6);
 }
 
 TEST_MAIN(T(gpu_curves_match_the_cpu_reference), T(curves_are_monotonic_bounded_and_anchored))

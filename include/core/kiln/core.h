@@ -4,6 +4,7 @@
 #define KILN_CORE_H
 
 #include <kiln/core/bytes.h>
+#include <kiln/core/color.h>
 #include <kiln/core/containers.h>
 #include <kiln/core/error.h>
 #include <kiln/core/frustum.h>

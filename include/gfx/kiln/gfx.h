@@ -153,6 +153,10 @@ typedef struct kiln_sampler_desc {
     bool linear;                        /* min/mag filter linear (else nearest) */
     bool mip_linear;                    /* mipmap filter linear */
     WGPUAddressMode address;            /* Undefined: ClampToEdge, all three axes */
+    /* Per-axis overrides and separate mag / min filters, for samplers described per axis and
+     * per filter (glTF's wrapS / wrapT, magFilter / minFilter); Undefined: address / linear. */
+    WGPUAddressMode address_u, address_v;
+    WGPUFilterMode mag_filter, min_filter;
     WGPUCompareFunction compare;        /* Undefined: not a comparison sampler */
     uint16_t max_anisotropy;            /* 0 means 1 */
     float lod_max;                      /* 0 means 32 */

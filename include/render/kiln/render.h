@@ -53,14 +53,22 @@ uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
  *    the old one; instances keep their index;
  *  - remove frees the slot and leaves a hole that add never reuses (replace revives it);
  *  - render fails naming the instance and the removed material a visible instance still uses.
- * Texture views and samplers a material names stay the caller's. */
+ * A material's texture ids name textures of the renderer's texture registry (below); its sampler
+ * state becomes a sampler the renderer creates once per distinct state and keeps until destroyed.
+ * A refused material (an unknown or unfilterable texture id, a sampler field out of range) changes
+ * nothing, and the message names the slot or field and the value. */
 uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *material, kiln_error *err);
 bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln_material *material, kiln_error *err);
 bool kiln_renderer_remove_material(kiln_renderer *r, uint32_t index, kiln_error *err);
 bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index);
-/* The shared texture registry that materials' registry_textures name (NULL: none). Set it before
- * adding such materials; it must outlive the renderer. */
-void kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry);
+/* The texture registry materials' texture ids name. A renderer starts with its own (created and
+ * destroyed with it), so an application with no program runtime adds images to
+ * kiln_renderer_texture_registry(r). To share one registry with the program runtime, set it
+ * before adding textured materials: it must outlive the renderer (NULL returns to the renderer's
+ * own). Refused, changing nothing, while a live material names textures of the current one. The
+ * renderer syncs the registry (kiln_texture_registry_sync) at the start of every record. */
+bool kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry, kiln_error *err);
+kiln_texture_registry *kiln_renderer_texture_registry(kiln_renderer *r);
 uint32_t kiln_renderer_material_count(const kiln_renderer *r);
 
 /* Records the frame into one encoder and submits it. Fails on device loss (recreate the renderer

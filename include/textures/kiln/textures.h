@@ -2,8 +2,9 @@
  *
  * A texture is named by a dense id from one sequence (1, 2, 3, ...; never reused; a rejected create
  * consumes none). The CPU copy given at create / update is the source of truth: the GPU texture is
- * created and uploaded lazily, the first time something asks for its view, and re-uploaded after an
- * update. A Writable texture is one a program may render into; its GPU pixels are then newer than
+ * created and uploaded lazily, at the next kiln_texture_registry_sync (which the program runtime
+ * and the renderer call at the start of each record) or the first time something asks for its
+ * view, and re-uploaded at the next sync after an update. A Writable texture is one a program may render into; its GPU pixels are then newer than
  * the CPU copy, and kiln_textures_read reads them back from the GPU.
  *
  * Plain 2D textures exist now; arrays and volumes (the draw-pass issue) share the id sequence and
@@ -30,6 +31,7 @@ typedef enum kiln_texture_format {
     KILN_FORMAT_R32_FLOAT,    /* R32Float, 4 bytes, not filterable, not resolvable */
     KILN_FORMAT_R16_FLOAT,    /* R16Float, 2 bytes (IEEE half), filterable */
     KILN_FORMAT_RGBA16_FLOAT, /* RGBA16Float, 8 bytes, filterable */
+    KILN_FORMAT_RGBA8_SRGB,   /* RGBA8UnormSrgb, 4 bytes, filterable: colour images (base colour, emissive) */
     KILN_FORMAT_COUNT
 } kiln_texture_format;
 
@@ -49,8 +51,8 @@ typedef enum kiln_texture_kind {
     KILN_TEXTURE_VOLUME,
 } kiln_texture_kind;
 
-/* Bytes one texel takes; WebGPU format; the spec's name ("Rgba8", "R8", "R32Float", "R16Float",
- * "Rgba16Float"); whether it can be linearly filtered / multisample-resolved. */
+/* Bytes one texel takes; WebGPU format; the name JSON spells it by ("Rgba8", "R8", "R32Float",
+ * "R16Float", "Rgba16Float", "Rgba8Srgb"); whether it can be linearly filtered / multisample-resolved. */
 uint32_t kiln_texture_format_bytes(kiln_texture_format f);
 WGPUTextureFormat kiln_texture_format_wgpu(kiln_texture_format f);
 const char *kiln_texture_format_name(kiln_texture_format f);
@@ -65,6 +67,10 @@ typedef struct kiln_texture_create_desc {
     size_t pixels_size;
     kiln_texture_usage usage;
     kiln_texture_sampling sampling;
+    /* A full mip chain, built on the CPU by 2x2 box filtering (in linear light for Rgba8Srgb) at
+     * create and again at every update; the CPU copy, update and read stay the base level.
+     * Rgba8 and Rgba8Srgb Sampled textures only (a program writes only the base level). */
+    bool mips;
 } kiln_texture_create_desc;
 
 typedef struct kiln_texture_info {
@@ -72,6 +78,7 @@ typedef struct kiln_texture_info {
     kiln_texture_format format;
     uint32_t width, height;
     uint32_t layers;          /* arrays: layer count; volumes: depth; plain: 1 */
+    uint32_t mip_levels;      /* 1, or the full chain when created with mips */
     kiln_texture_usage usage;
     kiln_texture_sampling sampling;
 } kiln_texture_info;
@@ -82,7 +89,7 @@ kiln_texture_registry *kiln_texture_registry_create(kiln_resources *res, kiln_er
 void kiln_texture_registry_destroy(kiln_texture_registry *reg);
 
 /* Returns the new id, or 0 with the reason (a zero or too large size, an unknown format, pixels of
- * the wrong length: each names the value at fault). Validation runs before an id is assigned. */
+ * the wrong length, mips on a format or usage that cannot have them: each names the value at fault). Validation runs before an id is assigned. */
 uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err);
 /* Replaces the pixels of a plain texture (same size and format); the GPU copy is refreshed at its
  * next use. Fails, changing nothing, for an unknown id, an array or volume, or a wrong length. */
@@ -102,6 +109,21 @@ WGPUTexture kiln_textures_gpu_texture(kiln_texture_registry *reg, uint32_t id, k
 WGPUTextureView kiln_textures_gpu_view(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 /* The view's handle in kiln_resources, for caching bind groups by (index, generation). */
 kiln_texture_view kiln_textures_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+
+/* The sync point: realizes every texture not yet on the GPU and uploads every texture whose CPU
+ * copy changed since its last upload, so whoever holds a view (a material's bind group, a cached
+ * program bind group) sees the new pixels without asking again. kiln_programs_record and
+ * kiln_renderer_record call it first; an application recording its own passes that sample
+ * registry textures calls it before them. With nothing pending it does nothing and allocates
+ * nothing. Fails naming the texture when its GPU objects cannot be made; the rest stay pending. */
+bool kiln_texture_registry_sync(kiln_texture_registry *reg, kiln_error *err);
+
+/* Counters over the registry's life, for tests and tools that check what a sync did. */
+typedef struct kiln_texture_registry_stats {
+    uint64_t realizations;    /* GPU textures created */
+    uint64_t uploads;         /* CPU copies written to the GPU (a texture's whole mip chain counts once) */
+} kiln_texture_registry_stats;
+kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_registry *reg);
 
 /* The next id create would assign (for tests of "a rejected create consumes no id"). */
 uint32_t kiln_textures_next_id(const kiln_texture_registry *reg);

@@ -1,13 +1,18 @@
-/* Materials: glTF 2.0 metallic-roughness with KHR_texture_transform and emissive_strength, their
- * 96-byte GPU uniform, default textures, image upload with a CPU mip chain.
+/* Materials: glTF 2.0 metallic-roughness with KHR_texture_transform and emissive_strength, as a
+ * CPU description a loader fills without touching the GPU, and its 96-byte GPU uniform and bind
+ * group.
  *
- * Ownership: a kiln_material only names textures (views) and a sampler; they stay the caller's.
- * kiln_gpu_material owns its uniform buffer and bind group (in kiln_resources). */
+ * A kiln_material names its textures by id in the shared texture registry (kiln/textures.h) and
+ * describes its sampler by value; the renderer turns both into GPU bindings when the material is
+ * added. Ownership: a kiln_material owns nothing. kiln_gpu_material owns its uniform buffer and
+ * bind group (in kiln_resources); the views and the sampler it binds stay the registry's and the
+ * renderer's. */
 #ifndef KILN_RENDER_MATERIAL_H
 #define KILN_RENDER_MATERIAL_H
 
 #include <kiln/gfx.h>
 #include <kiln/textures.h>
+#include <kiln/textures/default_textures.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +33,28 @@ enum {
     KILN_TEX_COUNT
 };
 
+/* glTF's sampler fields as plain values. Zero: linear filtering everywhere, mipmapped, repeat on
+ * both axes (with 8x anisotropy, which WebGPU allows only when every filter is linear). */
+typedef enum kiln_sampler_wrap {
+    KILN_SAMPLER_WRAP_REPEAT,
+    KILN_SAMPLER_WRAP_CLAMP_TO_EDGE,
+    KILN_SAMPLER_WRAP_MIRRORED_REPEAT,
+    KILN_SAMPLER_WRAP_COUNT
+} kiln_sampler_wrap;
+
+typedef enum kiln_sampler_filter {
+    KILN_SAMPLER_FILTER_LINEAR,
+    KILN_SAMPLER_FILTER_NEAREST,
+    KILN_SAMPLER_FILTER_COUNT
+} kiln_sampler_filter;
+
+typedef struct kiln_sampler_state {
+    kiln_sampler_wrap wrap_u, wrap_v;     /* glTF wrapS, wrapT */
+    kiln_sampler_filter mag_filter;       /* glTF magFilter */
+    kiln_sampler_filter min_filter;       /* glTF minFilter, its filter part ... */
+    kiln_sampler_filter mip_filter;       /* ... and its mipmap part */
+} kiln_sampler_state;
+
 /* Zero-initialised is not a useful material: start from kiln_material_default(). */
 typedef struct kiln_material {
     const char *label;
@@ -43,14 +70,15 @@ typedef struct kiln_material {
     /* KHR_texture_transform, applied to every map: uv' = R(rotation) * (uv * scale) + offset. */
     kiln_vec2 uv_offset, uv_scale;
     float uv_rotation;
-    kiln_texture_view textures[KILN_TEX_COUNT]; /* id 0: the default texture for that slot */
-    /* A texture of the shared registry (include/kiln/textures.h) in place of textures[i]: a
-     * non-zero id wins over textures[i]. This is how a material samples what an authored program
-     * wrote. The registry keeps one view per texture for its whole life (updates re-upload into
-     * it), so the material needs no change when the texture's pixels do. */
-    uint32_t registry_textures[KILN_TEX_COUNT];
+    /* Per slot, the id of a plain texture in the renderer's texture registry; 0: the slot's
+     * default (white, or a flat normal for KILN_TEX_NORMAL). Colour maps (base colour, emissive)
+     * want Rgba8Srgb, data maps Rgba8; R32Float cannot be filtered and is refused. The registry
+     * keeps one view per texture for its whole life and the renderer syncs updates every frame,
+     * so the material needs no change when a texture's pixels do (a program painting it, an
+     * update_texture). */
+    uint32_t textures[KILN_TEX_COUNT];
     uint8_t texcoords[KILN_TEX_COUNT];          /* 0: uv0, 1: uv1 */
-    kiln_sampler sampler;                       /* id 0: linear, repeat, mipmapped */
+    kiln_sampler_state sampler;                 /* one for every slot */
 } kiln_material;
 
 kiln_material kiln_material_default(const char *label);
@@ -61,32 +89,11 @@ kiln_material kiln_material_default(const char *label);
  * src/render/material.c and asserted there). */
 void kiln_material_pack_uniform(const kiln_material *m, uint8_t out[KILN_MATERIAL_UNIFORM_SIZE]);
 
-/* 1x1 fallbacks: white (base colour, metallic-roughness, occlusion), flat normal (0.5, 0.5, 1),
- * black (emissive); and the default sampler. */
-typedef struct kiln_default_textures {
-    kiln_texture white, flat_normal, black;
-    kiln_texture_view white_view, flat_normal_view, black_view;
-    kiln_sampler linear_repeat;
-    kiln_sampler linear_clamp;
-} kiln_default_textures;
-
-bool kiln_default_textures_create(kiln_resources *res, kiln_default_textures *out, kiln_error *err);
-void kiln_default_textures_destroy(kiln_resources *res, kiln_default_textures *d);
-
-/* Number of mip levels of a full chain for width x height. */
-uint32_t kiln_mip_count(uint32_t width, uint32_t height);
-
-/* Uploads an RGBA8 image (as RGBA8UnormSrgb when srgb, else RGBA8Unorm), with a full mip chain
- * built on the CPU by 2x2 box filtering (in linear space for sRGB images) when mips is true. */
-typedef struct kiln_gpu_texture {
-    kiln_texture texture;
-    kiln_texture_view view;
-    uint32_t width, height, mip_levels;
-} kiln_gpu_texture;
-
-bool kiln_upload_image(kiln_resources *res, const char *label, const kiln_image *img, bool srgb, bool mips,
-                       kiln_gpu_texture *out, kiln_error *err);
-void kiln_gpu_texture_destroy(kiln_resources *res, kiln_gpu_texture *t);
+/* Checks what an upload would refuse, changing nothing: each slot names a plain, filterable
+ * texture the registry knows, and every sampler field is in range. The message names the
+ * material, the slot or field, and the value ("material 'rock': normal slot names unknown
+ * texture id 9"). */
+bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry, kiln_error *err);
 
 /* The bind group layout every material group uses (group 2): binding 0 the uniform, 1..5 the five
  * textures (float 2D), 6 the sampler. */
@@ -99,11 +106,12 @@ typedef struct kiln_gpu_material {
     bool double_sided;
 } kiln_gpu_material;
 
-/* registry may be NULL when no slot names a registry texture; a slot naming an unknown id fails
- * the upload, naming the slot and the id. */
+/* Validates (kiln_material_validate), then creates the uniform and the group binding the slots'
+ * registry views (or the defaults) and `sampler`, the GPU sampler for m->sampler. Nothing is left
+ * behind on failure. */
 bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout, const kiln_default_textures *d,
-                              kiln_texture_registry *registry, const kiln_material *m, kiln_gpu_material *out,
-                              kiln_error *err);
+                              kiln_texture_registry *registry, kiln_sampler sampler, const kiln_material *m,
+                              kiln_gpu_material *out, kiln_error *err);
 void kiln_gpu_material_destroy(kiln_resources *res, kiln_gpu_material *g);
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /* Tone curves, on the CPU: the reference the post shader (tonemap_curves.wgsl) is tested against.
  * All take and return linear Rec.709 values; the result is display-referred linear light in
- * [0, 1], ready for one sRGB encode (by an sRGB target or by the shader for unorm targets). */
+ * [0, 1], ready for one sRGB encode (by an sRGB target or by the shader for unorm targets; on the
+ * CPU, kiln_linear_to_srgb in kiln/core/color.h). */
 #ifndef KILN_RENDER_TONEMAP_H
 #define KILN_RENDER_TONEMAP_H
 
@@ -19,8 +20,6 @@ typedef enum kiln_tonemapper {
 kiln_vec3 kiln_tonemap_agx(kiln_vec3 linear);
 kiln_vec3 kiln_tonemap_aces(kiln_vec3 linear);
 kiln_vec3 kiln_tonemap_apply(kiln_tonemapper curve, kiln_vec3 linear, float exposure);
-float kiln_srgb_encode(float linear);
-float kiln_srgb_decode(float encoded);
 
 #ifdef __cplusplus
 }

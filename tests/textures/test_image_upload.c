@@ -1,0 +1,97 @@
+/* Images uploaded outside the registry: mip counts, the mip chain on the GPU, and refusals by
+ * name; and the registry's own mip chains and the format and usage rules for them. */
+#include <kiln/textures.h>
+#include <kiln/textures/image_upload.h>
+
+#include "gfx_fixture.h"
+
+TEST(mip_counts_cover_the_whole_chain) {
+    CHECK_EQ_INT(kiln_mip_count(1, 1), 1);
+    CHECK_EQ_INT(kiln_mip_count(256, 128), 9);
+    CHECK_EQ_INT(kiln_mip_count(5, 3), 3);
+    CHECK_EQ_INT(kiln_mip_count(1, 1024), 11);
+}
+
+TEST(an_uploaded_image_carries_its_whole_mip_chain) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_image img;
+    CHECK(kiln_image_create(&img, 5, 3, KILN_IMAGE_RGBA8, &err));
+    kiln_gpu_texture tex;
+    bool ok = kiln_upload_image(f.res, "odd", &img, true, true, &tex, &err);
+    kiln_image_free(&img);
+    CHECK_MSG(ok, "%s", err.message);
+    uint32_t levels = tex.mip_levels, on_gpu = kiln_gfx_texture_desc(f.res, tex.texture)->mip_levels;
+    kiln_gpu_texture_destroy(f.res, &tex);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_EQ_INT(levels, 3);
+    CHECK_EQ_INT(on_gpu, 3);
+}
+
+TEST(uploading_a_float_image_is_refused_by_name) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_image img;
+    CHECK(kiln_image_create(&img, 2, 2, KILN_IMAGE_RGBA32F, &err));
+    kiln_gpu_texture tex;
+    bool ok = kiln_upload_image(f.res, "hdr thing", &img, false, false, &tex, &err);
+    kiln_image_free(&img);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(!ok);
+    CHECK_STR_CONTAINS(err.message, "upload_image 'hdr thing': only RGBA8");
+}
+
+TEST(a_registry_texture_with_mips_has_the_full_chain_and_reads_back_its_base) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
+    uint8_t pixels[8 * 4 * 4];
+    for (size_t i = 0; i < sizeof pixels; i++) pixels[i] = (uint8_t)(i * 7);
+    uint32_t id = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8_SRGB, .width = 8,
+                                       .height = 4, .pixels = pixels, .pixels_size = sizeof pixels, .mips = true}, &err);
+    CHECK_MSG(id, "%s", err.message);
+    uint32_t levels = kiln_textures_info(reg, id)->mip_levels;
+    WGPUTexture gpu = kiln_textures_gpu_texture(reg, id, &err);
+    uint32_t on_gpu = gpu ? wgpuTextureGetMipLevelCount(gpu) : 0;
+    WGPUTextureFormat format = gpu ? wgpuTextureGetFormat(gpu) : WGPUTextureFormat_Undefined;
+    void *back = NULL;
+    size_t size = 0;
+    CHECK_MSG(kiln_textures_read(reg, id, &back, &size, &err), "%s", err.message);
+    bool same = size == sizeof pixels && memcmp(back, pixels, size) == 0;
+    free(back);
+    kiln_texture_registry_destroy(reg);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_EQ_INT(levels, 4);
+    CHECK_EQ_INT(on_gpu, 4);
+    CHECK_EQ_INT(format, WGPUTextureFormat_RGBA8UnormSrgb);
+    CHECK(same);
+}
+
+TEST(mips_are_refused_where_they_cannot_be_built_or_kept) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
+    uint32_t next = kiln_textures_next_id(reg);
+    kiln_error float_err = {0}, writable_err = {0};
+    uint32_t a = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_R16_FLOAT, .width = 2,
+                                      .height = 2, .mips = true}, &float_err);
+    uint32_t b = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 2, .height = 2,
+                                      .usage = KILN_USAGE_WRITABLE, .mips = true}, &writable_err);
+    uint32_t next_after = kiln_textures_next_id(reg);
+    kiln_texture_registry_destroy(reg);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_EQ_INT(a, 0);
+    CHECK_EQ_INT(b, 0);
+    CHECK_EQ_INT(next_after, next);
+    CHECK_STR_CONTAINS(float_err.message, "create_texture: mips are built for Rgba8 and Rgba8Srgb textures, not R16Float");
+    CHECK_STR_CONTAINS(writable_err.message, "create_texture: a Writable texture cannot have mips");
+}
+
+TEST_MAIN(T(mip_counts_cover_the_whole_chain), T(an_uploaded_image_carries_its_whole_mip_chain),
+          T(uploading_a_float_image_is_refused_by_name),
+          T(a_registry_texture_with_mips_has_the_full_chain_and_reads_back_its_base),
+          T(mips_are_refused_where_they_cannot_be_built_or_kept))
