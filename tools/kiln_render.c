@@ -71,9 +71,9 @@ static int parse(int argc, char **argv, options *o) {
 
 static void print_stats(const kiln_frame_stats *s) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
-           "\"shadow_draw_calls\": %u, \"lights\": %u, \"shadow_views\": %u, \"passes\": %u, \"transient_textures\": %u}\n",
-           s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
-           s->lights, s->shadow_views, s->passes, s->transient_textures);
+           "\"lights\": %u, \"passes\": %u, \"transient_textures\": %u}\n",
+           s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->lights, s->passes,
+           s->transient_textures);
 }
 
 static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, kiln_image *img, kiln_error *err) {
@@ -89,7 +89,7 @@ static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, ki
             .height = o->height, .format = format, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
         ok = target.id && (view = kiln_gfx_create_texture_view(res, target, NULL, err)).id;
     }
-    ok = ok && kiln_renderer_render(r, &demo.scene, kiln_gfx_texture_view_raw(res, view, NULL), o->width, o->height, err);
+    ok = ok && kiln_renderer_render(r, &demo.scene, (kiln_render_target){kiln_gfx_texture_raw(res, target, NULL), kiln_gfx_texture_view_raw(res, view, NULL)}, err);
     ok = ok && kiln_gfx_read_texture(res, kiln_gfx_texture_raw(res, target, NULL), img, err);
     if (ok && o->stats) print_stats(kiln_renderer_stats(r));
     if (ok && o->graph) {

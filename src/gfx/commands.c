@@ -89,7 +89,7 @@ bool kiln_encoder_begin_render_pass_timed(kiln_encoder *enc, const char *label, 
             .depthSlice = WGPU_DEPTH_SLICE_UNDEFINED,
             .resolveTarget = colors[i].resolve_target,
             .loadOp = colors[i].load ? colors[i].load : WGPULoadOp_Clear,
-            .storeOp = WGPUStoreOp_Store,
+            .storeOp = colors[i].discard ? WGPUStoreOp_Discard : WGPUStoreOp_Store,
             .clearValue = colors[i].clear,
         };
         /* A multisampled attachment that is resolved need not be kept, unless a later pass loads it. */
@@ -100,7 +100,8 @@ bool kiln_encoder_begin_render_pass_timed(kiln_encoder *enc, const char *label, 
         raw_depth = (WGPURenderPassDepthStencilAttachment){
             .view = depth->view,
             .depthLoadOp = depth->read_only ? WGPULoadOp_Undefined : (depth->load ? depth->load : WGPULoadOp_Clear),
-            .depthStoreOp = depth->read_only ? WGPUStoreOp_Undefined : WGPUStoreOp_Store,
+            .depthStoreOp = depth->read_only ? WGPUStoreOp_Undefined
+                                              : depth->discard ? WGPUStoreOp_Discard : WGPUStoreOp_Store,
             .depthClearValue = depth->clear,
             .depthReadOnly = depth->read_only,
         };
@@ -155,6 +156,17 @@ static void run_hooks(kiln_encoder *enc, bool submitted) {
     for (uint32_t i = 0; i < n; i++) enc->hooks[i].fn(enc->hooks[i].ctx, enc->hooks[i].arg, submitted);
 }
 
+/* The sticky-error rule of kiln_render_pass / kiln_compute_pass (gfx.h). */
+static bool stuck(const kiln_error *sticky, kiln_error *err) {
+    if (err && err != sticky) *err = *sticky;
+    return false;
+}
+
+static bool stick(bool *failed, const kiln_error *sticky, kiln_error *err) {
+    *failed = true;
+    return stuck(sticky, err);
+}
+
 void kiln_render_pass_end(kiln_render_pass *pass) {
     if (!pass->raw) return;
     wgpuRenderPassEncoderEnd(pass->raw);
@@ -164,16 +176,18 @@ void kiln_render_pass_end(kiln_render_pass *pass) {
 }
 
 bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline p, kiln_error *err) {
-    WGPURenderPipeline raw = kiln_gfx_render_pipeline_raw(pass->encoder->res, p, err);
-    if (!raw) return false;
+    if (pass->failed) return stuck(&pass->error, err);
+    WGPURenderPipeline raw = kiln_gfx_render_pipeline_raw(pass->encoder->res, p, &pass->error);
+    if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuRenderPassEncoderSetPipeline(pass->raw, raw);
     return true;
 }
 
 bool kiln_render_pass_set_bind_group(kiln_render_pass *pass, uint32_t index, kiln_bind_group g,
                                      const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err) {
-    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, err);
-    if (!raw) return false;
+    if (pass->failed) return stuck(&pass->error, err);
+    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, &pass->error);
+    if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuRenderPassEncoderSetBindGroup(pass->raw, index, raw, dynamic_count, dynamic_offsets);
     return true;
 }
@@ -192,35 +206,41 @@ static WGPUBuffer buffer_at(kiln_resources *res, kiln_buffer b, uint64_t offset,
 
 bool kiln_render_pass_set_vertex_buffer(kiln_render_pass *pass, uint32_t slot, kiln_buffer b, uint64_t offset,
                                         kiln_error *err) {
-    WGPUBuffer raw = buffer_at(pass->encoder->res, b, offset, "set_vertex_buffer", err);
-    if (!raw) return false;
+    if (pass->failed) return stuck(&pass->error, err);
+    WGPUBuffer raw = buffer_at(pass->encoder->res, b, offset, "set_vertex_buffer", &pass->error);
+    if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuRenderPassEncoderSetVertexBuffer(pass->raw, slot, raw, offset, WGPU_WHOLE_SIZE);
     return true;
 }
 
 bool kiln_render_pass_set_index_buffer(kiln_render_pass *pass, kiln_buffer b, WGPUIndexFormat format, uint64_t offset,
                                        kiln_error *err) {
-    WGPUBuffer raw = buffer_at(pass->encoder->res, b, offset, "set_index_buffer", err);
-    if (!raw) return false;
+    if (pass->failed) return stuck(&pass->error, err);
+    WGPUBuffer raw = buffer_at(pass->encoder->res, b, offset, "set_index_buffer", &pass->error);
+    if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuRenderPassEncoderSetIndexBuffer(pass->raw, raw, format, offset, WGPU_WHOLE_SIZE);
     return true;
 }
 
 void kiln_render_pass_set_viewport(kiln_render_pass *pass, float x, float y, float w, float h) {
+    if (pass->failed) return;
     wgpuRenderPassEncoderSetViewport(pass->raw, x, y, w, h, 0.0f, 1.0f);
 }
 
 void kiln_render_pass_set_scissor(kiln_render_pass *pass, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+    if (pass->failed) return;
     wgpuRenderPassEncoderSetScissorRect(pass->raw, x, y, w, h);
 }
 
 void kiln_render_pass_draw(kiln_render_pass *pass, uint32_t vertex_count, uint32_t instance_count,
                            uint32_t first_vertex, uint32_t first_instance) {
+    if (pass->failed) return;
     wgpuRenderPassEncoderDraw(pass->raw, vertex_count, instance_count, first_vertex, first_instance);
 }
 
 void kiln_render_pass_draw_indexed(kiln_render_pass *pass, uint32_t index_count, uint32_t instance_count,
                                    uint32_t first_index, int32_t base_vertex, uint32_t first_instance) {
+    if (pass->failed) return;
     wgpuRenderPassEncoderDrawIndexed(pass->raw, index_count, instance_count, first_index, base_vertex, first_instance);
 }
 
@@ -233,21 +253,24 @@ void kiln_compute_pass_end(kiln_compute_pass *pass) {
 }
 
 bool kiln_compute_pass_set_pipeline(kiln_compute_pass *pass, kiln_compute_pipeline p, kiln_error *err) {
-    WGPUComputePipeline raw = kiln_gfx_compute_pipeline_raw(pass->encoder->res, p, err);
-    if (!raw) return false;
+    if (pass->failed) return stuck(&pass->error, err);
+    WGPUComputePipeline raw = kiln_gfx_compute_pipeline_raw(pass->encoder->res, p, &pass->error);
+    if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuComputePassEncoderSetPipeline(pass->raw, raw);
     return true;
 }
 
 bool kiln_compute_pass_set_bind_group(kiln_compute_pass *pass, uint32_t index, kiln_bind_group g,
                                       const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err) {
-    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, err);
-    if (!raw) return false;
+    if (pass->failed) return stuck(&pass->error, err);
+    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, &pass->error);
+    if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuComputePassEncoderSetBindGroup(pass->raw, index, raw, dynamic_count, dynamic_offsets);
     return true;
 }
 
 void kiln_compute_pass_dispatch(kiln_compute_pass *pass, uint32_t x, uint32_t y, uint32_t z) {
+    if (pass->failed) return;
     wgpuComputePassEncoderDispatchWorkgroups(pass->raw, x, y, z);
 }
 

@@ -418,6 +418,17 @@ const kiln_texture_desc *kiln_gfx_texture_desc(const kiln_resources *res, kiln_t
     kiln_texture_entry *e = kiln_pool_get(&res->pools[KILN_POOL_TEXTURE], h.id);
     return e ? &e->desc : NULL;
 }
+kiln_texture_desc kiln_gfx_raw_texture_desc(WGPUTexture texture) {
+    return (kiln_texture_desc){
+        .width = wgpuTextureGetWidth(texture),
+        .height = wgpuTextureGetHeight(texture),
+        .depth_or_layers = wgpuTextureGetDepthOrArrayLayers(texture),
+        .mip_levels = wgpuTextureGetMipLevelCount(texture),
+        .sample_count = wgpuTextureGetSampleCount(texture),
+        .format = wgpuTextureGetFormat(texture),
+        .usage = wgpuTextureGetUsage(texture),
+    };
+}
 uint32_t kiln_gfx_texture_view_count(const kiln_resources *res, kiln_texture h) {
     kiln_texture_entry *e = kiln_pool_get(&res->pools[KILN_POOL_TEXTURE], h.id);
     return e ? e->view_count : 0;

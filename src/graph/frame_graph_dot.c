@@ -62,14 +62,25 @@ static void dot_resource(dot_writer *w, const kiln_frame_graph *g, uint32_t r) {
                g->compiled && !used ? ", style=dashed" : "");
     dot_quoted(w, res->name);
     if (res->kind == FG_IMPORTED) dot_printf(w, "\\nimported");
-    else if (res->kind == FG_EXTERNAL) dot_printf(w, "\\nexternal");
+    else if (res->kind == FG_BUFFER) dot_printf(w, "\\nbuffer");
+    else if (res->kind == FG_SUBRESOURCE) dot_printf(w, "\\nmip %u layer %u", res->mip, res->layer);
     else if (used) dot_printf(w, "\\nphysical %u", res->physical);
     else dot_printf(w, "\\ntransient");
-    if (res->kind != FG_EXTERNAL)
+    if (res->kind != FG_BUFFER && res->kind != FG_SUBRESOURCE)
         dot_printf(w, " %ux%u", res->desc.width, res->desc.height);
     if (used) dot_printf(w, "\\n[%u, %u]", res->first, res->last);
     else if (g->compiled) dot_printf(w, "\\nunused");
     dot_printf(w, "\"];\n");
+}
+
+/* Whether the pass's attachment of the resource clears it (compiled graphs only). */
+static bool cleared_by(const kiln_frame_graph *g, uint32_t pass, uint32_t resource) {
+    if (!g->compiled) return false;
+    for (uint32_t i = 0; i < g->attachment_count; i++) {
+        const fg_attachment *at = &g->attachments[i];
+        if (at->pass == pass && at->resource == resource && at->load == WGPULoadOp_Clear) return true;
+    }
+    return false;
 }
 
 size_t kiln_frame_graph_to_graphviz(const kiln_frame_graph *g, char *out, size_t size) {
@@ -82,11 +93,23 @@ size_t kiln_frame_graph_to_graphviz(const kiln_frame_graph *g, char *out, size_t
     for (uint32_t p = 0; p < g->pass_count; p++)
         if (!g->compiled || g->passes[p].culled) dot_pass(&w, g, p);
     for (uint32_t r = 1; r < g->resource_count; r++) dot_resource(&w, g, r);
-    for (uint32_t a = 0; a < g->access_count; a++) {
+    for (uint32_t a = 0; a < g->declared_access_count; a++) {
         const fg_access *acc = &g->accesses[a];
-        const char *style = g->compiled && g->passes[acc->pass].culled ? " [style=dashed]" : "";
-        if (acc->write) dot_printf(&w, "  p%u -> r%u%s;\n", acc->pass, acc->resource, style);
-        else dot_printf(&w, "  r%u -> p%u%s;\n", acc->resource, acc->pass, style);
+        bool culled = g->compiled && g->passes[acc->pass].culled;
+        if (!acc->write) {
+            dot_printf(&w, "  r%u -> p%u%s;\n", acc->resource, acc->pass, culled ? " [style=dashed]" : "");
+            continue;
+        }
+        dot_printf(&w, "  p%u -> r%u", acc->pass, acc->resource);
+        if (culled) dot_printf(&w, " [style=dashed]");
+        else if (cleared_by(g, acc->pass, acc->resource)) dot_printf(&w, " [label=\"clear\"]");
+        dot_printf(&w, ";\n");
+    }
+    /* A resolve is a write the graph chose: drawn dotted, from the resolving pass. */
+    for (uint32_t i = 0; g->compiled && i < g->attachment_count; i++) {
+        const fg_attachment *at = &g->attachments[i];
+        if (at->resolve && !g->passes[at->pass].culled)
+            dot_printf(&w, "  p%u -> r%u [style=dotted, label=\"resolve\"];\n", at->pass, at->resolve);
     }
     dot_printf(&w, "}\n");
     return w.length;

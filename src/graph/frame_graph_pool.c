@@ -1,7 +1,7 @@
-/* The frame graph's texture pool: physical textures (and their default views, both in
- * kiln_resources) that persist across frames, keyed by description, and the assignment of this
- * frame's transients to them, sharing one texture between transients whose lifetimes do not
- * overlap.
+/* The frame graph's texture pool: physical textures (with their default views, and the views of
+ * single mips and layers that sub-resources asked for) made by the graph's allocator, persisting
+ * across frames, keyed by description; and the assignment of this frame's transients to them,
+ * sharing one texture between transients whose lifetimes do not overlap.
  *
  * Steady state: a frame declared like the last one finds every texture it needs in the pool in
  * the same slots, so compile creates and destroys nothing. */
@@ -9,6 +9,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#include <kiln/core/containers.h>
 
 bool fg_pool_reserve(kiln_frame_graph *g, uint32_t need) {
     if (need <= g->physical_capacity) return true;
@@ -25,15 +27,20 @@ bool fg_pool_reserve(kiln_frame_graph *g, uint32_t need) {
 
 static void release_physical(kiln_frame_graph *g, uint32_t slot) {
     fg_physical *p = &g->physical[slot];
-    /* The view first: kiln_resources refuses to destroy a texture with live views. */
-    kiln_gfx_destroy_texture_view(g->res, p->view, NULL);
-    kiln_gfx_destroy_texture(g->res, p->texture, NULL);
-    *p = (fg_physical){0};
+    /* Views first: kiln_resources refuses to destroy a texture with live views. */
+    for (uint32_t v = 0; v < p->view_count; v++) g->allocator.destroy_view(g->allocator.user, &p->views[v].view);
+    g->allocator.destroy_texture(g->allocator.user, &p->texture);
+    fg_physical_view *views = p->views;
+    uint32_t view_capacity = p->view_capacity;
+    *p = (fg_physical){.views = views, .view_capacity = view_capacity}; /* the view array is kept for reuse */
 }
 
 void fg_pool_release_all(kiln_frame_graph *g) {
-    for (uint32_t s = 0; s < g->physical_slots; s++)
+    for (uint32_t s = 0; s < g->physical_slots; s++) {
         if (g->physical[s].alive) release_physical(g, s);
+        free(g->physical[s].views);
+        g->physical[s].views = NULL;
+    }
     g->physical_slots = 0;
 }
 
@@ -42,8 +49,7 @@ static bool same_desc(const kiln_fg_texture_desc *a, const kiln_fg_texture_desc 
            a->sample_count == b->sample_count && a->mip_levels == b->mip_levels && a->layers == b->layers;
 }
 
-/* Creates a texture and its default view for `r` in a free pool slot. Runs inside an error scope
- * so a description Dawn refuses fails here, naming the transient. */
+/* Has the allocator make a texture for `r` in a free pool slot. */
 static uint32_t create_physical(kiln_frame_graph *g, const fg_resource *r, kiln_error *err) {
     uint32_t slot = 0;
     while (slot < g->physical_slots && g->physical[slot].alive) slot++;
@@ -52,35 +58,49 @@ static uint32_t create_physical(kiln_frame_graph *g, const fg_resource *r, kiln_
                        fg_name(r->name));
         return FG_NONE;
     }
-    kiln_gfx *gfx = kiln_resources_gfx(g->res);
-    kiln_texture_desc td = {
-        .label = r->name, .width = r->desc.width, .height = r->desc.height, .depth_or_layers = r->desc.layers,
-        .mip_levels = r->desc.mip_levels, .sample_count = r->desc.sample_count, .format = r->desc.format,
-        .usage = r->desc.usage,
-    };
+    kiln_fg_texture texture = {0};
     kiln_error inner = {0};
-    kiln_gfx_push_scope(gfx);
-    kiln_texture texture = kiln_gfx_create_texture(g->res, &td, &inner);
-    kiln_texture_view view = {0};
-    if (texture.id)
-        view = kiln_gfx_create_texture_view(g->res, texture, &(kiln_texture_view_desc){.label = r->name}, &inner);
-    bool created = texture.id && view.id;
-    kiln_gfx_scope_result scope;
-    bool popped = kiln_gfx_pop_scope(gfx, &scope, created ? &inner : NULL);
-    if (!created || !popped || scope.failed) {
-        if (view.id) kiln_gfx_destroy_texture_view(g->res, view, NULL);
-        if (texture.id) kiln_gfx_destroy_texture(g->res, texture, NULL);
-        kiln_error_set(err, scope.failed ? KILN_ERR_GPU : inner.code, "frame graph: transient '%s' (%ux%u): %s",
-                       fg_name(r->name), r->desc.width, r->desc.height, scope.failed ? scope.message : inner.message);
+    if (!g->allocator.create_texture(g->allocator.user, r->name, &r->desc, &texture, &inner)) {
+        kiln_error_set(err, inner.code ? inner.code : KILN_ERR_GPU, "frame graph: transient '%s' (%ux%u): %s",
+                       fg_name(r->name), r->desc.width, r->desc.height, inner.message);
         return FG_NONE;
     }
-    g->physical[slot] = (fg_physical){
-        .desc = r->desc, .texture = texture, .view = view, .alive = true,
-        .raw_texture = kiln_gfx_texture_raw(g->res, texture, NULL),
-        .raw_view = kiln_gfx_texture_view_raw(g->res, view, NULL),
-    };
+    fg_physical *p = &g->physical[slot];
+    p->desc = r->desc;
+    p->texture = texture;
+    p->alive = true;
+    p->view_count = 0;
     if (slot == g->physical_slots) g->physical_slots++;
     return slot;
+}
+
+/* The pooled view of one mip and layer of slot's texture, made on first use and kept with the
+ * texture, so a steady frame finds it again. */
+static uint32_t physical_view(kiln_frame_graph *g, uint32_t slot, const fg_resource *part, kiln_error *err) {
+    fg_physical *p = &g->physical[slot];
+    for (uint32_t v = 0; v < p->view_count; v++)
+        if (p->views[v].mip == part->mip && p->views[v].layer == part->layer) return v;
+    fg_physical_view *views = kiln_array_reserve(p->views, &p->view_capacity, p->view_count + 1, sizeof *views);
+    if (!views) {
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "frame graph: out of memory viewing '%s'", fg_name(part->name));
+        return FG_NONE;
+    }
+    p->views = views;
+    kiln_fg_view view = {0};
+    kiln_error inner = {0};
+    if (!g->allocator.create_view(g->allocator.user, &p->texture, part->mip, part->layer, &view, &inner)) {
+        kiln_error_set(err, inner.code ? inner.code : KILN_ERR_GPU, "frame graph: mip %u layer %u of '%s': %s",
+                       part->mip, part->layer, fg_name(part->name), inner.message);
+        return FG_NONE;
+    }
+    p->views[p->view_count] = (fg_physical_view){.mip = part->mip, .layer = part->layer, .view = view};
+    return p->view_count++;
+}
+
+kiln_fg_view fg_resource_view(const kiln_frame_graph *g, const fg_resource *r) {
+    if (r->kind == FG_SUBRESOURCE) return g->physical[r->physical].views[r->view].view;
+    const kiln_fg_texture *t = &g->physical[r->physical].texture;
+    return (kiln_fg_view){.view = t->view, .raw_view = t->raw_view};
 }
 
 /* A pool slot for a transient living [first, last]: one this frame already uses whose last user
@@ -118,6 +138,14 @@ bool fg_assign_textures(kiln_frame_graph *g, kiln_error *err) {
         g->physical[slot].used = true;
         g->physical[slot].busy_until = res->last;
         res->physical = slot;
+    }
+    /* Sub-resources share their texture's slot and get a view of their mip and layer. */
+    for (uint32_t r = 1; r < g->resource_count; r++) {
+        fg_resource *part = &g->resources[r];
+        if (part->kind != FG_SUBRESOURCE || part->first == FG_NONE) continue;
+        part->physical = g->resources[part->parent].physical;
+        part->view = physical_view(g, part->physical, part, err);
+        if (part->view == FG_NONE) return false;
     }
     g->physical_used = 0;
     for (uint32_t s = 0; s < g->physical_slots; s++) {

@@ -35,16 +35,22 @@ kiln_mat4 kiln_camera_view_projection(const kiln_camera *c) {
 
 kiln_frustum kiln_camera_frustum(const kiln_camera *c) { return kiln_frustum_from_view_proj(kiln_camera_view_projection(c)); }
 
-kiln_render_settings kiln_render_settings_resolve(const kiln_render_settings *in) {
+bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err) {
     kiln_render_settings s = in ? *in : (kiln_render_settings){0};
-    if (s.msaa == 0) s.msaa = 1; /* other values than 1 and 4 are refused by kiln_renderer_create */
-    if (s.bloom_strength <= 0.0f) s.bloom_strength = 0.04f;
-    if (s.bloom_threshold <= 0.0f) s.bloom_threshold = 1.0f;
-    if (s.exposure <= 0.0f) s.exposure = 1.0f;
-    if (s.shadow_distance <= 0.0f) s.shadow_distance = 60.0f;
-    if (!s.cascade_resolution) s.cascade_resolution = 2048;
-    if (!s.atlas_size) s.atlas_size = 4096;
-    if (!s.atlas_tile) s.atlas_tile = 512;
-    if (s.ibl_intensity <= 0.0f) s.ibl_intensity = 1.0f;
-    return s;
+    if (!(s.exposure >= 0.0f))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.exposure %g is not a positive number",
+                              (double)s.exposure);
+    if (!(s.ibl_intensity >= 0.0f))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.ibl_intensity %g is not a positive number", (double)s.ibl_intensity);
+    if ((unsigned)s.tonemapper >= KILN_TONEMAPPER_COUNT)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.tonemapper %d is not a tone mapper",
+                              (int)s.tonemapper);
+    if ((unsigned)s.debug >= KILN_DEBUG_COUNT)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.debug %d is not a debug mode",
+                              (int)s.debug);
+    if (s.exposure == 0.0f) s.exposure = 1.0f;
+    if (s.ibl_intensity == 0.0f) s.ibl_intensity = 1.0f;
+    *out = s;
+    return true;
 }

@@ -8,14 +8,13 @@
 #define SPHERES_PER_ROW 7
 
 static uint32_t add_mesh(kiln_renderer *r, const char *label, kiln_mesh_data *md, bool ok, kiln_error *err) {
-    uint32_t index = ok ? kiln_renderer_add_mesh(r, label, md, true, err) : KILN_INVALID_INDEX;
+    uint32_t index = ok ? kiln_renderer_add_mesh(r, label, md, err) : KILN_INVALID_INDEX;
     kiln_mesh_data_free(md);
     return index;
 }
 
 static kiln_render_instance instance(uint32_t mesh, uint32_t material, kiln_mat4 transform) {
-    return (kiln_render_instance){.mesh = mesh, .material = material, .transform = transform, .joint_offset = -1,
-                                  .cast_shadows = true};
+    return (kiln_render_instance){.mesh = mesh, .material = material, .transform = transform};
 }
 
 bool kiln_demo_scene_build(kiln_renderer *r, float aspect, kiln_demo_scene *d, kiln_error *err) {

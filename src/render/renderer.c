@@ -1,10 +1,10 @@
-/* kiln_renderer: creation and teardown, the mesh and material registries, and the frame:
- * lights, uniforms, instances, then the passes (renderer_passes.c). */
+/* kiln_renderer: creation and teardown, settings, the mesh and material registries. The frame is
+ * in frame.c, its passes in features/. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "renderer_internal.h"
+#include "features/features.h"
 
 static bool is_srgb(WGPUTextureFormat f) {
     return f == WGPUTextureFormat_RGBA8UnormSrgb || f == WGPUTextureFormat_BGRA8UnormSrgb;
@@ -52,12 +52,12 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
         {.binding = 3, .buffer = kiln_clusters_index_buffer(r->clusters)},
         {.binding = 4, .buffer = r->pass_uniforms, .size = KILN_PASS_VIEW_SIZE},
     };
-    r->cluster_group = kiln_gfx_create_bind_group(res, "pass", r->cluster_layout, cluster, 5, err);
-    return r->cluster_group.id != 0;
+    r->pass_group = kiln_gfx_create_bind_group(res, "pass", r->pass_layout, cluster, 5, err);
+    return r->pass_group.id != 0;
 }
 
 /* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */
-static bool ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err) {
+bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err) {
     if (records == 0) records = 1;
     if (r->instances.id && records <= r->instances_capacity) return true;
     uint64_t cap = r->instances_capacity ? r->instances_capacity : 256;
@@ -79,13 +79,34 @@ static bool ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_er
     return true;
 }
 
+/* Allocates every feature's state and creates the features in list order. */
+static bool create_features(kiln_renderer *r, kiln_error *err) {
+    r->feature_state = calloc(render_feature_count, sizeof *r->feature_state);
+    if (!r->feature_state) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory");
+    for (uint32_t i = 0; i < render_feature_count; i++) {
+        const render_feature *f = render_features[i];
+        if (f->state_size && !(r->feature_state[i] = calloc(1, f->state_size)))
+            return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory creating feature '%s'", f->name);
+        if (f->create && !f->create(r, r->feature_state[i], err)) return false;
+    }
+    return true;
+}
+
+static void destroy_features(kiln_renderer *r) {
+    if (!r->feature_state) return;
+    for (uint32_t i = render_feature_count; i-- > 0;) {
+        if (render_features[i]->destroy && (r->feature_state[i] || !render_features[i]->state_size))
+            render_features[i]->destroy(r, r->feature_state[i]);
+        free(r->feature_state[i]);
+    }
+    free(r->feature_state);
+}
+
 kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
                                     WGPUTextureFormat output_format, kiln_error *err) {
-    kiln_render_settings s = kiln_render_settings_resolve(settings);
-    if (s.msaa != 1 && s.msaa != 4) {
-        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: msaa must be 1 or 4, not %u", s.msaa);
-        return NULL;
-    }
+    kiln_render_settings requested = settings ? *settings : (kiln_render_settings){0};
+    kiln_render_settings resolved;
+    if (!kiln_render_settings_resolve(&requested, &resolved, err)) return NULL;
     if (!supported_output(output_format)) {
         kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                        "renderer: output format 0x%x is not supported (RGBA8/BGRA8 unorm or sRGB, RGBA16Float)",
@@ -99,18 +120,19 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
     }
     r->gfx = gfx;
     r->res = res;
-    r->settings = s;
+    r->requested = requested;
+    r->settings = resolved;
     r->output_format = output_format;
     r->output_srgb_encode = is_unorm8(output_format);
     /* No shader_dir: the embedded set, read from nowhere and never reloaded. */
     kiln_wgsl_source source = {.directory = r->settings.shader_dir};
     if (!source.directory) source = (kiln_wgsl_source){.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
+    kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
     bool ok = (r->library = kiln_shader_library_create(gfx, res, &source, err)) != NULL &&
-              (r->graph = kiln_frame_graph_create(res, err)) != NULL &&
+              (r->graph = kiln_frame_graph_create(&allocator, err)) != NULL &&
               (r->own_textures = kiln_texture_registry_create(res, err)) != NULL &&
               kiln_default_textures_create(res, &r->defaults, err) && renderer_create_layouts(r, err) &&
-              renderer_load_programs(r, err) && renderer_ensure_pipelines(r, err) && create_buffers(r, err) &&
-              ensure_instance_capacity(r, 256, err);
+              create_buffers(r, err) && renderer_ensure_instance_capacity(r, 256, err) && create_features(r, err);
     if (!ok) {
         kiln_renderer_destroy(r);
         return NULL;
@@ -122,6 +144,7 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
 void kiln_renderer_destroy(kiln_renderer *r) {
     if (!r) return;
     kiln_resources *res = r->res;
+    destroy_features(r);
     for (uint32_t i = 0; i < r->material_count; i++)
         if (r->materials[i].live) kiln_gpu_material_destroy(res, &r->materials[i].gpu);
     for (uint32_t i = 0; i < r->mesh_count; i++)
@@ -130,7 +153,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     free(r->meshes);
     sampler_cache_destroy(&r->samplers, res);
     kiln_texture_registry_destroy(r->own_textures); /* after the material groups binding its views */
-    kiln_bind_group groups[] = {r->post_group, r->cluster_group, r->object_group, r->frame_group};
+    kiln_bind_group groups[] = {r->pass_group, r->object_group, r->frame_group};
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (groups[i].id) kiln_gfx_destroy_bind_group(res, groups[i], NULL);
     if (r->instances.id) kiln_gfx_destroy_buffer(res, r->instances, NULL);
@@ -138,13 +161,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     if (r->frame_uniform.id) kiln_gfx_destroy_buffer(res, r->frame_uniform, NULL);
     kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
-    kiln_pipeline_layout playouts[] = {r->scene_layout, r->sky_layout, r->post_pipeline_layout};
-    for (size_t i = 0; i < sizeof playouts / sizeof playouts[0]; i++)
-        if (playouts[i].id) kiln_gfx_destroy_pipeline_layout(res, playouts[i], NULL);
-    kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout, r->cluster_layout,
-                                        r->post_layout, r->empty_layout};
-    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
-        if (layouts[i].id) kiln_gfx_destroy_bind_group_layout(res, layouts[i], NULL);
+    renderer_destroy_layouts(r);
     kiln_default_textures_destroy(res, &r->defaults);
     kiln_frame_graph_destroy(r->graph);
     kiln_shader_library_destroy(r->library);
@@ -153,14 +170,12 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     free(r);
 }
 
-kiln_render_settings *kiln_renderer_settings(kiln_renderer *r) { return &r->settings; }
+kiln_render_settings *kiln_renderer_settings(kiln_renderer *r) { return &r->requested; }
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r->stats; }
 
 /* ---- registries ---------------------------------------------------------------------------- */
 
-uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
-                                kiln_error *err) {
-    (void)lods; /* LOD levels come with the LOD issue; every mesh has one level until then */
+uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, kiln_error *err) {
     renderer_mesh *meshes = kiln_array_reserve(r->meshes, &r->mesh_capacity, r->mesh_count + 1, sizeof *r->meshes);
     if (meshes) r->meshes = meshes;
     if (!meshes) {
@@ -261,93 +276,6 @@ bool kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry 
 }
 
 kiln_texture_registry *kiln_renderer_texture_registry(kiln_renderer *r) { return r->texture_registry; }
-
-/* ---- the frame ------------------------------------------------------------------------------- */
-
-static bool write_frame_uniform(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
-                                const kiln_light *sun, bool has_sun, uint32_t w, uint32_t h,
-                                kiln_error *err) {
-    kiln_frame_uniform_inputs in = {
-        .view = kiln_camera_view(camera),
-        .projection = kiln_camera_projection(camera),
-        .camera_position = camera->position,
-        .near = camera->near,
-        .width = w,
-        .height = h,
-        .has_sun = has_sun,
-        .sun_direction = has_sun ? sun->direction : (kiln_vec3){0, -1, 0},
-        .sun_color = has_sun ? sun->color : (kiln_vec3){0, 0, 0},
-        .sun_intensity = has_sun ? sun->intensity : 0.0f,
-        .environment = kiln_environment_resolve(&scene->environment),
-        .settings = &r->settings,
-        .output_srgb_encode = r->output_srgb_encode,
-    };
-    uint8_t bytes[KILN_FRAME_UNIFORM_SIZE];
-    if (!kiln_frame_uniform_pack(&in, bytes, err) || !kiln_gfx_write_buffer(r->res, r->frame_uniform, 0, bytes, sizeof bytes, err))
-        return false;
-    /* The camera's pass slot follows the cascades and the atlas views (none until shadows). */
-    kiln_mat4 view_projection = kiln_mat4_mul(in.projection, in.view);
-    r->camera_slot = KILN_PASS_SLOT_FIRST_ATLAS;
-    return kiln_gfx_write_buffer(r->res, r->pass_uniforms, (uint64_t)r->camera_slot * KILN_PASS_SLOT_SIZE,
-                                 view_projection.m, sizeof view_projection.m, err);
-}
-
-bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                          uint32_t height, kiln_encoder *enc, kiln_error *err) {
-    kiln_gfx_pump(r->gfx, false);
-    if (r->gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer");
-    r->stats = (kiln_frame_stats){0};
-    if (!width || !height) return true;
-    if (!target) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: target view is NULL");
-    renderer_alloc_mark(r, "start");
-    /* Material bind groups hold registry views made once; the pixels behind them go up here. */
-    if (!kiln_texture_registry_sync(r->texture_registry, err)) return false;
-    if (!renderer_ensure_pipelines(r, err)) return false;
-
-    kiln_camera camera = scene->camera;
-    kiln_camera_set_viewport(&camera, width, height);
-    kiln_light sun;
-    bool has_sun = false;
-    uint32_t light_count = kiln_pack_lights_into(scene->lights, scene->light_count, r->gpu_lights, KILN_MAX_LIGHTS, &sun,
-                                                 &has_sun);
-    r->stats.lights = light_count;
-    if (!kiln_clusters_update(r->clusters, kiln_camera_view(&camera), kiln_camera_projection(&camera), camera.near,
-                              width, height, r->gpu_lights, light_count, err))
-        return false;
-    renderer_alloc_mark(r, "lights");
-    if (!write_frame_uniform(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
-    renderer_alloc_mark(r, "frame uniform");
-
-    kiln_render_scene framed = *scene;
-    framed.camera = camera;
-    if (!renderer_build_batches(r, &framed, err)) return false;
-    uint32_t drawn = r->stats.instances_drawn;
-    if (!ensure_instance_capacity(r, drawn, err)) return false;
-    if (drawn && !kiln_gfx_write_buffer(r->res, r->instances, 0, r->records.data, (size_t)drawn * KILN_INSTANCE_RECORD_SIZE, err))
-        return false;
-    renderer_alloc_mark(r, "instances");
-    return renderer_record_frame(r, target, width, height, enc, err);
-}
-
-bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                          uint32_t height, kiln_error *err) {
-    if (!width || !height) {
-        r->stats = (kiln_frame_stats){0};
-        kiln_gfx_pump(r->gfx, false);
-        return r->gfx->lost ? kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer") : true;
-    }
-    kiln_encoder enc;
-    if (!kiln_encoder_begin(&enc, r->res, "kiln frame", err)) return false;
-    if (!kiln_renderer_record(r, scene, target, width, height, &enc, err)) {
-        kiln_encoder_discard(&enc);
-        return false;
-    }
-    return kiln_encoder_finish_and_submit(&enc, err);
-}
-
-size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size) {
-    return kiln_frame_graph_to_graphviz(r->graph, out, size);
-}
 
 uint32_t kiln_renderer_reload_shaders(kiln_renderer *r) {
     kiln_shader reloaded[8];

@@ -1,6 +1,11 @@
-/* Internal to the renderer: the kiln_renderer struct shared by renderer.c (creation, registries,
- * the frame), renderer_pipelines.c (layouts and pipelines), renderer_batches.c (culling,
- * sorting, batching) and renderer_passes.c (recording). */
+/* Internal to the renderer: the kiln_renderer struct and what its parts share.
+ *
+ *   renderer.c          creation, teardown, settings, the mesh and material registries
+ *   frame.c             one frame: sync, lights, uniforms, views, features declare, compile, execute
+ *   views.c             per-view culling, sorting, batching and drawing
+ *   pipelines.c         the shared bind group layouts and the scene pipeline variant cache
+ *   features/           one family of passes per file (features/features.h: the interface and list)
+ */
 #ifndef KILN_RENDERER_INTERNAL_H
 #define KILN_RENDERER_INTERNAL_H
 
@@ -24,29 +29,53 @@ typedef struct renderer_material {
     bool live;
 } renderer_material;
 
+/* ---- scene pipelines (pipelines.c) --------------------------------------------------------- */
+
+/* What distinguishes one scene pipeline from another: a bitfield, so a variant is built the first
+ * time a frame needs it, and a new axis is one more bit. */
+typedef uint32_t pipeline_key;
+enum {
+    PIPELINE_DEPTH_ONLY = 1u << 0,   /* the depth prepass (no colour target) */
+    PIPELINE_DOUBLE_SIDED = 1u << 1, /* no back-face culling */
+    PIPELINE_BLEND = 1u << 2,        /* alpha blending, depth test without writes */
+    PIPELINE_MASKED = 1u << 3,       /* depth only: alpha-tested fragment stage */
+    PIPELINE_OVERDRAW = 1u << 4,     /* debug overdraw: additive, depth test off */
+};
+
+typedef struct pipeline_cache_entry {
+    pipeline_key key;
+    kiln_render_pipeline pipeline;
+} pipeline_cache_entry;
+
+bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
+void renderer_destroy_layouts(kiln_renderer *r);
+/* The key a material draws with in a depth-only or a colour pass under the current settings. */
+pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, bool depth_only);
+/* The pipeline for a key, built (and watched for hot reload) the first time it is asked for. */
+kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key, kiln_error *err);
+void renderer_destroy_pipelines(kiln_renderer *r);
+
+/* ---- views (views.c) ----------------------------------------------------------------------- */
+
 /* One draw: consecutive visible instances with the same key, drawn with first_instance. */
-typedef struct renderer_batch {
+typedef struct render_batch {
     uint32_t mesh, material, lod;
     uint32_t first_instance, instance_count;
-} renderer_batch;
+    kiln_render_pipeline depth_pipeline, color_pipeline;
+} render_batch;
 
-/* Pipeline variants a material can need. */
-typedef enum pipeline_variant {
-    VARIANT_OPAQUE_CULL,        /* back faces culled */
-    VARIANT_OPAQUE_DOUBLE,      /* double-sided */
-    VARIANT_BLEND_CULL,
-    VARIANT_BLEND_DOUBLE,
-    VARIANT_OVERDRAW,           /* debug: additive, no depth test */
-    VARIANT_COUNT
-} pipeline_variant;
+/* A point of view the scene is drawn from: its own culling, sort order, batches and instance
+ * records, and a pass-uniform slot holding its view-projection. */
+typedef struct render_view {
+    kiln_mat4 view, projection;
+    kiln_frustum frustum;
+    uint32_t slot;                       /* pass-uniform slot: the view's index */
+    uint32_t first_batch, batch_count;   /* into the renderer's batches */
+    uint32_t opaque_batch_count;         /* the first ones; blended batches follow */
+    uint32_t first_record, record_count; /* into the instance records */
+} render_view;
 
-typedef enum prepass_variant {
-    PREPASS_OPAQUE_CULL,
-    PREPASS_OPAQUE_DOUBLE,
-    PREPASS_MASKED_CULL,
-    PREPASS_MASKED_DOUBLE,
-    PREPASS_COUNT
-} prepass_variant;
+#define RENDER_MAX_VIEWS KILN_MAX_PASS_VIEWS
 
 /* Growable scratch that is cleared, never freed, so the steady state allocates nothing. */
 typedef struct scratch {
@@ -55,11 +84,40 @@ typedef struct scratch {
 } scratch;
 bool scratch_reserve(scratch *s, size_t bytes);
 
+/* Starts a frame's views: checks the scene's instances and computes their world bounding spheres
+ * once for every view. Fails naming an instance that names an unknown or removed mesh, or an
+ * unknown material. */
+bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err);
+/* Adds a view, culls and batches the scene for it; returns its index or UINT32_MAX with err. A
+ * visible instance with a removed material fails naming it (a culled one does not). */
+uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
+                           kiln_error *err);
+/* Binds the scene groups for the view and draws its opaque batches (depth_only: with the depth
+ * pipelines) or its blended ones, counting draws. Errors stick to the pass. */
+void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, bool depth_only, bool blended,
+                        uint32_t *draws);
+
+/* ---- the frame (frame.c) ------------------------------------------------------------------- */
+
+/* What features hand each other within a frame: named graph resources and the frame's facts. */
+typedef struct render_frame {
+    uint32_t width, height;
+    kiln_render_target target;
+    const render_view *camera;
+    kiln_fg_resource depth, hdr, output, cluster_lists;
+} render_frame;
+
+/* Logs the allocations since the previous mark when an allocation probe is set. */
+void renderer_alloc_mark(kiln_renderer *r, const char *phase);
+/* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */
+bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err);
+
 struct kiln_renderer {
     kiln_gfx *gfx;
     kiln_resources *res;
     kiln_shader_library *library;
-    kiln_render_settings settings;
+    kiln_render_settings requested;  /* as the application set them (kiln_renderer_settings) */
+    kiln_render_settings settings;   /* resolved at the start of each frame */
     WGPUTextureFormat output_format;
     bool output_srgb_encode;
 
@@ -69,13 +127,11 @@ struct kiln_renderer {
     kiln_texture_registry *texture_registry;
     kiln_texture_registry *own_textures;
     sampler_cache samplers;     /* material sampler states -> samplers */
-    kiln_bind_group_layout frame_layout, object_layout, material_layout, cluster_layout, post_layout, empty_layout;
-    kiln_pipeline_layout scene_layout, sky_layout, post_pipeline_layout;
-    kiln_shader forward_program, sky_program, post_program;
-    uint32_t pipeline_samples;  /* sample count the scene pipelines were built for */
-    kiln_render_pipeline forward[VARIANT_COUNT];
-    kiln_render_pipeline prepass[PREPASS_COUNT];
-    kiln_render_pipeline sky, tonemap;
+    kiln_bind_group_layout frame_layout, object_layout, material_layout, pass_layout;
+    kiln_pipeline_layout scene_layout;
+    kiln_shader forward_program;
+    pipeline_cache_entry *pipelines;
+    uint32_t pipeline_count, pipeline_capacity;
 
     kiln_buffer frame_uniform;
     kiln_bind_group frame_group;
@@ -83,13 +139,12 @@ struct kiln_renderer {
     uint64_t instances_capacity;/* records */
     kiln_bind_group object_group;
     kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
-    uint32_t camera_slot;       /* the slot the camera's view-projection is in this frame */
     kiln_clusters *clusters;
-    kiln_bind_group cluster_group;
-    kiln_bind_group post_group;
-    kiln_texture_view post_group_view; /* the hdr view handle post_group was built for */
+    kiln_bind_group pass_group; /* cluster buffers and the pass-view slot */
 
     kiln_frame_graph *graph;
+    void **feature_state;       /* one per entry of the feature list */
+    render_frame frame;
 
     renderer_mesh *meshes;
     uint32_t mesh_count, mesh_capacity;
@@ -98,36 +153,18 @@ struct kiln_renderer {
 
     /* frame scratch */
     kiln_gpu_light gpu_lights[KILN_MAX_LIGHTS];
+    render_view views[RENDER_MAX_VIEWS];
+    uint32_t view_count;
     scratch spheres;            /* kiln_vec4 per instance */
-    scratch visible;            /* uint32_t per instance */
-    scratch keys;               /* uint64_t per visible instance */
-    scratch records;            /* KILN_INSTANCE_RECORD_SIZE per visible instance */
-    scratch batches;            /* renderer_batch */
-    uint32_t batch_count, opaque_batch_count;
+    scratch visible;            /* uint32_t per instance (one view at a time) */
+    scratch keys;               /* uint64_t per instance (one view at a time) */
+    scratch records;            /* KILN_INSTANCE_RECORD_SIZE per drawn instance, every view */
+    scratch batches;            /* render_batch, every view */
+    uint32_t record_count, batch_count;
 
     kiln_frame_stats stats;
     uint64_t (*alloc_probe)(void);
     uint64_t alloc_mark;
 };
-
-/* renderer_pipelines.c */
-bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
-bool renderer_load_programs(kiln_renderer *r, kiln_error *err);
-/* (Re)builds the scene pipelines for the current MSAA sample count when it changed. */
-bool renderer_ensure_pipelines(kiln_renderer *r, kiln_error *err);
-void renderer_destroy_pipelines(kiln_renderer *r);
-pipeline_variant renderer_forward_variant(const kiln_renderer *r, const kiln_gpu_material *m);
-prepass_variant renderer_prepass_variant(const kiln_gpu_material *m);
-
-/* renderer_batches.c: culls, sorts and batches the scene's instances into r->batches and the
- * instance records; returns false naming the instance when it names a bad mesh or material. */
-bool renderer_build_batches(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err);
-
-/* renderer_passes.c: declares the frame graph, compiles it and records every pass into enc. */
-bool renderer_record_frame(kiln_renderer *r, WGPUTextureView target, uint32_t width, uint32_t height, kiln_encoder *enc,
-                           kiln_error *err);
-
-/* Logs the allocations since the previous mark when an allocation probe is set. */
-void renderer_alloc_mark(kiln_renderer *r, const char *phase);
 
 #endif

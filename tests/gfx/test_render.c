@@ -1,5 +1,6 @@
 /* Offscreen rendering: a compute pass and a triangle, read back and checked pixel by pixel, plus
  * layouts for every binding kind and the copy-stride check. */
+#include <stdio.h>
 #include "gfx_fixture.h"
 
 #define SIZE 64
@@ -78,9 +79,20 @@ TEST(triangle_and_compute_pass_read_back_exactly) {
     CHECK(kiln_render_pass_set_pipeline(&rp, pipeline, &err));
     CHECK(kiln_render_pass_set_bind_group(&rp, 0, uniform_group, NULL, 0, &err));
     CHECK(kiln_render_pass_set_vertex_buffer(&rp, 0, vertices, 0, &err));
-    CHECK(!kiln_render_pass_set_vertex_buffer(&rp, 0, vertices, 4096, &err)); /* past the end */
     kiln_render_pass_draw(&rp, 3, 1, 0, 0);
+    /* A failure sticks to the pass: later commands are skipped and fail with the first reason. */
+    CHECK(!rp.failed);
+    CHECK(!kiln_render_pass_set_vertex_buffer(&rp, 0, vertices, 4096, &err)); /* past the end */
+    char first[512];
+    snprintf(first, sizeof first, "%s", err.message);
+    kiln_error later = {0};
+    CHECK(!kiln_render_pass_set_pipeline(&rp, pipeline, &later));
+    kiln_render_pass_draw(&rp, 3, 1, 0, 0); /* skipped */
     kiln_render_pass_end(&rp);
+    CHECK(rp.failed);
+    CHECK_STR_CONTAINS(first, "offset 4096 is past the end of buffer");
+    CHECK_STR_CONTAINS(later.message, first);
+    CHECK_STR_CONTAINS(rp.error.message, first);
     CHECK(kiln_encoder_copy_buffer_to_buffer(&enc, storage, 0, values_back, 0, sizeof values, &err));
     CHECK(kiln_encoder_finish_and_submit(&enc, &err));
     CHECK(kiln_gfx_wait_for_queue(f.gfx, &err));

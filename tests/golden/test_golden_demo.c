@@ -28,7 +28,7 @@ static bool render_demo(kiln_image *img, kiln_error *err) {
         t = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8UnormSrgb,
                                     .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
         v = kiln_gfx_create_texture_view(f.res, t, NULL, err);
-        ok = v.id && kiln_renderer_render(r, &demo.scene, kiln_gfx_texture_view_raw(f.res, v, NULL), W, H, err) &&
+        ok = v.id && kiln_renderer_render(r, &demo.scene, (kiln_render_target){kiln_gfx_texture_raw(f.res, t, NULL), kiln_gfx_texture_view_raw(f.res, v, NULL)}, err) &&
              kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), img, err);
     }
     if (v.id) kiln_gfx_destroy_texture_view(f.res, v, NULL);

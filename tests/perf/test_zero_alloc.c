@@ -27,10 +27,10 @@ TEST(a_steady_frame_allocates_nothing) {
     kiln_mesh_data md = {0};
     uint32_t meshes[4];
     CHECK(kiln_mesh_cube(&md, 0.2f, &err));
-    meshes[0] = kiln_renderer_add_mesh(r, "small cube", &md, true, &err);
+    meshes[0] = kiln_renderer_add_mesh(r, "small cube", &md, &err);
     kiln_mesh_data_free(&md);
     CHECK(kiln_mesh_uv_sphere(&md, 0.2f, 8, 16, &err));
-    meshes[1] = kiln_renderer_add_mesh(r, "small sphere", &md, true, &err);
+    meshes[1] = kiln_renderer_add_mesh(r, "small sphere", &md, &err);
     kiln_mesh_data_free(&md);
     meshes[2] = 1, meshes[3] = 2; /* the demo's sphere and cube */
     uint32_t materials[8];
@@ -50,7 +50,7 @@ TEST(a_steady_frame_allocates_nothing) {
         float x = (float)(i % 20) * 0.6f - 6.0f, z = -(float)(i / 20) * 0.6f - 2.0f;
         instances[demo.scene.instance_count + i] = (kiln_render_instance){
             .mesh = meshes[i % 4], .material = materials[(i / 4) % 8],
-            .transform = kiln_mat4_translation((kiln_vec3){x, 0.2f, z}), .joint_offset = -1};
+            .transform = kiln_mat4_translation((kiln_vec3){x, 0.2f, z})};
     }
     kiln_light lights[1 + LIGHTS];
     lights[0] = demo.lights[0];
@@ -66,20 +66,20 @@ TEST(a_steady_frame_allocates_nothing) {
     kiln_texture target = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment}, &err);
     kiln_texture_view view = kiln_gfx_create_texture_view(f.res, target, NULL, &err);
-    WGPUTextureView raw = kiln_gfx_texture_view_raw(f.res, view, NULL);
+    kiln_render_target raw = {kiln_gfx_texture_raw(f.res, target, NULL), kiln_gfx_texture_view_raw(f.res, view, NULL)};
     bool report = getenv("KILN_ALLOC_REPORT") != NULL;
     if (report) kiln_renderer_set_alloc_probe(r, kiln_alloc_counter_total);
 
     bool ok = true;
     for (int i = 0; i < WARMUP && ok; i++) {
-        ok = kiln_renderer_render(r, &scene, raw, W, H, &err);
+        ok = kiln_renderer_render(r, &scene, raw, &err);
         /* Let the GPU keep up, as a presenting application would. */
         if (i % 10 == 9) kiln_gfx_wait_for_queue(f.gfx, NULL);
     }
     CHECK_MSG(ok, "%s", err.message);
     kiln_gfx_wait_for_queue(f.gfx, NULL);
     kiln_alloc_counter_start();
-    for (int i = 0; i < MEASURED && ok; i++) ok = kiln_renderer_render(r, &scene, raw, W, H, &err);
+    for (int i = 0; i < MEASURED && ok; i++) ok = kiln_renderer_render(r, &scene, raw, &err);
     uint64_t allocations = kiln_alloc_counter_stop();
     CHECK_MSG(ok, "%s", err.message);
     kiln_frame_stats stats = *kiln_renderer_stats(r);

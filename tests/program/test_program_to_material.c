@@ -18,7 +18,7 @@ static bool render_center(gfx_fixture *f, kiln_renderer *r, const kiln_render_sc
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
     kiln_texture_view v = kiln_gfx_create_texture_view(f->res, t, NULL, err);
     kiln_image img = {0};
-    bool ok = v.id && kiln_renderer_render(r, scene, kiln_gfx_texture_view_raw(f->res, v, NULL), 16, 16, err) &&
+    bool ok = v.id && kiln_renderer_render(r, scene, (kiln_render_target){kiln_gfx_texture_raw(f->res, t, NULL), kiln_gfx_texture_view_raw(f->res, v, NULL)}, err) &&
               kiln_gfx_read_texture(f->res, kiln_gfx_texture_raw(f->res, t, NULL), &img, err);
     if (ok) memcpy(out, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
     kiln_image_free(&img);
@@ -52,13 +52,13 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     CHECK_MSG(kiln_renderer_set_texture_registry(r, reg, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
-    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, false, &err);
+    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("painted");
     m.textures[KILN_TEX_BASE_COLOR] = canvas;
     uint32_t mat = kiln_renderer_add_material(r, &m, &err);
     CHECK_MSG(mat != KILN_INVALID_INDEX, "%s", err.message);
-    kiln_render_instance inst = {.mesh = plane, .material = mat, .transform = kiln_mat4_identity(), .joint_offset = -1};
+    kiln_render_instance inst = {.mesh = plane, .material = mat, .transform = kiln_mat4_identity()};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 3, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
                                .instances = &inst, .instance_count = 1};
 
@@ -83,7 +83,7 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     kiln_encoder enc;
     CHECK(kiln_encoder_begin(&enc, f.res, "one frame", &err));
     CHECK_MSG(kiln_programs_record(programs, &enc, &err), "%s", err.message);
-    CHECK_MSG(kiln_renderer_record(r, &scene, kiln_gfx_texture_view_raw(f.res, v, NULL), 16, 16, &enc, &err), "%s", err.message);
+    CHECK_MSG(kiln_renderer_record(r, &scene, (kiln_render_target){kiln_gfx_texture_raw(f.res, t, NULL), kiln_gfx_texture_view_raw(f.res, v, NULL)}, &enc, &err), "%s", err.message);
     CHECK_MSG(kiln_encoder_finish_and_submit(&enc, &err), "%s", err.message);
     kiln_image img = {0};
     CHECK_MSG(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), &img, &err), "%s", err.message);

@@ -507,7 +507,7 @@ static const validate_row ROWS[] = {
     {"validate-3.14", samples_outside_their_enum, KILN_PROGRAM_UNSUPPORTED_STAGE,
      "transient 0: samples 2 is not a kiln_samples"},
     {"validate-3.15", a_transient_format_outside_its_enum, KILN_PROGRAM_UNSUPPORTED_STAGE,
-     "transient 1: format 5 is not a kiln_texture_format"},
+     "transient 1: format 6 is not a kiln_texture_format"},
     {"validate-4.1", a_target_binding_divided_by_zero_is_refused, KILN_PROGRAM_ZERO_DIVISOR,
      "binding 2: Divided extent with divisor 0"},
     {"validate-4.2", a_transient_divided_by_zero_is_refused, KILN_PROGRAM_ZERO_DIVISOR,

@@ -63,14 +63,14 @@ static uint32_t checker(kiln_texture_registry *reg, kiln_error *err) {
  * back the centre pixel. */
 static bool render_center(gfx_fixture *f, kiln_renderer *r, uint32_t plane, uint32_t material, uint8_t out[4],
                           kiln_error *err) {
-    kiln_render_instance inst = {.mesh = plane, .material = material, .transform = kiln_mat4_identity(), .joint_offset = -1};
+    kiln_render_instance inst = {.mesh = plane, .material = material, .transform = kiln_mat4_identity()};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 3, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
                                .instances = &inst, .instance_count = 1};
     kiln_texture t = kiln_gfx_create_texture(f->res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8UnormSrgb,
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
     kiln_texture_view v = kiln_gfx_create_texture_view(f->res, t, NULL, err);
     kiln_image img = {0};
-    bool ok = v.id && kiln_renderer_render(r, &scene, kiln_gfx_texture_view_raw(f->res, v, NULL), 16, 16, err) &&
+    bool ok = v.id && kiln_renderer_render(r, &scene, (kiln_render_target){kiln_gfx_texture_raw(f->res, t, NULL), kiln_gfx_texture_view_raw(f->res, v, NULL)}, err) &&
               kiln_gfx_read_texture(f->res, kiln_gfx_texture_raw(f->res, t, NULL), &img, err);
     if (ok) memcpy(out, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
     kiln_image_free(&img);
@@ -92,7 +92,7 @@ static bool env_open(material_env *e, kiln_error *err) {
     if (!e->r) return false;
     kiln_mesh_data md = {0};
     bool ok = kiln_mesh_plane(&md, 20.0f, 1, err);
-    e->plane = ok ? kiln_renderer_add_mesh(e->r, "plane", &md, false, err) : KILN_INVALID_INDEX;
+    e->plane = ok ? kiln_renderer_add_mesh(e->r, "plane", &md, err) : KILN_INVALID_INDEX;
     kiln_mesh_data_free(&md);
     return e->plane != KILN_INVALID_INDEX;
 }
@@ -281,7 +281,7 @@ TEST(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it) {
     CHECK_MSG(kiln_renderer_set_texture_registry(r, reg, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
-    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, false, &err);
+    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("updated");
     m.textures[KILN_TEX_BASE_COLOR] = id;

@@ -45,7 +45,8 @@ TEST(every_shared_block_has_one_size_on_both_sides) {
 }
 
 TEST(the_frame_uniform_writer_fills_exactly_its_size) {
-    kiln_render_settings s = kiln_render_settings_resolve(NULL);
+    kiln_render_settings s;
+    CHECK(kiln_render_settings_resolve(NULL, &s, NULL));
     kiln_frame_uniform_inputs in = {.view = kiln_mat4_identity(), .projection = kiln_mat4_identity(), .near = 0.1f,
                                     .width = 4, .height = 4, .settings = &s,
                                     .environment = kiln_environment_resolve(NULL)};

@@ -26,8 +26,12 @@ static bool harness_open(harness *h, const kiln_render_settings *settings, kiln_
     return h->view.id != 0;
 }
 
+static kiln_render_target harness_target(const harness *h) {
+    return (kiln_render_target){kiln_gfx_texture_raw(h->f.res, h->target, NULL), kiln_gfx_texture_view_raw(h->f.res, h->view, NULL)};
+}
+
 static bool harness_render(harness *h, const kiln_render_scene *scene, kiln_image *out, kiln_error *err) {
-    if (!kiln_renderer_render(h->r, scene, kiln_gfx_texture_view_raw(h->f.res, h->view, NULL), W, H, err)) return false;
+    if (!kiln_renderer_render(h->r, scene, harness_target(h), err)) return false;
     return !out || kiln_gfx_read_texture(h->f.res, kiln_gfx_texture_raw(h->f.res, h->target, NULL), out, err);
 }
 
@@ -74,7 +78,7 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
 }
 
 static kiln_render_instance at(uint32_t mesh, uint32_t material, kiln_vec3 p) {
-    return (kiln_render_instance){.mesh = mesh, .material = material, .transform = kiln_mat4_translation(p), .joint_offset = -1};
+    return (kiln_render_instance){.mesh = mesh, .material = material, .transform = kiln_mat4_translation(p)};
 }
 
 TEST(instances_outside_the_frustum_are_culled_and_batches_merge) {
@@ -83,7 +87,7 @@ TEST(instances_outside_the_frustum_are_culled_and_batches_merge) {
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 0.5f, &err));
-    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, false, &err);
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("grey");
     uint32_t grey = kiln_renderer_add_material(h.r, &m, &err);
@@ -136,7 +140,7 @@ TEST(the_material_registry_keeps_indices_stable) {
     /* Rendering an instance that uses a removed material fails naming both. */
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 0.5f, &err));
-    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, false, &err);
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, &err);
     kiln_mesh_data_free(&md);
     CHECK(kiln_renderer_remove_material(h.r, c, &err));
     kiln_render_instance inst[2] = {at(cube, b, (kiln_vec3){0, 0, -4}), at(cube, c, (kiln_vec3){0, 0, -4})};
@@ -145,11 +149,19 @@ TEST(the_material_registry_keeps_indices_stable) {
     bool rendered = harness_render(&h, &scene, NULL, &err);
     char message[512];
     snprintf(message, sizeof message, "%s", err.message);
+    /* Behind the camera the same instance is culled: its removed material is never drawn. */
+    inst[1] = at(cube, c, (kiln_vec3){0, 0, 4});
+    bool rendered_culled = harness_render(&h, &scene, NULL, &err);
+    char culled_message[512];
+    snprintf(culled_message, sizeof culled_message, "%s", err.message);
+    uint32_t drawn = kiln_renderer_stats(h.r)->instances_drawn;
     inst[1].mesh = 42;
     bool rendered_bad_mesh = harness_render(&h, &scene, NULL, &err);
     CHECK_EQ_INT(harness_close(&h), 0);
     CHECK(!rendered);
     CHECK_STR_CONTAINS(message, "instance 1 uses removed material 2");
+    CHECK_MSG(rendered_culled, "%s", culled_message);
+    CHECK_EQ_INT(drawn, 1);
     CHECK(!rendered_bad_mesh);
     CHECK_STR_CONTAINS(err.message, "instance 1 uses unknown mesh 42");
 }
@@ -161,7 +173,7 @@ TEST(the_normals_debug_view_bypasses_the_tone_curve) {
     CHECK_MSG(harness_open(&h, &s, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 50.0f, 1, &err));
-    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, false, &err);
+    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("plane");
     uint32_t mat = kiln_renderer_add_material(h.r, &m, &err);
@@ -179,32 +191,119 @@ TEST(the_normals_debug_view_bypasses_the_tone_curve) {
     CHECK(abs(r - 188) <= 1 && g == 255 && abs(b - 188) <= 1);
 }
 
-TEST(a_zero_sized_viewport_records_nothing) {
+TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
     harness h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
-    bool ok = kiln_renderer_render(h.r, &scene, NULL, 0, 0, &err);
-    uint32_t passes = kiln_renderer_stats(h.r)->passes;
+    kiln_render_target good = harness_target(&h);
+    kiln_texture other = kiln_gfx_create_texture(h.f.res, &(kiln_texture_desc){.width = W, .height = H,
+        .format = WGPUTextureFormat_RGBA16Float, .usage = WGPUTextureUsage_RenderAttachment}, &err);
+    kiln_texture_view other_view = kiln_gfx_create_texture_view(h.f.res, other, NULL, &err);
+    struct {
+        const char *id;
+        kiln_render_target target;
+        const char *message;
+    } rows[] = {
+        {"target-1", {NULL, good.view}, "renderer: the target has no texture"},
+        {"target-2", {good.texture, NULL}, "renderer: the target has no view"},
+        {"target-3", {kiln_gfx_texture_raw(h.f.res, other, NULL), kiln_gfx_texture_view_raw(h.f.res, other_view, NULL)},
+         "renderer: the target's format 0x22 is not the renderer's output format 0x13"},
+    };
+    char got[3][512];
+    bool refused[3];
+    for (int i = 0; i < 3; i++) {
+        refused[i] = !kiln_renderer_render(h.r, &scene, rows[i].target, &err);
+        snprintf(got[i], sizeof got[i], "%s", err.message);
+    }
+    kiln_gfx_destroy_texture_view(h.f.res, other_view, NULL);
+    kiln_gfx_destroy_texture(h.f.res, other, NULL);
     CHECK_EQ_INT(harness_close(&h), 0);
-    CHECK(ok);
-    CHECK_EQ_INT(passes, 0);
+    for (int i = 0; i < 3; i++) {
+        CHECK_MSG(refused[i], "%s: rendered", rows[i].id);
+        CHECK_MSG(strcmp(got[i], rows[i].message) == 0, "%s: got '%s', want '%s'", rows[i].id, got[i], rows[i].message);
+    }
 }
 
-TEST(create_refuses_bad_settings_and_formats) {
+TEST(the_frame_is_the_size_of_its_target) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, &(kiln_render_settings){.debug = KILN_DEBUG_NORMALS}, &err), "%s", err.message);
+    /* A target half as wide as the harness's: the whole of it is drawn, nothing cropped. */
+    kiln_texture half = kiln_gfx_create_texture(h.f.res, &(kiln_texture_desc){.width = W / 2, .height = H,
+        .format = WGPUTextureFormat_RGBA8UnormSrgb, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
+    kiln_texture_view half_view = kiln_gfx_create_texture_view(h.f.res, half, NULL, &err);
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
+    kiln_image img = {0};
+    bool ok = kiln_renderer_render(h.r, &scene, (kiln_render_target){kiln_gfx_texture_raw(h.f.res, half, NULL),
+                                   kiln_gfx_texture_view_raw(h.f.res, half_view, NULL)}, &err) &&
+              kiln_gfx_read_texture(h.f.res, kiln_gfx_texture_raw(h.f.res, half, NULL), &img, &err);
+    uint32_t width = img.width;
+    kiln_image_free(&img);
+    kiln_gfx_destroy_texture_view(h.f.res, half_view, NULL);
+    kiln_gfx_destroy_texture(h.f.res, half, NULL);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK_EQ_INT(width, W / 2);
+}
+
+TEST(settings_out_of_range_are_refused_naming_the_field) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
+    struct {
+        const char *id;
+        kiln_render_settings settings;
+        const char *message;
+    } rows[] = {
+        {"settings-1", {.exposure = -1.0f}, "renderer: settings.exposure -1 is not a positive number"},
+        {"settings-2", {.ibl_intensity = -0.5f}, "renderer: settings.ibl_intensity -0.5 is not a positive number"},
+        {"settings-3", {.tonemapper = (kiln_tonemapper)7}, "renderer: settings.tonemapper 7 is not a tone mapper"},
+        {"settings-4", {.debug = KILN_DEBUG_COUNT}, "renderer: settings.debug 5 is not a debug mode"},
+    };
+    char got[4][512];
+    bool refused[4];
+    for (int i = 0; i < 4; i++) {
+        kiln_error err = {0};
+        kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &rows[i].settings, WGPUTextureFormat_RGBA8Unorm, &err);
+        refused[i] = r == NULL;
+        snprintf(got[i], sizeof got[i], "%s", err.message);
+        kiln_renderer_destroy(r);
+    }
     kiln_error err = {0};
-    kiln_renderer *bad_msaa = kiln_renderer_create(f.gfx, f.res, &(kiln_render_settings){.msaa = 3}, WGPUTextureFormat_RGBA8Unorm, &err);
-    char msaa_message[512];
-    snprintf(msaa_message, sizeof msaa_message, "%s", err.message);
     kiln_renderer *bad_format = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_R8Unorm, &err);
     kiln_live_counts left = kiln_resources_live_counts(f.res);
     FIXTURE_CLOSE_CLEAN(f);
-    CHECK(!bad_msaa && !bad_format);
-    CHECK_STR_CONTAINS(msaa_message, "msaa must be 1 or 4, not 3");
+    for (int i = 0; i < 4; i++) {
+        CHECK_MSG(refused[i], "%s: created", rows[i].id);
+        CHECK_MSG(strcmp(got[i], rows[i].message) == 0, "%s: got '%s', want '%s'", rows[i].id, got[i], rows[i].message);
+    }
+    CHECK(!bad_format);
     CHECK_STR_CONTAINS(err.message, "output format 0x1 is not supported");
     CHECK_EQ_INT(kiln_live_counts_total(&left), 0);
+}
+
+TEST(a_setting_set_back_to_zero_between_frames_means_its_default) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 1, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
+    kiln_image first, dark, again;
+    bool ok = harness_render(&h, &scene, &first, &err);
+    kiln_renderer_settings(h.r)->exposure = 0.05f;
+    ok = ok && harness_render(&h, &scene, &dark, &err);
+    kiln_renderer_settings(h.r)->exposure = 0.0f;
+    ok = ok && harness_render(&h, &scene, &again, &err);
+    bool darker = ok && px(&dark, W / 2, H / 4)[2] < px(&first, W / 2, H / 4)[2];
+    bool same = ok && memcmp(first.pixels, again.pixels, (size_t)W * H * 4) == 0;
+    if (ok) {
+        kiln_image_free(&first);
+        kiln_image_free(&dark);
+        kiln_image_free(&again);
+    }
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK(darker);
+    CHECK(same);
 }
 
 TEST(the_graph_dot_lists_the_frame_passes_in_order) {
@@ -216,17 +315,16 @@ TEST(the_graph_dot_lists_the_frame_passes_in_order) {
     char dot[8192];
     kiln_renderer_graph_dot(h.r, dot, sizeof dot);
     CHECK_EQ_INT(harness_close(&h), 0);
-    const char *names[] = {"depth prepass", "cluster light cull", "forward+ opaque", "sky", "forward+ blend", "tonemap"};
-    const char *cursor = dot;
-    for (int i = 0; i < 6; i++) {
-        const char *at_name = strstr(dot, names[i]);
-        CHECK_MSG(at_name, "'%s' missing from the DOT", names[i]);
-        (void)cursor;
-    }
+    /* Executed passes are labelled with their order position. */
+    const char *labels[] = {"0: depth prepass", "1: cluster light cull", "2: forward+ opaque", "3: sky",
+                            "4: forward+ blend", "5: tonemap"};
+    for (int i = 0; i < 6; i++) CHECK_MSG(strstr(dot, labels[i]), "'%s' missing from the DOT", labels[i]);
     CHECK_STR_CONTAINS(dot, "digraph");
 }
 
 TEST_MAIN(T(the_demo_frame_is_clean_and_deterministic), T(instances_outside_the_frustum_are_culled_and_batches_merge),
           T(the_material_registry_keeps_indices_stable), T(the_normals_debug_view_bypasses_the_tone_curve),
-          T(a_zero_sized_viewport_records_nothing), T(create_refuses_bad_settings_and_formats),
+          T(a_target_without_texture_or_view_or_of_another_format_is_refused), T(the_frame_is_the_size_of_its_target),
+          T(settings_out_of_range_are_refused_naming_the_field),
+          T(a_setting_set_back_to_zero_between_frames_means_its_default),
           T(the_graph_dot_lists_the_frame_passes_in_order))

@@ -200,6 +200,9 @@ WGPUBuffer kiln_gfx_buffer_raw(const kiln_resources *res, kiln_buffer h, kiln_er
 uint64_t kiln_gfx_buffer_size(const kiln_resources *res, kiln_buffer h);
 WGPUTexture kiln_gfx_texture_raw(const kiln_resources *res, kiln_texture h, kiln_error *err);
 const kiln_texture_desc *kiln_gfx_texture_desc(const kiln_resources *res, kiln_texture h);
+/* What Dawn says of a texture kiln did not create (a swapchain's, a caller's): size, layers,
+ * mips, samples, format and usage; the label stays NULL. */
+kiln_texture_desc kiln_gfx_raw_texture_desc(WGPUTexture texture);
 uint32_t kiln_gfx_texture_view_count(const kiln_resources *res, kiln_texture h);
 WGPUTextureView kiln_gfx_texture_view_raw(const kiln_resources *res, kiln_texture_view h, kiln_error *err);
 WGPUSampler kiln_gfx_sampler_raw(const kiln_resources *res, kiln_sampler h, kiln_error *err);
@@ -420,6 +423,7 @@ typedef struct kiln_color_attachment {
     bool keep_samples;                /* with a resolve target: store the samples too (a later pass loads them) */
     WGPULoadOp load;                  /* Clear or Load */
     WGPUColor clear;
+    bool discard;                     /* no later pass needs the contents: store nothing */
 } kiln_color_attachment;
 
 kiln_color_attachment kiln_color_cleared(WGPUTextureView view, double r, double g, double b, double a);
@@ -432,20 +436,29 @@ typedef struct kiln_depth_attachment {
     WGPULoadOp load;
     float clear;
     bool read_only;
+    bool discard;                     /* no later pass needs the depth: store nothing */
 } kiln_depth_attachment;
 
 /* Clears to 0, the far plane of reverse-Z. */
 kiln_depth_attachment kiln_depth_cleared_reverse_z(WGPUTextureView view);
 kiln_depth_attachment kiln_depth_loaded(WGPUTextureView view);
 
+/* Errors on a pass are sticky (as in sokol_gfx): the first command that fails sets `failed` and
+ * keeps its reason in `error`; every later command on the pass does nothing and fails with that
+ * same reason, so recording code need not test each call, and whoever ends the pass (the frame
+ * graph) reports the first failure once. */
 typedef struct kiln_render_pass {
     kiln_encoder *encoder;
     WGPURenderPassEncoder raw;
+    bool failed;
+    kiln_error error;
 } kiln_render_pass;
 
 typedef struct kiln_compute_pass {
     kiln_encoder *encoder;
     WGPUComputePassEncoder raw;
+    bool failed;
+    kiln_error error;
 } kiln_compute_pass;
 
 /* The label names the command buffer in Dawn's validation messages. */

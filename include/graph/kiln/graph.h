@@ -1,27 +1,54 @@
-/* The frame graph: passes and the resources they read and write, declared from scratch every
- * frame, then compiled into an execution order, a set of culled passes, resource lifetimes and
- * pooled physical textures shared by transients whose lifetimes do not overlap.
+/* kiln/graph: the frame graph. Passes, the resources they read and write, and the code that
+ * records each pass, declared from scratch every frame; compiled into an execution order, a set
+ * of culled passes, resource lifetimes, derived attachment operations and pooled physical
+ * textures shared by transients whose lifetimes do not overlap; then executed into one encoder.
  *
- * The graph never calls back into user code: after compile the renderer walks
- * kiln_frame_graph_order() and records each pass itself, fetching views with _view_of.
+ * A frame:
+ *     kiln_frame_graph_reset(g);
+ *     kiln_fg_resource hdr = kiln_frame_graph_create_transient(g, "hdr", &hdr_desc);
+ *     uint32_t p = kiln_frame_graph_add_pass(g, "sky", record_sky, sky_feature);
+ *     kiln_frame_graph_color(g, p, hdr, (WGPUColor){0, 0, 0, 1});
+ *     ...
+ *     kiln_frame_graph_compile(g, &err) && kiln_frame_graph_execute(g, &encoder, &err);
+ * The graph begins every executed pass (a render pass with the attachments it declared, or a
+ * compute pass), calls its record function with a kiln_fg_context, and ends it.
+ *
+ * What the graph derives, so no pass decides it by hand:
+ *   load   an attachment is cleared (to the value given when it was declared) by the first
+ *          executed pass that uses the resource, and loaded by every later one;
+ *   store  an attachment whose contents no later executed pass uses, and that is neither
+ *          exported nor imported, is discarded;
+ *   resolve  a resolve target (kiln_frame_graph_create_resolve_target) of a multisampled
+ *          transient is written by the writer a reader of it depends on: that pass resolves
+ *          into it, once, and its samples are kept only when a later pass uses them.
+ *
+ * Sub-resources: kiln_frame_graph_subresource names one mip level and one array layer (or cube
+ * face) of a transient, so a bloom chain, shadow cascades or an environment's mips are one texture.
+ * Each sub-resource orders and clears on its own; a write to a sub-resource also counts as a write
+ * of the whole texture (a reader of the whole waits for every part), and a write of the whole
+ * counts as a write of each of its sub-resources.
+ *
+ * Physical textures come from a kiln_fg_allocator: kiln_fg_gpu_allocator makes them in
+ * kiln_resources; tests of ordering and culling use an allocator that makes nothing, and need no
+ * device.
  *
  * Ownership:
- *   kiln_frame_graph   created by kiln_frame_graph_create, destroyed by _destroy. It owns its
- *                      declaration storage, its compile scratch and the pool of physical textures
- *                      (textures and views created in the kiln_resources given at creation, which
- *                      must outlive the graph). _destroy releases them.
- *   names              every name passed in is a pointer the caller keeps alive and unchanged
- *                      until the next _reset (string literals or persistent fields): the graph
- *                      stores the pointer and never copies, formats or frees it.
- *   imported views     stay the caller's: never aliased, never released.
+ *   kiln_frame_graph  created by kiln_frame_graph_create, destroyed by _destroy, which releases
+ *                     the pooled textures through the allocator (whose user data must outlive
+ *                     the graph).
+ *   names, user data  every name and record user pointer passed in is kept, not copied, until the
+ *                     next _reset: string literals or persistent fields.
+ *   imports           imported views and buffers stay the caller's: never aliased, never released.
  *
- * Steady state: _reset keeps every array, so declaring and compiling the same frame again
- * allocates nothing on the heap and creates no GPU objects. Storage grows (by doubling) only when
- * a frame declares more than any frame before it.
+ * Steady state: _reset keeps every array, so declaring, compiling and executing the same frame
+ * again allocates nothing on the heap and creates no GPU objects. Storage grows (by doubling) only
+ * when a frame declares more than any frame before it.
  *
  * Errors: declaring never fails loudly. A bad pass index or resource handle (or running out of
- * memory while declaring) is remembered and reported by _compile, which is the one call of the
- * frame path that takes a kiln_error. Main-thread only, like the rest of kiln. */
+ * memory while declaring) is remembered and reported by _compile. Errors while a pass records are
+ * sticky: the pass's render or compute pass skips every command after the first failure
+ * (kiln_render_pass.failed), and _execute reports the first error with the pass's name. Main-thread
+ * only, like the rest of kiln. */
 #ifndef KILN_GRAPH_H
 #define KILN_GRAPH_H
 
@@ -55,9 +82,45 @@ typedef struct kiln_fg_texture_desc {
     uint32_t layers;             /* 0 means 1; more than 1 makes a 2D array */
 } kiln_fg_texture_desc;
 
+/* ---- physical textures --------------------------------------------------------------------- */
+
+/* A texture an allocator made, with its default view (every mip and layer). The graph passes the
+ * raw objects to Dawn only when it executes. */
+typedef struct kiln_fg_texture {
+    kiln_texture texture;
+    kiln_texture_view view;
+    WGPUTexture raw_texture;
+    WGPUTextureView raw_view;
+} kiln_fg_texture;
+
+/* A view of one mip level and one layer, as a 2D texture, for sub-resources. */
+typedef struct kiln_fg_view {
+    kiln_texture_view view;
+    WGPUTextureView raw_view;
+} kiln_fg_view;
+
+/* Where the pool's textures come from. Every function is called from _compile (create_*) or when a
+ * pooled texture is dropped (destroy_*); `name` is the first transient that needed the texture. */
+typedef struct kiln_fg_allocator {
+    void *user;
+    bool (*create_texture)(void *user, const char *name, const kiln_fg_texture_desc *desc, kiln_fg_texture *out,
+                           kiln_error *err);
+    bool (*create_view)(void *user, const kiln_fg_texture *texture, uint32_t mip, uint32_t layer, kiln_fg_view *out,
+                        kiln_error *err);
+    void (*destroy_view)(void *user, kiln_fg_view *view);
+    void (*destroy_texture)(void *user, kiln_fg_texture *texture);
+} kiln_fg_allocator;
+
+/* Textures and views in kiln_resources, created inside an error scope so a description Dawn
+ * refuses fails compile with Dawn's message, naming the transient. */
+kiln_fg_allocator kiln_fg_gpu_allocator(kiln_resources *res);
+
+/* ---- the graph ----------------------------------------------------------------------------- */
+
 typedef struct kiln_frame_graph kiln_frame_graph;
 
-kiln_frame_graph *kiln_frame_graph_create(kiln_resources *res, kiln_error *err);
+/* The allocator is copied. */
+kiln_frame_graph *kiln_frame_graph_create(const kiln_fg_allocator *allocator, kiln_error *err);
 /* Destroys the pooled textures and their views, then the graph. NULL is ignored. */
 void kiln_frame_graph_destroy(kiln_frame_graph *g);
 
@@ -65,36 +128,91 @@ void kiln_frame_graph_destroy(kiln_frame_graph *g);
  * keeps all storage and the texture pool. */
 void kiln_frame_graph_reset(kiln_frame_graph *g);
 
-/* ---- declaration --------------------------------------------------------------------------- */
+/* ---- declaration: resources ---------------------------------------------------------------- */
 
 /* A texture that lives only within the frame; the graph provides (and may alias) its storage. */
 kiln_fg_resource kiln_frame_graph_create_transient(kiln_frame_graph *g, const char *name,
                                                    const kiln_fg_texture_desc *desc);
-/* A view the caller owns (a swapchain view, a shadow map). `texture` may be NULL (then _texture_of
- * fails for it); `desc` may be NULL and is only shown in diagnostics. */
+/* A single-sample transient that a multisampled transient resolves into (see "resolve" above):
+ * a pass reads it; the graph picks the pass that resolves. `multisampled` must be a transient with
+ * more than one sample. */
+kiln_fg_resource kiln_frame_graph_create_resolve_target(kiln_frame_graph *g, const char *name,
+                                                        kiln_fg_resource multisampled);
+/* One mip level and one layer (cube face) of a transient, viewed as a 2D texture. */
+kiln_fg_resource kiln_frame_graph_subresource(kiln_frame_graph *g, kiln_fg_resource texture, uint32_t mip,
+                                              uint32_t layer);
+/* A view the caller owns (a swapchain view, a registry texture). `texture` may be NULL (then
+ * _texture_of fails for it); `desc` may be NULL and is only shown in diagnostics. The first pass
+ * to attach it clears it. */
 kiln_fg_resource kiln_frame_graph_import_view(kiln_frame_graph *g, const char *name, WGPUTextureView view,
                                               WGPUTexture texture, const kiln_fg_texture_desc *desc);
-/* A resource the graph knows nothing about except who reads and writes it (a buffer such as the
- * cluster light lists): it orders passes and keeps writers alive, and has no view. */
-kiln_fg_resource kiln_frame_graph_create_external(kiln_frame_graph *g, const char *name);
+/* A buffer the caller owns (the cluster light lists): it orders its readers after its writers and
+ * keeps a writer alive while a kept pass reads it. `buffer` may be id 0 for a resource that only
+ * orders passes. */
+kiln_fg_resource kiln_frame_graph_import_buffer(kiln_frame_graph *g, const char *name, kiln_buffer buffer);
 /* Marks a resource as needed after the frame: its writers (and everything they need) are kept,
  * and a transient's lifetime extends to the end of the frame. */
 void kiln_frame_graph_export(kiln_frame_graph *g, kiln_fg_resource resource);
 
-uint32_t kiln_frame_graph_add_pass(kiln_frame_graph *g, const char *name);
-void kiln_frame_graph_read(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource);
-void kiln_frame_graph_write(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource);
+/* ---- declaration: passes ------------------------------------------------------------------- */
 
-/* ---- compile ------------------------------------------------------------------------------- */
+typedef struct kiln_frame_graph_context kiln_fg_context;
+/* Records one executed pass. Errors go into ctx->error (or stick to ctx->render / ctx->compute);
+ * the graph reports them with the pass's name after the function returns. */
+typedef void (*kiln_fg_record_fn)(kiln_fg_context *ctx, void *user);
+
+/* A render pass: the graph begins it with the attachments declared by _color and _depth, in the
+ * order declared. `record` may be NULL (the pass only clears). */
+uint32_t kiln_frame_graph_add_pass(kiln_frame_graph *g, const char *name, kiln_fg_record_fn record, void *user);
+/* A compute pass: the graph begins it and hands it to `record` as ctx->compute. */
+uint32_t kiln_frame_graph_add_compute_pass(kiln_frame_graph *g, const char *name, kiln_fg_record_fn record,
+                                           void *user);
+
+/* Sampling a texture, reading a buffer. */
+void kiln_frame_graph_read(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource);
+/* Writing a storage texture or a buffer from a compute pass (or, in ordering tests, any write). */
+void kiln_frame_graph_write(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource);
+/* A colour attachment (a write). `clear` is used when the graph decides this pass clears. */
+void kiln_frame_graph_color(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, WGPUColor clear);
+/* The depth attachment: a write, cleared to `clear` when this pass is the first user; read_only
+ * makes it a read (depth testing against what an earlier pass wrote). */
+void kiln_frame_graph_depth(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, float clear,
+                            bool read_only);
+
+/* ---- compile and execute ------------------------------------------------------------------- */
 
 /* Culls passes that feed no exported resource, orders the rest (stable Kahn sort: among ready
- * passes the lowest declaration index first), computes lifetimes and assigns pooled textures,
- * creating those missing and destroying pooled textures this frame does not use. Fails with a
- * message naming the pass or resource at fault: a declaration error, a cycle ("frame graph:
- * cycle between passes 'a' and 'b'"), a transient an executed pass reads but no pass writes, a
- * transient without size or format, or a texture Dawn refuses. After a failure nothing compiled
- * is available and the pool is left as it was. */
+ * passes the lowest declaration index first), computes lifetimes, derives attachment operations
+ * and assigns pooled textures, creating those missing and destroying pooled textures this frame
+ * does not use. Fails with a message naming the pass or resource at fault: a declaration error, a
+ * cycle ("frame graph: cycle between passes 'a' and 'b'"), a transient an executed pass reads but
+ * no pass writes, a transient without size or format, or a texture the allocator refuses. After a
+ * failure nothing compiled is available and the pool is left as it was. */
 bool kiln_frame_graph_compile(kiln_frame_graph *g, kiln_error *err);
+
+/* Records every executed pass in order into `enc`. Stops at the first pass that fails
+ * ("frame graph: pass 'tonemap': <why>"), leaving the encoder with that pass ended; the caller
+ * discards the encoder. */
+bool kiln_frame_graph_execute(kiln_frame_graph *g, kiln_encoder *enc, kiln_error *err);
+
+/* What a record function is given. */
+struct kiln_frame_graph_context {
+    kiln_frame_graph *graph;
+    uint32_t pass;
+    const char *name;
+    kiln_encoder *encoder;
+    kiln_render_pass *render;    /* render passes; NULL for compute passes */
+    kiln_compute_pass *compute;  /* compute passes; NULL for render passes */
+    kiln_error error;            /* a record function's own failure (code stays 0 on success) */
+};
+
+/* The view of a texture resource the pass uses (a sub-resource's own view); NULL, with the reason
+ * in ctx->error, for a resource without one. */
+WGPUTextureView kiln_fg_context_view(kiln_fg_context *ctx, kiln_fg_resource resource);
+/* The pooled view's handle, for caching bind groups by (index, generation): a resize gives a new
+ * handle even where the allocator hands back the same address. Transients and sub-resources. */
+kiln_texture_view kiln_fg_context_view_handle(kiln_fg_context *ctx, kiln_fg_resource resource);
+kiln_buffer kiln_fg_context_buffer(kiln_fg_context *ctx, kiln_fg_resource resource);
 
 /* ---- results (valid after a successful compile, until the next declaration or reset) ------- */
 
@@ -111,12 +229,26 @@ uint32_t kiln_frame_graph_physical_count(const kiln_frame_graph *g);
 bool kiln_frame_graph_lifetime(const kiln_frame_graph *g, kiln_fg_resource resource, uint32_t *first,
                                uint32_t *last);
 
-/* The view to bind for a transient or an imported resource. Fails for an invalid handle, before
- * compile, for an external resource and for a transient no executed pass uses. */
+/* An attachment of a pass as the graph will begin it. */
+typedef struct kiln_fg_attachment {
+    kiln_fg_resource resource;
+    bool depth;
+    bool read_only;              /* depth only */
+    WGPULoadOp load;             /* Clear or Load (Undefined for a read-only depth attachment) */
+    WGPUStoreOp store;           /* Store or Discard (Undefined for a read-only depth attachment) */
+    kiln_fg_resource resolve;    /* the resolve target this pass resolves into; index 0 if none */
+} kiln_fg_attachment;
+
+/* Writes up to `max` attachments of an executed pass (colours in declaration order, then depth)
+ * and returns how many it has; 0 for a culled or unknown pass or before compile. */
+uint32_t kiln_frame_graph_attachments(const kiln_frame_graph *g, uint32_t pass, kiln_fg_attachment *out,
+                                      uint32_t max);
+
+/* The view to bind for a transient, sub-resource or imported resource. Fails for an invalid
+ * handle, before compile, for a buffer and for a transient no executed pass uses. */
 WGPUTextureView kiln_frame_graph_view_of(const kiln_frame_graph *g, kiln_fg_resource resource, kiln_error *err);
 WGPUTexture kiln_frame_graph_texture_of(const kiln_frame_graph *g, kiln_fg_resource resource, kiln_error *err);
-/* The pooled view's handle, for caching bind groups by (index, generation): a resize gives a new
- * handle even where the allocator hands back the same address. Transients only. */
+/* See kiln_fg_context_view_handle. */
 kiln_texture_view kiln_frame_graph_view_handle(const kiln_frame_graph *g, kiln_fg_resource resource,
                                                kiln_error *err);
 
@@ -131,8 +263,9 @@ const char *kiln_frame_graph_pass_name(const kiln_frame_graph *g, uint32_t pass)
 /* Writes the graph as Graphviz DOT into out (NUL-terminated, truncated to size) and returns the
  * length of the whole text, like snprintf, so a caller can size a buffer. Executed passes are
  * boxes labelled with their order position, culled passes dashed boxes, resources ellipses with
- * their name, kind or physical texture, and lifetime; writes are pass -> resource edges and reads
- * resource -> pass. For debugging UIs: formats text, not for the frame path. */
+ * their name, kind or physical texture, and lifetime; writes are pass -> resource edges (a
+ * cleared attachment labelled "clear") and reads resource -> pass. For debugging UIs: formats
+ * text, not for the frame path. */
 size_t kiln_frame_graph_to_graphviz(const kiln_frame_graph *g, char *out, size_t size);
 
 #ifdef __cplusplus

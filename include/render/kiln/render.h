@@ -11,8 +11,8 @@
 #define KILN_RENDER_H
 
 #include <kiln/gfx.h>
-#include <kiln/render/clusters.h>
 #include <kiln/graph.h>
+#include <kiln/render/clusters.h>
 #include <kiln/render/lights.h>
 #include <kiln/render/material.h>
 #include <kiln/geometry.h>
@@ -30,20 +30,26 @@ typedef struct kiln_renderer kiln_renderer;
 /* Registry indices are stable: an index stays the same object until removed. */
 #define KILN_INVALID_INDEX UINT32_MAX
 
-/* output_format is the format of the views passed to kiln_renderer_render (the swapchain's, or
- * an offscreen target's). sRGB formats encode in hardware; for 8-bit unorm formats the tone map
+/* Where a frame is drawn: a texture (RenderAttachment usage, the renderer's output format) and a
+ * view of its first mip level, such as a swapchain frame's. The frame is the texture's size. */
+typedef struct kiln_render_target {
+    WGPUTexture texture;
+    WGPUTextureView view;
+} kiln_render_target;
+
+/* output_format is the format of the targets passed to kiln_renderer_render (the swapchain's, or
+ * an offscreen texture's). sRGB formats encode in hardware; for 8-bit unorm formats the tone map
  * pass encodes sRGB itself; float formats receive linear display values. */
 kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
                                     WGPUTextureFormat output_format, kiln_error *err);
 void kiln_renderer_destroy(kiln_renderer *r);
 
-/* The live settings, read at the start of every render: change them between frames. Fields read
- * at creation only (cascade and atlas sizes) are documented in scene.h. */
+/* The settings as requested, resolved and checked at the start of every render: change them
+ * between frames (zero means the default again). shader_dir is read at creation only. */
 kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
 
-/* Meshes: uploaded on add. lods requests LOD levels (accepted; built from the LOD issue on). */
-uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
-                                kiln_error *err);
+/* Meshes: uploaded on add. */
+uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, kiln_error *err);
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err);
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
 
@@ -52,7 +58,8 @@ uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
  *  - replace uploads the new version first (a failed upload leaves the slot untouched), then frees
  *    the old one; instances keep their index;
  *  - remove frees the slot and leaves a hole that add never reuses (replace revives it);
- *  - render fails naming the instance and the removed material a visible instance still uses.
+ *  - render fails naming the instance and the removed material a visible instance still uses
+ *    (an instance culled this frame may keep naming it).
  * A material's texture ids name textures of the renderer's texture registry (below); its sampler
  * state becomes a sampler the renderer creates once per distinct state and keeps until destroyed.
  * A refused material (an unknown or unfilterable texture id, a sampler field out of range) changes
@@ -72,16 +79,17 @@ kiln_texture_registry *kiln_renderer_texture_registry(kiln_renderer *r);
 uint32_t kiln_renderer_material_count(const kiln_renderer *r);
 
 /* Records the frame into one encoder and submits it. Fails on device loss (recreate the renderer
- * and its resources), on a scene naming an unknown or removed mesh or material, and on a target
- * smaller than width x height. A zero-sized viewport records nothing and succeeds. */
-bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                          uint32_t height, kiln_error *err);
+ * and its resources), on a scene naming an unknown or removed mesh or material, on settings out
+ * of range, and on a target without texture or view, of another format than output_format or
+ * not usable as a render attachment. */
+bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
+                          kiln_error *err);
 
 /* The same frame recorded into the caller's encoder, which the caller submits: this is how one
  * command buffer carries a frame's authored program passes (kiln_programs_record) followed by the
- * scene passes. Nothing is recorded for a zero-sized viewport. */
-bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, WGPUTextureView target, uint32_t width,
-                          uint32_t height, kiln_encoder *enc, kiln_error *err);
+ * scene passes. */
+bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
+                          kiln_encoder *enc, kiln_error *err);
 
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r);
 

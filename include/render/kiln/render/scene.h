@@ -40,50 +40,36 @@ typedef enum kiln_debug_mode {
     KILN_DEBUG_CLUSTERS,  /* lights per cluster as a heat map */
     KILN_DEBUG_OVERDRAW,  /* additive, depth test off: each fragment adds 0.1 */
     KILN_DEBUG_ALBEDO,    /* base colour */
-    KILN_DEBUG_CASCADES,  /* shadows issue: accepted, drawn as NONE until then */
-    KILN_DEBUG_LOD,       /* LOD issue */
-    KILN_DEBUG_AO,        /* GTAO issue */
+    KILN_DEBUG_COUNT
 } kiln_debug_mode;
 
 /* Zero-initialised means every documented default (the field comments give it). Switches that
- * default to on are phrased as disable_* so that zero keeps them on. */
+ * default to on are phrased as disable_* so that zero keeps them on. The renderer resolves the
+ * defaults at the start of every frame, so a field set back to zero between frames means its
+ * default again. */
 typedef struct kiln_render_settings {
-    uint32_t msaa;                /* 0 or 1: one sample; 4: 4x (anti-aliasing issue) */
-    bool disable_bloom;           /* bloom on by default (post issue) */
-    float bloom_strength;         /* 0 means 0.04 */
-    float bloom_threshold;        /* 0 means 1.0 */
     kiln_tonemapper tonemapper;   /* default AgX */
     float exposure;               /* 0 means 1.0 */
-    bool fxaa;                    /* off by default (anti-aliasing issue) */
-    bool disable_ao;              /* GTAO on by default (GTAO issue) */
-    bool disable_shadows;         /* shadows on by default (shadows issue) */
-    float shadow_distance;        /* 0 means 60 m (shadows issue) */
-    uint32_t cascade_resolution;  /* 0 means 2048 (shadows issue; read at creation) */
-    uint32_t atlas_size;          /* 0 means 4096 (shadows issue; read at creation) */
-    uint32_t atlas_tile;          /* 0 means 512 (shadows issue; read at creation) */
     float ibl_intensity;          /* 0 means 1.0: scales the ambient term and the sky */
     kiln_debug_mode debug;
-    bool wireframe;               /* accepted; Dawn offers no line polygon mode, so ignored */
     bool disable_culling;         /* frustum culling of instances on by default */
-    const char *shader_dir;       /* NULL: kiln's embedded WGSL (nothing read, nothing to reload);
-                                   * a directory: the programs are read from it and hot reloaded,
-                                   * a name it lacks falling back to the shader layer's built-ins */
+    const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
+                                   * nothing to reload); a directory: the programs are read from
+                                   * it and hot reloaded, a name it lacks falling back to the
+                                   * shader layer's built-ins */
 } kiln_render_settings;
 
-/* Returns the settings with every zero field replaced by its default. */
-kiln_render_settings kiln_render_settings_resolve(const kiln_render_settings *in);
+/* The settings with every zero field replaced by its default, in one place. Fails, naming the
+ * field, for a value outside its range (a negative exposure, an unknown tone mapper or debug
+ * mode); *out is then untouched. */
+bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err);
 
 /* ---- scene ---------------------------------------------------------------------------------------- */
-
-#define KILN_MAX_MORPH_WEIGHTS 8
 
 typedef struct kiln_render_instance {
     uint32_t mesh;                    /* index into the renderer's mesh registry */
     uint32_t material;                /* index into the renderer's material registry */
     kiln_mat4 transform;              /* model to world */
-    int32_t joint_offset;             /* first joint in scene.joints; -1: not skinned */
-    float morph_weights[KILN_MAX_MORPH_WEIGHTS];
-    bool cast_shadows;
 } kiln_render_instance;
 
 /* Procedural sky and ambient; zero fields mean the defaults. */
@@ -101,8 +87,6 @@ typedef struct kiln_render_scene {
     uint32_t light_count;
     const kiln_render_instance *instances;
     uint32_t instance_count;
-    const kiln_mat4 *joints;
-    uint32_t joint_count;
     kiln_environment environment;
 } kiln_render_scene;
 
@@ -113,9 +97,7 @@ typedef struct kiln_frame_stats {
     uint32_t instances_drawn;
     uint32_t draw_calls;              /* forward opaque and blend */
     uint32_t prepass_draw_calls;
-    uint32_t shadow_draw_calls;
     uint32_t lights;                  /* point and spot lights packed this frame */
-    uint32_t shadow_views;
     uint32_t passes;                  /* executed frame-graph passes */
     uint32_t transient_textures;      /* pooled physical textures */
 } kiln_frame_stats;

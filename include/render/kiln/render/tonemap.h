@@ -15,6 +15,7 @@ typedef enum kiln_tonemapper {
     KILN_TONEMAP_AGX,    /* default: Troy Sobotka's AgX, base look */
     KILN_TONEMAP_ACES,   /* Narkowicz's fit of the ACES reference rendering transform */
     KILN_TONEMAP_NONE,   /* clamp to [0, 1] */
+    KILN_TONEMAPPER_COUNT
 } kiln_tonemapper;
 
 kiln_vec3 kiln_tonemap_agx(kiln_vec3 linear);

@@ -1,0 +1,37 @@
+/* Forward+ shading: opaque and masked geometry, then (after the sky) blended geometry back to
+ * front, into the HDR target, testing against the prepass depth and reading the cluster lists. */
+#include "features.h"
+
+static void record_opaque(kiln_fg_context *ctx, void *user) {
+    kiln_renderer *r = user;
+    renderer_draw_view(r, ctx->render, r->frame.camera, false, false, &r->stats.draw_calls);
+}
+
+static void record_blend(kiln_fg_context *ctx, void *user) {
+    kiln_renderer *r = user;
+    renderer_draw_view(r, ctx->render, r->frame.camera, false, true, &r->stats.draw_calls);
+}
+
+static uint32_t declare_shading(kiln_renderer *r, const render_frame *f, const char *name, kiln_fg_record_fn record) {
+    uint32_t pass = kiln_frame_graph_add_pass(r->graph, name, record, r);
+    kiln_frame_graph_color(r->graph, pass, f->hdr, (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, true);
+    kiln_frame_graph_read(r->graph, pass, f->cluster_lists);
+    return pass;
+}
+
+static void declare_opaque(kiln_renderer *r, void *state, render_frame *f) {
+    (void)state;
+    kiln_fg_texture_desc hdr = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_RGBA16Float,
+                                .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
+    f->hdr = kiln_frame_graph_create_transient(r->graph, "hdr", &hdr);
+    declare_shading(r, f, "forward+ opaque", record_opaque);
+}
+
+static void declare_blend(kiln_renderer *r, void *state, render_frame *f) {
+    (void)state;
+    declare_shading(r, f, "forward+ blend", record_blend);
+}
+
+const render_feature render_feature_forward_opaque = {.name = "forward_opaque", .declare = declare_opaque};
+const render_feature render_feature_forward_blend = {.name = "forward_blend", .declare = declare_blend};

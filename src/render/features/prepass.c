@@ -1,0 +1,19 @@
+/* The depth prepass: opaque and masked geometry of the camera view into a fresh depth buffer, so
+ * forward shading runs each pixel's lights once (depth test Equal-or-nearer, no writes). */
+#include "features.h"
+
+static void record_prepass(kiln_fg_context *ctx, void *user) {
+    kiln_renderer *r = user;
+    renderer_draw_view(r, ctx->render, r->frame.camera, true, false, &r->stats.prepass_draw_calls);
+}
+
+static void declare_prepass(kiln_renderer *r, void *state, render_frame *f) {
+    (void)state;
+    kiln_fg_texture_desc depth = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_Depth32Float,
+                                  .usage = WGPUTextureUsage_RenderAttachment};
+    f->depth = kiln_frame_graph_create_transient(r->graph, "depth", &depth);
+    uint32_t pass = kiln_frame_graph_add_pass(r->graph, "depth prepass", record_prepass, r);
+    kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, false); /* reverse-Z: 0 is the far plane */
+}
+
+const render_feature render_feature_prepass = {.name = "prepass", .declare = declare_prepass};

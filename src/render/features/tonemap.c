@@ -1,0 +1,83 @@
+/* Tone mapping: exposure and the tone curve (AgX, ACES, none) from the HDR target into the
+ * frame's output, with sRGB encoding in the shader for 8-bit unorm outputs; debug views pass
+ * their colour through untouched. The output is imported and exported: the frame exists for it. */
+#include "features.h"
+
+typedef struct tonemap_state {
+    kiln_renderer *r;
+    kiln_bind_group_layout hdr_layout, empty_layout;
+    kiln_pipeline_layout layout;
+    kiln_render_pipeline pipeline;
+    kiln_bind_group hdr_group;
+    kiln_texture_view hdr_group_view; /* the hdr view handle hdr_group was built for */
+    kiln_fg_resource hdr;             /* this frame's */
+} tonemap_state;
+
+static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
+    tonemap_state *s = state;
+    s->r = r;
+    kiln_shader program = kiln_shader_library_load(r->library, "post.wgsl", err);
+    if (!program.id) return false;
+    kiln_layout_entry hdr = {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D};
+    if (!(s->hdr_layout = kiln_gfx_create_bind_group_layout(r->res, "post", &hdr, 1, err)).id) return false;
+    if (!(s->empty_layout = kiln_gfx_create_bind_group_layout(r->res, "empty", NULL, 0, err)).id) return false;
+    kiln_bind_group_layout groups[4] = {r->frame_layout, s->empty_layout, s->empty_layout, s->hdr_layout};
+    if (!(s->layout = kiln_gfx_create_pipeline_layout(r->res, "post", groups, 4, err)).id) return false;
+    kiln_render_pipeline_desc d = {
+        .label = "tonemap", .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
+        .fragment_entry = "fs_tonemap", .target_count = 1, .targets = {{.format = r->output_format}},
+    };
+    s->pipeline = kiln_gfx_create_render_pipeline(r->res, &d, err);
+    return s->pipeline.id && kiln_shader_library_watch_render_pipeline(r->library, program, s->pipeline, &d, err);
+}
+
+static void destroy_tonemap(kiln_renderer *r, void *state) {
+    tonemap_state *s = state;
+    if (s->hdr_group.id) kiln_gfx_destroy_bind_group(r->res, s->hdr_group, NULL);
+    if (s->pipeline.id) {
+        kiln_shader_library_unwatch_render_pipeline(r->library, s->pipeline, NULL);
+        kiln_gfx_destroy_render_pipeline(r->res, s->pipeline, NULL);
+    }
+    if (s->layout.id) kiln_gfx_destroy_pipeline_layout(r->res, s->layout, NULL);
+    kiln_bind_group_layout layouts[] = {s->hdr_layout, s->empty_layout};
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+        if (layouts[i].id) kiln_gfx_destroy_bind_group_layout(r->res, layouts[i], NULL);
+}
+
+/* The group names the pooled hdr view: rebuilt only when the graph hands out a different view
+ * (a resize), keyed by the view's handle (index and generation). */
+static bool ensure_hdr_group(tonemap_state *s, kiln_texture_view hdr, kiln_error *err) {
+    if (!hdr.id) return false;
+    if (s->hdr_group.id && s->hdr_group_view.id == hdr.id) return true;
+    if (s->hdr_group.id) kiln_gfx_destroy_bind_group(s->r->res, s->hdr_group, NULL);
+    kiln_binding_resource entry = {.binding = 0, .view = hdr};
+    s->hdr_group = kiln_gfx_create_bind_group(s->r->res, "post", s->hdr_layout, &entry, 1, err);
+    s->hdr_group_view = hdr;
+    return s->hdr_group.id != 0;
+}
+
+static void record_tonemap(kiln_fg_context *ctx, void *user) {
+    tonemap_state *s = user;
+    if (!ensure_hdr_group(s, kiln_fg_context_view_handle(ctx, s->hdr), &ctx->error)) return;
+    kiln_render_pass_set_pipeline(ctx->render, s->pipeline, NULL);
+    kiln_render_pass_set_bind_group(ctx->render, 0, s->r->frame_group, NULL, 0, NULL);
+    kiln_render_pass_set_bind_group(ctx->render, 3, s->hdr_group, NULL, 0, NULL);
+    kiln_render_pass_draw(ctx->render, 3, 1, 0, 0);
+}
+
+static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
+    tonemap_state *s = state;
+    kiln_fg_texture_desc out = {.width = f->width, .height = f->height, .format = r->output_format,
+                                .usage = WGPUTextureUsage_RenderAttachment};
+    f->output = kiln_frame_graph_import_view(r->graph, "target", f->target.view, f->target.texture, &out);
+    kiln_frame_graph_export(r->graph, f->output);
+    s->hdr = f->hdr;
+    uint32_t pass = kiln_frame_graph_add_pass(r->graph, "tonemap", record_tonemap, s);
+    kiln_frame_graph_read(r->graph, pass, f->hdr);
+    kiln_frame_graph_color(r->graph, pass, f->output, (WGPUColor){0, 0, 0, 1});
+}
+
+const render_feature render_feature_tonemap = {
+    .name = "tonemap", .state_size = sizeof(tonemap_state), .create = create_tonemap, .destroy = destroy_tonemap,
+    .declare = declare_tonemap,
+};

@@ -1,0 +1,131 @@
+/* One frame: pump the device, resolve the settings, pack lights and the frame uniform, build the
+ * views (cull, sort, batch), upload instance records and pass views, let every feature declare
+ * its passes, compile the graph and execute it into the caller's encoder. Nothing here waits on
+ * the GPU, and after warm-up nothing allocates. */
+#include <stdio.h>
+#include <string.h>
+
+#include "features/features.h"
+
+static bool check_target(const kiln_renderer *r, kiln_render_target target, uint32_t *width, uint32_t *height,
+                         kiln_error *err) {
+    if (!target.texture || !target.view)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: the target has no %s",
+                              target.texture ? "view" : "texture");
+    kiln_texture_desc t = kiln_gfx_raw_texture_desc(target.texture);
+    if (t.format != r->output_format)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: the target's format 0x%x is not the renderer's output format 0x%x",
+                              (unsigned)t.format, (unsigned)r->output_format);
+    if (!(t.usage & WGPUTextureUsage_RenderAttachment))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: the target texture is not a render attachment");
+    *width = t.width;
+    *height = t.height;
+    return true;
+}
+
+static bool write_frame_uniform(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
+                                const kiln_light *sun, bool has_sun, uint32_t w, uint32_t h, kiln_error *err) {
+    kiln_frame_uniform_inputs in = {
+        .view = kiln_camera_view(camera),
+        .projection = kiln_camera_projection(camera),
+        .camera_position = camera->position,
+        .near = camera->near,
+        .width = w,
+        .height = h,
+        .has_sun = has_sun,
+        .sun_direction = has_sun ? sun->direction : (kiln_vec3){0, -1, 0},
+        .sun_color = has_sun ? sun->color : (kiln_vec3){0, 0, 0},
+        .sun_intensity = has_sun ? sun->intensity : 0.0f,
+        .environment = kiln_environment_resolve(&scene->environment),
+        .settings = &r->settings,
+        .output_srgb_encode = r->output_srgb_encode,
+    };
+    uint8_t bytes[KILN_FRAME_UNIFORM_SIZE];
+    return kiln_frame_uniform_pack(&in, bytes, err) &&
+           kiln_gfx_write_buffer(r->res, r->frame_uniform, 0, bytes, sizeof bytes, err);
+}
+
+/* Every view's view-projection into its pass-uniform slot, and the records of all views. */
+static bool upload_views(kiln_renderer *r, kiln_error *err) {
+    for (uint32_t i = 0; i < r->view_count; i++) {
+        const render_view *v = &r->views[i];
+        kiln_mat4 view_projection = kiln_mat4_mul(v->projection, v->view);
+        if (!kiln_gfx_write_buffer(r->res, r->pass_uniforms, (uint64_t)v->slot * KILN_PASS_SLOT_SIZE, view_projection.m,
+                                   sizeof view_projection.m, err))
+            return false;
+    }
+    if (!renderer_ensure_instance_capacity(r, r->record_count, err)) return false;
+    return !r->record_count || kiln_gfx_write_buffer(r->res, r->instances, 0, r->records.data,
+                                                     (size_t)r->record_count * KILN_INSTANCE_RECORD_SIZE, err);
+}
+
+static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
+    kiln_frame_graph_reset(r->graph);
+    for (uint32_t i = 0; i < render_feature_count; i++)
+        render_features[i]->declare(r, r->feature_state[i], &r->frame);
+    renderer_alloc_mark(r, "graph declare");
+    if (!kiln_frame_graph_compile(r->graph, err)) return false;
+    renderer_alloc_mark(r, "graph compile");
+    uint32_t passes;
+    kiln_frame_graph_order(r->graph, &passes);
+    r->stats.passes = passes;
+    r->stats.transient_textures = kiln_frame_graph_physical_count(r->graph);
+    if (!kiln_frame_graph_execute(r->graph, enc, err)) return false;
+    renderer_alloc_mark(r, "recording");
+    return true;
+}
+
+bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
+                          kiln_encoder *enc, kiln_error *err) {
+    kiln_gfx_pump(r->gfx, false);
+    if (r->gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer");
+    r->stats = (kiln_frame_stats){0};
+    uint32_t width = 0, height = 0;
+    if (!check_target(r, target, &width, &height, err)) return false;
+    kiln_render_settings settings;
+    if (!kiln_render_settings_resolve(&r->requested, &settings, err)) return false;
+    settings.shader_dir = r->settings.shader_dir; /* read at creation only */
+    r->settings = settings;
+    renderer_alloc_mark(r, "start");
+    /* Material bind groups hold registry views made once; the pixels behind them go up here. */
+    if (!kiln_texture_registry_sync(r->texture_registry, err)) return false;
+
+    kiln_camera camera = scene->camera;
+    kiln_camera_set_viewport(&camera, width, height);
+    kiln_light sun;
+    bool has_sun = false;
+    uint32_t light_count = kiln_pack_lights_into(scene->lights, scene->light_count, r->gpu_lights, KILN_MAX_LIGHTS, &sun,
+                                                 &has_sun);
+    r->stats.lights = light_count;
+    if (!kiln_clusters_update(r->clusters, kiln_camera_view(&camera), kiln_camera_projection(&camera), camera.near,
+                              width, height, r->gpu_lights, light_count, err))
+        return false;
+    renderer_alloc_mark(r, "lights");
+    if (!write_frame_uniform(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
+    renderer_alloc_mark(r, "frame uniform");
+
+    if (!renderer_begin_views(r, scene, err)) return false;
+    uint32_t camera_view = renderer_add_view(r, scene, kiln_camera_view(&camera), kiln_camera_projection(&camera), err);
+    if (camera_view == UINT32_MAX || !upload_views(r, err)) return false;
+    r->stats.instances_drawn = r->views[camera_view].record_count;
+    renderer_alloc_mark(r, "instances");
+
+    r->frame = (render_frame){.width = width, .height = height, .target = target, .camera = &r->views[camera_view]};
+    return run_graph(r, enc, err);
+}
+
+bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
+                          kiln_error *err) {
+    kiln_encoder enc;
+    if (!kiln_encoder_begin(&enc, r->res, "kiln frame", err)) return false;
+    if (!kiln_renderer_record(r, scene, target, &enc, err)) {
+        kiln_encoder_discard(&enc);
+        return false;
+    }
+    return kiln_encoder_finish_and_submit(&enc, err);
+}
+
+size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size) {
+    return kiln_frame_graph_to_graphviz(r->graph, out, size);
+}

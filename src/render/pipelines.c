@@ -1,0 +1,129 @@
+/* The shared bind group layouts and the scene pipelines, a cache of variants keyed by
+ * pipeline_key and built the first time a frame draws with one.
+ *
+ * Bind groups (docs/guides/render.md): 0 frame uniform, 1 objects (instance records), 2 material,
+ * 3 pass: the cluster buffers and the pass view slot (dynamic offset). Depth-only passes use the
+ * scene layout and read the slot of the view they render from.
+ * Every pipeline is registered with the shader library, so a reload of its program rebuilds it in
+ * place under the same handle. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "renderer_internal.h"
+
+#define HDR_FORMAT WGPUTextureFormat_RGBA16Float
+#define DEPTH_FORMAT WGPUTextureFormat_Depth32Float
+
+bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
+    kiln_resources *res = r->res;
+    WGPUShaderStage all = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment | WGPUShaderStage_Compute;
+    kiln_layout_entry frame = {.binding = 0, .visibility = all, .kind = KILN_BINDING_UNIFORM_BUFFER,
+                               .min_binding_size = KILN_FRAME_UNIFORM_SIZE};
+    kiln_layout_entry object = {.binding = 0, .visibility = WGPUShaderStage_Vertex,
+                                .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER};
+    kiln_layout_entry pass[5] = {
+        {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
+         .min_binding_size = sizeof(kiln_cluster_uniform)},
+        {.binding = 1, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 2, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 3, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
+         .min_binding_size = KILN_PASS_VIEW_SIZE},
+    };
+    if (!(r->frame_layout = kiln_gfx_create_bind_group_layout(res, "frame", &frame, 1, err)).id) return false;
+    if (!(r->object_layout = kiln_gfx_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;
+    if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
+    if (!(r->pass_layout = kiln_gfx_create_bind_group_layout(res, "pass", pass, 5, err)).id) return false;
+    kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
+    if (!(r->scene_layout = kiln_gfx_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
+    r->forward_program = kiln_shader_library_load(r->library, "forward.wgsl", err);
+    return r->forward_program.id != 0;
+}
+
+void renderer_destroy_layouts(kiln_renderer *r) {
+    if (r->scene_layout.id) kiln_gfx_destroy_pipeline_layout(r->res, r->scene_layout, NULL);
+    kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+        if (layouts[i].id) kiln_gfx_destroy_bind_group_layout(r->res, layouts[i], NULL);
+}
+
+pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, bool depth_only) {
+    pipeline_key key = m->double_sided ? PIPELINE_DOUBLE_SIDED : 0;
+    if (depth_only) return key | PIPELINE_DEPTH_ONLY | (m->alpha_mode == KILN_ALPHA_MASK ? PIPELINE_MASKED : 0);
+    /* Overdraw counts every fragment of every surface, so it draws both sides of everything. */
+    if (r->settings.debug == KILN_DEBUG_OVERDRAW) return PIPELINE_OVERDRAW | PIPELINE_DOUBLE_SIDED;
+    return key | (m->alpha_mode == KILN_ALPHA_BLEND ? PIPELINE_BLEND : 0);
+}
+
+/* "forward blend double-sided", "depth prepass masked": the names Dawn's messages use. */
+static void key_label(pipeline_key key, char *out, size_t size) {
+    const char *kind = key & PIPELINE_DEPTH_ONLY ? (key & PIPELINE_MASKED ? "depth prepass masked" : "depth prepass")
+                       : key & PIPELINE_BLEND    ? "forward blend"
+                       : key & PIPELINE_OVERDRAW ? "forward overdraw"
+                                                 : "forward opaque";
+    snprintf(out, size, "%s%s", kind, key & PIPELINE_DOUBLE_SIDED ? " double-sided" : "");
+}
+
+static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key key, const char *label) {
+    kiln_render_pipeline_desc d = {
+        .label = label,
+        .layout = r->scene_layout,
+        .shader = r->forward_program,
+        .vertex_entry = "vs_main",
+        .fragment_entry = "fs_main",
+        .vertex_buffer_count = 1,
+        .target_count = 1,
+        .targets = {{.format = HDR_FORMAT}},
+        .depth = kiln_depth_reverse_z(DEPTH_FORMAT, false),
+        .cull = key & PIPELINE_DOUBLE_SIDED ? WGPUCullMode_None : WGPUCullMode_Back,
+        .sample_count = 1,
+    };
+    d.vertex_buffers[0] = kiln_mesh_vertex_layout();
+    if (key & PIPELINE_BLEND) d.targets[0].blend = KILN_BLEND_ALPHA;
+    if (key & PIPELINE_OVERDRAW) {
+        d.targets[0].blend = KILN_BLEND_ADDITIVE;
+        d.depth.compare = WGPUCompareFunction_Always;
+    }
+    if (key & PIPELINE_DEPTH_ONLY) {
+        d.target_count = 0;
+        d.depth = kiln_depth_reverse_z(DEPTH_FORMAT, true);
+        /* Opaque depth needs no fragment stage; masked geometry discards below the cutoff. */
+        d.no_fragment = !(key & PIPELINE_MASKED);
+        d.fragment_entry = key & PIPELINE_MASKED ? "fs_masked" : NULL;
+    }
+    return d;
+}
+
+kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key, kiln_error *err) {
+    for (uint32_t i = 0; i < r->pipeline_count; i++)
+        if (r->pipelines[i].key == key) return r->pipelines[i].pipeline;
+    pipeline_cache_entry *grown =
+        kiln_array_reserve(r->pipelines, &r->pipeline_capacity, r->pipeline_count + 1, sizeof *grown);
+    if (!grown) {
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory caching a pipeline");
+        return (kiln_render_pipeline){0};
+    }
+    r->pipelines = grown;
+    char label[64];
+    key_label(key, label, sizeof label);
+    kiln_render_pipeline_desc d = scene_desc(r, key, label);
+    kiln_render_pipeline p = kiln_gfx_create_render_pipeline(r->res, &d, err);
+    if (!p.id) return p;
+    if (!kiln_shader_library_watch_render_pipeline(r->library, r->forward_program, p, &d, err)) {
+        kiln_gfx_destroy_render_pipeline(r->res, p, NULL);
+        return (kiln_render_pipeline){0};
+    }
+    r->pipelines[r->pipeline_count++] = (pipeline_cache_entry){.key = key, .pipeline = p};
+    return p;
+}
+
+void renderer_destroy_pipelines(kiln_renderer *r) {
+    for (uint32_t i = 0; i < r->pipeline_count; i++) {
+        kiln_shader_library_unwatch_render_pipeline(r->library, r->pipelines[i].pipeline, NULL);
+        kiln_gfx_destroy_render_pipeline(r->res, r->pipelines[i].pipeline, NULL);
+    }
+    free(r->pipelines);
+    r->pipelines = NULL;
+    r->pipeline_count = r->pipeline_capacity = 0;
+}

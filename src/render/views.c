@@ -1,0 +1,240 @@
+/* Views: per frame on the CPU, the scene's bounding spheres are transformed once; then for each
+ * view they are culled four at a time against its frustum, the visible instances sorted by a
+ * collision-free key, the instance records written in that order (each view's run contiguous in
+ * one buffer) and the sorted run cut into batches drawn with first_instance. Blended instances
+ * follow, sorted back to front. A view draws its batches with the scene pipelines the batch's
+ * material needs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "renderer_internal.h"
+
+bool scratch_reserve(scratch *s, size_t bytes) {
+    if (bytes <= s->capacity) return true;
+    size_t cap = s->capacity ? s->capacity : 4096;
+    while (cap < bytes) cap *= 2;
+    void *grown = realloc(s->data, cap);
+    if (!grown) return false;
+    s->data = grown;
+    s->capacity = cap;
+    return true;
+}
+
+/* An in-place heapsort of 64-bit keys: no allocation (glibc's qsort may allocate), and the keys
+ * carry the instance index in their low bits, so equal sort keys still order deterministically. */
+static void sift_down(uint64_t *a, size_t start, size_t end) {
+    size_t root = start;
+    while (2 * root + 1 < end) {
+        size_t child = 2 * root + 1;
+        if (child + 1 < end && a[child] < a[child + 1]) child++;
+        if (a[root] >= a[child]) return;
+        uint64_t t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+        root = child;
+    }
+}
+
+static void sort_keys(uint64_t *a, size_t n) {
+    if (n < 2) return;
+    for (size_t i = n / 2; i-- > 0;) sift_down(a, i, n);
+    for (size_t end = n - 1; end > 0; end--) {
+        uint64_t t = a[0];
+        a[0] = a[end];
+        a[end] = t;
+        sift_down(a, 0, end);
+    }
+}
+
+/* Largest column length of the upper 3x3: how much the transform can stretch a sphere. */
+static float max_scale(const kiln_mat4 *m) {
+    float best = 0.0f;
+    for (int c = 0; c < 3; c++) {
+        float x = m->m[c * 4], y = m->m[c * 4 + 1], z = m->m[c * 4 + 2];
+        float len = sqrtf(x * x + y * y + z * z);
+        if (len > best) best = len;
+    }
+    return best;
+}
+
+/* Orders floats as unsigned integers (larger float, larger integer), for sort keys. */
+static uint32_t float_order(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* Unknown meshes and materials are programming errors whatever the camera sees; a removed mesh
+ * has no bounds to cull with. A removed material only matters where it would be drawn. */
+static bool check_instance(const kiln_renderer *r, const kiln_render_instance *inst, uint32_t i, kiln_error *err) {
+    if (inst->mesh >= r->mesh_count || !r->meshes[inst->mesh].live)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses %s mesh %u", i,
+                              inst->mesh >= r->mesh_count ? "unknown" : "removed", inst->mesh);
+    if (inst->material >= r->material_count)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses unknown material %u", i,
+                              inst->material);
+    return true;
+}
+
+bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err) {
+    uint32_t n = scene->instance_count;
+    r->view_count = r->record_count = r->batch_count = 0;
+    /* The sort key packs (mesh, material, lod) into 32 bits and the instance index into 31:
+     * beyond that keys would collide, so refuse rather than mis-sort. */
+    if ((uint64_t)r->mesh_count * (r->material_count ? r->material_count : 1) * KILN_MESH_MAX_LODS > 0xFFFFFFFFull ||
+        n > 0x7FFFFFFFu)
+        return kiln_error_set(err, KILN_ERR_CAPACITY, "renderer: %u meshes x %u materials x %u instances exceed the batch key",
+                              r->mesh_count, r->material_count, n);
+    if (!scratch_reserve(&r->spheres, (size_t)n * sizeof(kiln_vec4)) ||
+        !scratch_reserve(&r->visible, (size_t)n * sizeof(uint32_t)) ||
+        !scratch_reserve(&r->keys, (size_t)n * sizeof(uint64_t)))
+        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
+    kiln_vec4 *spheres = r->spheres.data;
+    for (uint32_t i = 0; i < n; i++) {
+        const kiln_render_instance *inst = &scene->instances[i];
+        if (!check_instance(r, inst, i, err)) return false;
+        const kiln_mesh_bounds *b = &r->meshes[inst->mesh].gpu.bounds;
+        kiln_vec3 c = kiln_mat4_transform_point(inst->transform, b->center);
+        spheres[i] = (kiln_vec4){c.x, c.y, c.z, b->radius * max_scale(&inst->transform)};
+    }
+    r->stats.instances_submitted = n;
+    return true;
+}
+
+/* The visible instances' sort keys: opaque and masked first, by (mesh, material, lod) scaled so
+ * no two different tuples collide; blended after, far to near. Bit 63 separates the two runs,
+ * the low 31 bits hold the instance index (a unique tiebreak). */
+static bool sort_visible(kiln_renderer *r, const kiln_render_scene *scene, const render_view *v, uint32_t visible_count,
+                         kiln_error *err) {
+    const uint32_t *visible = r->visible.data;
+    const kiln_vec4 *spheres = r->spheres.data;
+    uint64_t *keys = r->keys.data;
+    uint64_t materials = r->material_count ? r->material_count : 1;
+    for (uint32_t k = 0; k < visible_count; k++) {
+        uint32_t i = visible[k];
+        const kiln_render_instance *inst = &scene->instances[i];
+        if (!r->materials[inst->material].live)
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses removed material %u", i,
+                                  inst->material);
+        const kiln_gpu_material *m = &r->materials[inst->material].gpu;
+        uint64_t key;
+        if (m->alpha_mode == KILN_ALPHA_BLEND) {
+            float depth = -kiln_mat4_transform_point(v->view, (kiln_vec3){spheres[i].x, spheres[i].y, spheres[i].z}).z;
+            key = (1ull << 63) | ((uint64_t)(0x7FFFFFFFu - (float_order(depth) >> 1)) << 31);
+        } else {
+            uint64_t lod = 0;
+            uint64_t tuple = ((uint64_t)inst->mesh * materials + inst->material) * KILN_MESH_MAX_LODS + lod;
+            key = tuple << 31;
+        }
+        keys[k] = key | i;
+    }
+    sort_keys(keys, visible_count);
+    return true;
+}
+
+/* A new batch for the instance at record `record`, with the pipelines its material draws with. */
+static bool start_batch(kiln_renderer *r, const kiln_render_instance *inst, uint32_t record, kiln_error *err) {
+    const kiln_gpu_material *m = &r->materials[inst->material].gpu;
+    render_batch b = {.mesh = inst->mesh, .material = inst->material, .first_instance = record, .instance_count = 1};
+    b.color_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, false), err);
+    if (!b.color_pipeline.id) return false;
+    if (m->alpha_mode != KILN_ALPHA_BLEND) {
+        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, true), err);
+        if (!b.depth_pipeline.id) return false;
+    }
+    ((render_batch *)r->batches.data)[r->batch_count++] = b;
+    return true;
+}
+
+uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
+                           kiln_error *err) {
+    if (r->view_count == RENDER_MAX_VIEWS) {
+        kiln_error_set(err, KILN_ERR_CAPACITY, "renderer: more than %d views in one frame", RENDER_MAX_VIEWS);
+        return UINT32_MAX;
+    }
+    uint32_t n = scene->instance_count;
+    size_t record_need = (size_t)r->record_count + n, batch_need = (size_t)r->batch_count + n;
+    if (!scratch_reserve(&r->records, record_need * KILN_INSTANCE_RECORD_SIZE) ||
+        !scratch_reserve(&r->batches, batch_need * sizeof(render_batch))) {
+        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
+        return UINT32_MAX;
+    }
+    render_view *v = &r->views[r->view_count];
+    *v = (render_view){.view = view, .projection = projection, .slot = r->view_count,
+                       .first_batch = r->batch_count, .first_record = r->record_count};
+    v->frustum = kiln_frustum_from_view_proj(kiln_mat4_mul(projection, view));
+
+    uint32_t *visible = r->visible.data;
+    uint32_t visible_count = n;
+    if (r->settings.disable_culling) {
+        for (uint32_t i = 0; i < n; i++) visible[i] = i;
+    } else {
+        visible_count = kiln_frustum_cull_spheres_into(&v->frustum, r->spheres.data, n, visible);
+    }
+    if (!sort_visible(r, scene, v, visible_count, err)) return UINT32_MAX;
+
+    const uint64_t *keys = r->keys.data;
+    uint8_t *records = r->records.data;
+    render_batch *all = r->batches.data;
+    for (uint32_t k = 0; k < visible_count; k++) {
+        uint32_t i = (uint32_t)(keys[k] & 0x7FFFFFFFu);
+        const kiln_render_instance *inst = &scene->instances[i];
+        bool blended = keys[k] >> 63;
+        uint32_t record = r->record_count++;
+        kiln_instance_record_pack(inst->transform, inst->material, 0, 0, -1, 0,
+                                  records + (size_t)record * KILN_INSTANCE_RECORD_SIZE);
+        render_batch *last = r->batch_count > v->first_batch ? &all[r->batch_count - 1] : NULL;
+        /* Blended instances are each their own batch: their order is by depth, not by key. */
+        if (!blended && last && last->mesh == inst->mesh && last->material == inst->material &&
+            r->batch_count - v->first_batch == v->opaque_batch_count) {
+            last->instance_count++;
+            continue;
+        }
+        if (!start_batch(r, inst, record, err)) return UINT32_MAX;
+        if (!blended) v->opaque_batch_count = r->batch_count - v->first_batch;
+    }
+    v->batch_count = r->batch_count - v->first_batch;
+    v->record_count = r->record_count - v->first_record;
+    return r->view_count++;
+}
+
+/* Groups 0, 1 and 3; group 3's dynamic offset selects the pass view slot the pass renders from. */
+static void bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, uint32_t slot) {
+    uint32_t offset = slot * KILN_PASS_SLOT_SIZE;
+    kiln_render_pass_set_bind_group(pass, 0, r->frame_group, NULL, 0, NULL);
+    kiln_render_pass_set_bind_group(pass, 1, r->object_group, NULL, 0, NULL);
+    kiln_render_pass_set_bind_group(pass, 3, r->pass_group, &offset, 1, NULL);
+}
+
+void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, bool depth_only, bool blended,
+                        uint32_t *draws) {
+    const render_batch *batches = (const render_batch *)r->batches.data + v->first_batch;
+    uint32_t first = blended ? v->opaque_batch_count : 0, end = blended ? v->batch_count : v->opaque_batch_count;
+    if (first == end) return;
+    bind_scene_groups(r, pass, v->slot);
+    kiln_render_pipeline bound = {0};
+    uint32_t bound_mesh = UINT32_MAX, bound_material = UINT32_MAX;
+    for (uint32_t b = first; b < end && !pass->failed; b++) {
+        const render_batch *batch = &batches[b];
+        const kiln_gpu_mesh *mesh = &r->meshes[batch->mesh].gpu;
+        kiln_render_pipeline p = depth_only ? batch->depth_pipeline : batch->color_pipeline;
+        if (p.id != bound.id) {
+            kiln_render_pass_set_pipeline(pass, p, NULL);
+            bound = p;
+        }
+        if (batch->material != bound_material) {
+            kiln_render_pass_set_bind_group(pass, 2, r->materials[batch->material].gpu.group, NULL, 0, NULL);
+            bound_material = batch->material;
+        }
+        if (batch->mesh != bound_mesh) {
+            kiln_render_pass_set_vertex_buffer(pass, 0, mesh->vertices, 0, NULL);
+            kiln_render_pass_set_index_buffer(pass, mesh->indices, WGPUIndexFormat_Uint32, 0, NULL);
+            bound_mesh = batch->mesh;
+        }
+        const kiln_mesh_lod *lod = &mesh->lods[batch->lod < mesh->lod_count ? batch->lod : 0];
+        kiln_render_pass_draw_indexed(pass, lod->index_count, batch->instance_count, lod->first_index, 0,
+                                      batch->first_instance);
+        (*draws)++;
+    }
+}
