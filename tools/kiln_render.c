@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include <kiln/render.h>
-#include <kiln/render/demo_scene.h>
+#include "demo_scene.h"
 
 static int usage(void) {
     fprintf(stderr, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap agx|aces|none] [--exposure F]\n"
@@ -80,8 +80,8 @@ static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, ki
     WGPUTextureFormat format = WGPUTextureFormat_RGBA8UnormSrgb;
     kiln_renderer *r = kiln_renderer_create(gfx, res, &o->settings, format, err);
     if (!r) return false;
-    kiln_demo_scene demo;
-    bool ok = kiln_demo_scene_build(r, (float)o->width / (float)o->height, &demo, err);
+    demo_scene demo;
+    bool ok = demo_scene_build(r, (float)o->width / (float)o->height, &demo, err);
     kiln_texture target = {0};
     kiln_texture_view view = {0};
     if (ok) {
@@ -100,7 +100,7 @@ static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, ki
     }
     if (view.id) kiln_gfx_destroy_texture_view(res, view, NULL);
     if (target.id) kiln_gfx_destroy_texture(res, target, NULL);
-    kiln_demo_scene_free(&demo);
+    demo_scene_free(&demo);
     kiln_renderer_destroy(r);
     return ok;
 }

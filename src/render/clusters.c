@@ -2,7 +2,7 @@
  * CPU reference of cs_cull, and kiln_clusters, which owns the GPU side of the dispatch. The
  * float expressions here follow the WGSL ones operation for operation, so the CPU reference and
  * the GPU disagree only where float rounding differs (a sphere grazing a box). */
-#include <kiln/render/clusters.h>
+#include "clusters.h"
 
 #include <errno.h>
 #include <math.h>

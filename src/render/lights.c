@@ -1,35 +1,33 @@
 /* Lights: constructors, and packing a scene's lights into the GPU records the cluster culling
  * and the forward pass read (layout in include/kiln/render/lights.h). */
-#include <kiln/render/lights.h>
+#include "light_records.h"
 
 #include <math.h>
 
 /* Below this cosine gap the cone edge is a step; the clamp keeps spot_scale finite. */
 #define SPOT_MIN_COS_GAP 1e-4f
 
-kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux, bool cast_shadows) {
+kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux) {
     return (kiln_light){
         .kind = KILN_LIGHT_SUN,
         .direction = kiln_vec3_normalize(direction),
         .color = color,
         .intensity = lux,
-        .cast_shadows = cast_shadows,
     };
 }
 
-kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range, bool cast_shadows) {
+kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range) {
     return (kiln_light){
         .kind = KILN_LIGHT_POINT,
         .position = position,
         .color = color,
         .intensity = watts,
         .range = range,
-        .cast_shadows = cast_shadows,
     };
 }
 
 kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color, float watts, float range,
-                           float inner_angle, float outer_angle, bool cast_shadows) {
+                           float inner_angle, float outer_angle) {
     return (kiln_light){
         .kind = KILN_LIGHT_SPOT,
         .position = position,
@@ -39,7 +37,6 @@ kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 co
         .range = range,
         .inner_angle = inner_angle,
         .outer_angle = outer_angle,
-        .cast_shadows = cast_shadows,
     };
 }
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kiln/render/material.h>
+#include "material_gpu.h"
 
 kiln_material kiln_material_default(const char *label) {
     return (kiln_material){

@@ -9,9 +9,14 @@
 #ifndef KILN_RENDERER_INTERNAL_H
 #define KILN_RENDERER_INTERNAL_H
 
+#include <kiln/graph.h>
 #include <kiln/render.h>
+#include <kiln/shader/library.h>
 
+#include "clusters.h"
 #include "frame_uniform.h"
+#include "light_records.h"
+#include "material_gpu.h"
 #include "sampler_cache.h"
 
 /* The .wgsl files of shaders/, embedded by cmake/embed_set.cmake: the source without shader_dir. */

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include <kiln/render.h>
-#include <kiln/render/demo_scene.h>
+#include "demo_scene.h"
 
 #include "gfx_fixture.h"
 
@@ -20,8 +20,8 @@ static bool render_demo(kiln_image *img, kiln_error *err) {
     gfx_fixture f;
     if (!fixture_open(&f)) return kiln_error_set(err, KILN_ERR_GPU, "no device");
     kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_RGBA8UnormSrgb, err);
-    kiln_demo_scene demo = {0};
-    bool ok = r && kiln_demo_scene_build(r, (float)W / H, &demo, err);
+    demo_scene demo = {0};
+    bool ok = r && demo_scene_build(r, (float)W / H, &demo, err);
     kiln_texture t = {0};
     kiln_texture_view v = {0};
     if (ok) {
@@ -33,7 +33,7 @@ static bool render_demo(kiln_image *img, kiln_error *err) {
     }
     if (v.id) kiln_gfx_destroy_texture_view(f.res, v, NULL);
     if (t.id) kiln_gfx_destroy_texture(f.res, t, NULL);
-    kiln_demo_scene_free(&demo);
+    demo_scene_free(&demo);
     kiln_renderer_destroy(r);
     uint64_t errors = fixture_close(&f);
     if (ok && errors) ok = kiln_error_set(err, KILN_ERR_GPU, "%llu Dawn validation errors", (unsigned long long)errors);

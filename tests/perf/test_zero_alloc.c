@@ -4,7 +4,7 @@
  * friends over everything statically linked (libkiln), not inside Dawn or the driver. With
  * KILN_ALLOC_REPORT=1 the renderer's per-phase report is printed for hunting regressions. */
 #include <kiln/render.h>
-#include <kiln/render/demo_scene.h>
+#include "demo_scene.h"
 
 #include "alloc_counter.h"
 #include "gfx_fixture.h"
@@ -20,8 +20,8 @@ TEST(a_steady_frame_allocates_nothing) {
     kiln_error err = {0};
     kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_RGBA8Unorm, &err);
     CHECK_MSG(r, "%s", err.message);
-    kiln_demo_scene demo;
-    CHECK_MSG(kiln_demo_scene_build(r, (float)W / H, &demo, &err), "%s", err.message);
+    demo_scene demo;
+    CHECK_MSG(demo_scene_build(r, (float)W / H, &demo, &err), "%s", err.message);
 
     /* Extra meshes and materials for batching variety. */
     kiln_mesh_data md = {0};
@@ -56,7 +56,7 @@ TEST(a_steady_frame_allocates_nothing) {
     lights[0] = demo.lights[0];
     for (int i = 0; i < LIGHTS; i++)
         lights[1 + i] = kiln_light_point((kiln_vec3){(float)(i % 8) * 1.5f - 6.0f, 0.8f, -(float)(i / 8) * 2.0f},
-                                         (kiln_vec3){1, 0.7f, 0.4f}, 40.0f, 3.0f, false);
+                                         (kiln_vec3){1, 0.7f, 0.4f}, 40.0f, 3.0f);
     kiln_render_scene scene = demo.scene;
     scene.instances = instances;
     scene.instance_count = total;
@@ -94,7 +94,7 @@ TEST(a_steady_frame_allocates_nothing) {
     kiln_gfx_destroy_texture_view(f.res, view, NULL);
     kiln_gfx_destroy_texture(f.res, target, NULL);
     free(instances);
-    kiln_demo_scene_free(&demo);
+    demo_scene_free(&demo);
     kiln_renderer_destroy(r);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(stats.instances_drawn > 300);

@@ -1,7 +1,7 @@
 /* Clustered light culling: the slice formula, the agreement of a fragment's cluster lookup with
  * the cluster boxes, the WGSL mirrors of the C records, and cs_cull on the GPU against the CPU
  * reference. */
-#include <kiln/render/clusters.h>
+#include "render/clusters.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,9 +182,9 @@ static uint32_t random_scene(kiln_gpu_light *out) {
         float range = random_in(&seed, 0.5f, 8.0f);
         if (i % 3 == 2) {
             kiln_vec3 d = kiln_vec3_make(random_in(&seed, -1, 1), random_in(&seed, -1, 0), random_in(&seed, -1, 1));
-            lights[i] = kiln_light_spot(p, d, color, 50.0f, range, 0.3f, 0.6f, false);
+            lights[i] = kiln_light_spot(p, d, color, 50.0f, range, 0.3f, 0.6f);
         } else {
-            lights[i] = kiln_light_point(p, color, 50.0f, range, false);
+            lights[i] = kiln_light_point(p, color, 50.0f, range);
         }
     }
     return kiln_pack_lights_into(lights, 256, out, KILN_MAX_LIGHTS, NULL, NULL);
@@ -361,7 +361,7 @@ TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
     snprintf(source, source_size, "%s%s", lights_wgsl, ECHO_KERNEL);
 
     kiln_light spot = kiln_light_spot(kiln_vec3_make(1.5f, -2.0f, 3.25f), kiln_vec3_make(0.3f, -0.8f, -0.5f),
-                                      kiln_vec3_make(1.0f, 0.5f, 0.25f), 80.0f, 12.0f, 0.3f, 0.5f, true);
+                                      kiln_vec3_make(1.0f, 0.5f, 0.25f), 80.0f, 12.0f, 0.3f, 0.5f);
     static kiln_gpu_light records[KILN_MAX_LIGHTS];
     records[0] = kiln_gpu_light_from(&spot);
     records[0].shadow_view = 17;

@@ -1,6 +1,6 @@
 /* Lights: constructors, the sun split, packing order and limits, and the byte layout of the GPU
  * record (the offsets documented in include/kiln/render/lights.h). */
-#include <kiln/render/lights.h>
+#include "render/light_records.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -26,14 +26,14 @@ static int32_t i32_at(const kiln_gpu_light *g, size_t offset) {
 }
 
 static kiln_light numbered_point(uint32_t i) {
-    return kiln_light_point(kiln_vec3_make((float)i, 0.0f, 0.0f), kiln_vec3_make(1, 1, 1), 10.0f, 2.0f, false);
+    return kiln_light_point(kiln_vec3_make((float)i, 0.0f, 0.0f), kiln_vec3_make(1, 1, 1), 10.0f, 2.0f);
 }
 
 TEST(the_first_sun_is_the_sun_and_later_suns_are_ignored) {
     kiln_light lights[4] = {
         numbered_point(0),
-        kiln_light_sun(kiln_vec3_make(0, -2, 0), kiln_vec3_make(1, 0.9f, 0.8f), 4.0f, true),
-        kiln_light_sun(kiln_vec3_make(1, 0, 0), kiln_vec3_make(0, 0, 1), 99.0f, false),
+        kiln_light_sun(kiln_vec3_make(0, -2, 0), kiln_vec3_make(1, 0.9f, 0.8f), 4.0f),
+        kiln_light_sun(kiln_vec3_make(1, 0, 0), kiln_vec3_make(0, 0, 1), 99.0f),
         numbered_point(1),
     };
     kiln_gpu_light out[4];
@@ -45,7 +45,6 @@ TEST(the_first_sun_is_the_sun_and_later_suns_are_ignored) {
     CHECK_EQ_INT(sun.kind, KILN_LIGHT_SUN);
     CHECK_NEAR(sun.intensity, 4.0f, 0.0);
     CHECK_NEAR(sun.direction.y, -1.0f, 1e-6); /* normalised by the constructor */
-    CHECK(sun.cast_shadows);
     CHECK_NEAR(out[0].position.x, 0.0f, 0.0);
     CHECK_NEAR(out[1].position.x, 1.0f, 0.0);
 }
@@ -65,7 +64,7 @@ TEST(lights_past_max_are_dropped_and_the_rest_keep_scene_order) {
     static kiln_gpu_light out[KILN_MAX_LIGHTS];
     for (uint32_t i = 0; i < 1030; i++) lights[i] = numbered_point(i);
     lights[7] = kiln_light_spot(kiln_vec3_make(7, 0, 0), kiln_vec3_make(0, 0, -1), kiln_vec3_make(1, 1, 1), 5.0f,
-                                3.0f, 0.2f, 0.4f, false);
+                                3.0f, 0.2f, 0.4f);
     uint32_t n = kiln_pack_lights_into(lights, 1030, out, KILN_MAX_LIGHTS, NULL, NULL);
     CHECK_EQ_INT(n, KILN_MAX_LIGHTS);
     for (uint32_t i = 0; i < n; i++) CHECK_NEAR(out[i].position.x, (float)i, 0.0);
@@ -74,7 +73,7 @@ TEST(lights_past_max_are_dropped_and_the_rest_keep_scene_order) {
 }
 
 TEST(packing_into_no_room_still_finds_the_sun) {
-    kiln_light lights[2] = {numbered_point(0), kiln_light_sun(kiln_vec3_make(0, -1, 0), kiln_vec3_make(1, 1, 1), 1, false)};
+    kiln_light lights[2] = {numbered_point(0), kiln_light_sun(kiln_vec3_make(0, -1, 0), kiln_vec3_make(1, 1, 1), 1)};
     bool has_sun = false;
     CHECK_EQ_INT(kiln_pack_lights_into(lights, 2, NULL, 0, NULL, &has_sun), 0);
     CHECK(has_sun);
@@ -82,7 +81,7 @@ TEST(packing_into_no_room_still_finds_the_sun) {
 
 TEST(a_spot_record_holds_each_field_at_its_documented_offset) {
     kiln_light spot = kiln_light_spot(kiln_vec3_make(1.5f, -2.0f, 3.25f), kiln_vec3_make(0, 0, -2),
-                                      kiln_vec3_make(1.0f, 0.5f, 0.25f), 80.0f, 12.0f, 0.3f, 0.5f, true);
+                                      kiln_vec3_make(1.0f, 0.5f, 0.25f), 80.0f, 12.0f, 0.3f, 0.5f);
     kiln_gpu_light g;
     CHECK_EQ_INT(kiln_pack_lights_into(&spot, 1, &g, 1, NULL, NULL), 1);
     CHECK_EQ_INT(sizeof g, 64);
@@ -113,7 +112,7 @@ static float cone_factor(const kiln_gpu_light *g, float cos_angle) {
 
 TEST(a_spot_cone_factor_is_one_inside_inner_and_zero_outside_outer) {
     kiln_light spot = kiln_light_spot(kiln_vec3_make(0, 0, 0), kiln_vec3_make(0, -1, 0), kiln_vec3_make(1, 1, 1), 1.0f,
-                                      5.0f, 0.2f, 0.6f, false);
+                                      5.0f, 0.2f, 0.6f);
     kiln_gpu_light g = kiln_gpu_light_from(&spot);
     CHECK_NEAR(cone_factor(&g, cosf(0.1f)), 1.0f, 1e-6);
     CHECK_NEAR(cone_factor(&g, cosf(0.2f)), 1.0f, 1e-4);
@@ -124,7 +123,7 @@ TEST(a_spot_cone_factor_is_one_inside_inner_and_zero_outside_outer) {
 }
 
 TEST(a_point_record_has_no_cone_and_no_shadow_view) {
-    kiln_light point = kiln_light_point(kiln_vec3_make(1, 2, 3), kiln_vec3_make(0.5f, 1, 1), 60.0f, 8.0f, true);
+    kiln_light point = kiln_light_point(kiln_vec3_make(1, 2, 3), kiln_vec3_make(0.5f, 1, 1), 60.0f, 8.0f);
     kiln_gpu_light g = kiln_gpu_light_from(&point);
     CHECK_EQ_INT(g.kind, KILN_LIGHT_POINT);
     CHECK_EQ_INT(g.shadow_view, -1);
@@ -137,7 +136,7 @@ TEST(a_point_record_has_no_cone_and_no_shadow_view) {
 TEST(spot_angles_are_clamped_to_a_valid_cone) {
     /* inner past outer, outer past a hemisphere */
     kiln_light spot = kiln_light_spot(kiln_vec3_make(0, 0, 0), kiln_vec3_make(1, 0, 0), kiln_vec3_make(1, 1, 1), 1.0f,
-                                      -3.0f, 2.5f, 2.0f, false);
+                                      -3.0f, 2.5f, 2.0f);
     kiln_gpu_light g = kiln_gpu_light_from(&spot);
     CHECK_NEAR(g.cos_outer, 0.0f, 1e-6);          /* outer clamped to pi/2 */
     CHECK_NEAR(g.cos_inner, g.cos_outer, 1e-6);   /* inner clamped to outer */

@@ -4,6 +4,8 @@
  * through the renderer's cache; and refusals that name the slot or field. */
 #include <kiln/render.h>
 
+#include "render/material_gpu.h"
+
 #include "gfx_fixture.h"
 
 static float f32_at(const uint8_t *b, size_t off) {

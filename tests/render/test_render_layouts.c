@@ -5,7 +5,7 @@
 #include <kiln/shader/wgsl_reflect.h>
 #include <kiln/render.h>
 
-#include "render/frame_uniform.h"
+#include "render/renderer_internal.h"
 #include "gfx_fixture.h"
 
 /* Assembles a renderer program and returns the uniform-space size of one of its structs. */

@@ -1,7 +1,7 @@
 /* The renderer end to end: a validation-clean frame of the demo scene, bit-identical when
  * rendered again, culling and stats, the material registry rules, debug views, bad scenes. */
 #include <kiln/render.h>
-#include <kiln/render/demo_scene.h>
+#include "demo_scene.h"
 
 #include "gfx_fixture.h"
 
@@ -53,8 +53,8 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
     harness h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
-    kiln_demo_scene demo;
-    CHECK_MSG(kiln_demo_scene_build(h.r, (float)W / H, &demo, &err), "%s", err.message);
+    demo_scene demo;
+    CHECK_MSG(demo_scene_build(h.r, (float)W / H, &demo, &err), "%s", err.message);
     kiln_image first, second;
     CHECK_MSG(harness_render(&h, &demo.scene, &first, &err), "%s", err.message);
     CHECK_MSG(harness_render(&h, &demo.scene, &second, &err), "%s", err.message);
@@ -66,7 +66,7 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
     kiln_frame_stats stats = *s;
     kiln_image_free(&first);
     kiln_image_free(&second);
-    kiln_demo_scene_free(&demo);
+    demo_scene_free(&demo);
     CHECK_EQ_INT(harness_close(&h), 0);
     CHECK(identical);
     CHECK(contrast > 30);

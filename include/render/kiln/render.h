@@ -11,13 +11,10 @@
 #define KILN_RENDER_H
 
 #include <kiln/gfx.h>
-#include <kiln/graph.h>
-#include <kiln/render/clusters.h>
+#include <kiln/geometry.h>
 #include <kiln/render/lights.h>
 #include <kiln/render/material.h>
-#include <kiln/geometry.h>
 #include <kiln/render/scene.h>
-#include <kiln/shader/library.h>
 #include <kiln/render/tonemap.h>
 #include <kiln/textures.h>
 

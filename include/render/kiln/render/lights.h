@@ -1,12 +1,11 @@
-/* kiln/render/lights: scene lights and the 64-byte record the GPU reads them from.
+/* kiln/render/lights: scene lights.
  *
  * Conventions: metres, right-handed world space, `direction` is the way the light travels (a sun
  * with direction (0, -1, 0) shines straight down), angles in radians. Sun intensity is in lux,
  * point and spot intensity in watts. Colours are linear RGB.
  *
- * Ownership: kiln_light and kiln_gpu_light are plain values. kiln_pack_lights_into writes into
- * arrays the caller owns (the renderer keeps one persistent array of KILN_MAX_LIGHTS records) and
- * never allocates, so it runs every frame. */
+ * Ownership: kiln_light is a plain value; the renderer packs a scene's lights into GPU records
+ * every frame (src/render/light_records.h) without allocating. */
 #ifndef KILN_RENDER_LIGHTS_H
 #define KILN_RENDER_LIGHTS_H
 
@@ -24,7 +23,7 @@ extern "C" {
 #define KILN_MAX_LIGHTS 1024u
 
 /* POINT is zero so that a zero-initialised kiln_light is a harmless black point light, never a
- * sun with no direction. The values are also the `kind` of kiln_gpu_light (LIGHT_KIND_* in
+ * sun with no direction. The values are also the `kind` the shaders read (LIGHT_KIND_* in
  * src/render/shaders/lights.wgsl). */
 typedef enum kiln_light_kind {
     KILN_LIGHT_POINT = 0,
@@ -41,70 +40,13 @@ typedef struct kiln_light {
     float range;            /* metres: the culling sphere's radius and where falloff reaches 0 */
     float inner_angle;      /* spot: half-angle from the axis of full intensity */
     float outer_angle;      /* spot: half-angle from the axis where intensity reaches 0 */
-    bool cast_shadows;
 } kiln_light;
 
 /* Constructors normalise `direction` (a zero vector stays zero). */
-kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux, bool cast_shadows);
-kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range, bool cast_shadows);
+kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux);
+kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range);
 kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color, float watts, float range,
-                           float inner_angle, float outer_angle, bool cast_shadows);
-
-/* The GPU light record: 64 bytes, one per packed point or spot light, in a storage buffer.
- * Mirrored field for field by `struct Light` in src/render/shaders/lights.wgsl; change both.
- *
- *   offset  field            meaning
- *        0  position         world-space position (metres)
- *       12  range            culling radius and falloff end (metres, >= 0)
- *       16  color_intensity  linear colour times intensity in watts (the shader owns the
- *                            watts-to-radiance conversion)
- *       28  kind             KILN_LIGHT_POINT or KILN_LIGHT_SPOT (u32)
- *       32  direction        unit direction the light travels (zero for point lights)
- *       44  shadow_view      first shadow view index in the atlas, -1 for none (i32; the
- *                            packer writes -1, the shadow atlas fills it in)
- *       48  cos_inner        cos(inner_angle); -1 for point lights
- *       52  cos_outer        cos(outer_angle); -1 for point lights
- *       56  spot_scale       1 / max(cos_inner - cos_outer, 1e-4); 0 for point lights
- *       60  spot_offset      -cos_outer * spot_scale; 1 for point lights
- *
- * spot_scale and spot_offset let the shader compute the cone factor with one multiply-add for
- * both kinds: saturate(dot(-L, direction) * spot_scale + spot_offset) is 1 for a point light. */
-typedef struct kiln_gpu_light {
-    kiln_vec3 position;
-    float range;
-    kiln_vec3 color_intensity;
-    uint32_t kind;
-    kiln_vec3 direction;
-    int32_t shadow_view;
-    float cos_inner;
-    float cos_outer;
-    float spot_scale;
-    float spot_offset;
-} kiln_gpu_light;
-
-_Static_assert(sizeof(kiln_gpu_light) == 64, "kiln_gpu_light must match struct Light in lights.wgsl");
-_Static_assert(offsetof(kiln_gpu_light, position) == 0, "Light.position");
-_Static_assert(offsetof(kiln_gpu_light, range) == 12, "Light.range");
-_Static_assert(offsetof(kiln_gpu_light, color_intensity) == 16, "Light.color_intensity");
-_Static_assert(offsetof(kiln_gpu_light, kind) == 28, "Light.kind");
-_Static_assert(offsetof(kiln_gpu_light, direction) == 32, "Light.direction");
-_Static_assert(offsetof(kiln_gpu_light, shadow_view) == 44, "Light.shadow_view");
-_Static_assert(offsetof(kiln_gpu_light, cos_inner) == 48, "Light.cos_inner");
-_Static_assert(offsetof(kiln_gpu_light, cos_outer) == 52, "Light.cos_outer");
-_Static_assert(offsetof(kiln_gpu_light, spot_scale) == 56, "Light.spot_scale");
-_Static_assert(offsetof(kiln_gpu_light, spot_offset) == 60, "Light.spot_offset");
-
-/* The record of one point or spot light (a sun gives the record of a point light: suns are never
- * packed). Angles are clamped: outer to [0, pi/2], inner to [0, outer]; a negative range to 0. */
-kiln_gpu_light kiln_gpu_light_from(const kiln_light *light);
-
-/* Splits a scene's lights: the first KILN_LIGHT_SUN is copied to *sun_out with *has_sun = true
- * (later suns are ignored; with none, *has_sun = false and *sun_out is left as it was); point and
- * spot lights are packed into out[] in scene order, at most max_out of them (the renderer passes
- * KILN_MAX_LIGHTS), the rest dropped. Returns how many records were written. sun_out and has_sun
- * may be NULL; out may be NULL only when max_out is 0. Never allocates. */
-uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gpu_light *out, uint32_t max_out,
-                               kiln_light *sun_out, bool *has_sun);
+                           float inner_angle, float outer_angle);
 
 #ifdef __cplusplus
 }

@@ -1,18 +1,14 @@
 /* Materials: glTF 2.0 metallic-roughness with KHR_texture_transform and emissive_strength, as a
- * CPU description a loader fills without touching the GPU, and its 96-byte GPU uniform and bind
- * group.
+ * CPU description a loader fills without touching the GPU.
  *
  * A kiln_material names its textures by id in the shared texture registry (kiln/textures.h) and
  * describes its sampler by value; the renderer turns both into GPU bindings when the material is
- * added. Ownership: a kiln_material owns nothing. kiln_gpu_material owns its uniform buffer and
- * bind group (in kiln_resources); the views and the sampler it binds stay the registry's and the
- * renderer's. */
+ * added (src/render/material_gpu.h). Ownership: a kiln_material owns nothing. */
 #ifndef KILN_RENDER_MATERIAL_H
 #define KILN_RENDER_MATERIAL_H
 
-#include <kiln/gfx.h>
+#include <kiln/core.h>
 #include <kiln/textures.h>
-#include <kiln/textures/default_textures.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,36 +79,11 @@ typedef struct kiln_material {
 
 kiln_material kiln_material_default(const char *label);
 
-#define KILN_MATERIAL_UNIFORM_SIZE 96
-
-/* Packs the 96-byte uniform that material.wgsl's `MaterialParams` reads (layout documented in
- * src/render/material.c and asserted there). */
-void kiln_material_pack_uniform(const kiln_material *m, uint8_t out[KILN_MATERIAL_UNIFORM_SIZE]);
-
 /* Checks what an upload would refuse, changing nothing: each slot names a plain, filterable
  * texture the registry knows, and every sampler field is in range. The message names the
  * material, the slot or field, and the value ("material 'rock': normal slot names unknown
  * texture id 9"). */
 bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry, kiln_error *err);
-
-/* The bind group layout every material group uses (group 2): binding 0 the uniform, 1..5 the five
- * textures (float 2D), 6 the sampler. */
-kiln_bind_group_layout kiln_material_layout_create(kiln_resources *res, kiln_error *err);
-
-typedef struct kiln_gpu_material {
-    kiln_buffer uniform;
-    kiln_bind_group group;
-    kiln_alpha_mode alpha_mode;
-    bool double_sided;
-} kiln_gpu_material;
-
-/* Validates (kiln_material_validate), then creates the uniform and the group binding the slots'
- * registry views (or the defaults) and `sampler`, the GPU sampler for m->sampler. Nothing is left
- * behind on failure. */
-bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout, const kiln_default_textures *d,
-                              kiln_texture_registry *registry, kiln_sampler sampler, const kiln_material *m,
-                              kiln_gpu_material *out, kiln_error *err);
-void kiln_gpu_material_destroy(kiln_resources *res, kiln_gpu_material *g);
 
 #ifdef __cplusplus
 }

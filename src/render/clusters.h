@@ -1,4 +1,4 @@
-/* kiln/render/clusters: clustered light culling for forward+ shading.
+/* Clustered light culling for forward+ shading.
  *
  * The view frustum is cut into KILN_CLUSTER_X x KILN_CLUSTER_Y screen tiles and KILN_CLUSTER_Z
  * logarithmic depth slices between the camera's near plane and KILN_CLUSTER_FAR (200 m). One
@@ -19,15 +19,15 @@
  * pipeline, bind group) in the kiln_resources it was created with; kiln_clusters_destroy releases
  * them. The accessors hand out handles the caller must not destroy. Everything else here is plain
  * values and caller-owned arrays. kiln_clusters_update and kiln_clusters_record never allocate. */
-#ifndef KILN_RENDER_CLUSTERS_H
-#define KILN_RENDER_CLUSTERS_H
+#ifndef KILN_RENDER_CLUSTERS_INTERNAL_H
+#define KILN_RENDER_CLUSTERS_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <kiln/gfx.h>
-#include <kiln/render/lights.h>
+#include "light_records.h"
 #include <kiln/shader/library.h>
 
 #ifdef __cplusplus

@@ -2,11 +2,11 @@
  * sweeping metallic, a few cubes, a sun, eight coloured point lights and two spot lights. Used by
  * `kiln-render --demo`, the golden test and the zero-allocation test.
  *
- * Ownership: kiln_demo_scene_build registers meshes and materials with the renderer and fills
- * the scene arrays it owns; kiln_demo_scene_free releases those arrays (the renderer keeps its
+ * Ownership: demo_scene_build registers meshes and materials with the renderer and fills
+ * the scene arrays it owns; demo_scene_free releases those arrays (the renderer keeps its
  * registries until it is destroyed). */
-#ifndef KILN_RENDER_DEMO_SCENE_H
-#define KILN_RENDER_DEMO_SCENE_H
+#ifndef KILN_EXAMPLES_DEMO_SCENE_H
+#define KILN_EXAMPLES_DEMO_SCENE_H
 
 #include <kiln/render.h>
 
@@ -14,14 +14,14 @@
 extern "C" {
 #endif
 
-typedef struct kiln_demo_scene {
+typedef struct demo_scene {
     kiln_render_scene scene;
     kiln_render_instance *instances;
     kiln_light *lights;
-} kiln_demo_scene;
+} demo_scene;
 
-bool kiln_demo_scene_build(kiln_renderer *r, float aspect, kiln_demo_scene *out, kiln_error *err);
-void kiln_demo_scene_free(kiln_demo_scene *d);
+bool demo_scene_build(kiln_renderer *r, float aspect, demo_scene *out, kiln_error *err);
+void demo_scene_free(demo_scene *d);
 
 #ifdef __cplusplus
 }

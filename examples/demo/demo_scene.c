@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kiln/render/demo_scene.h>
+#include "demo_scene.h"
 
 #define SPHERES_PER_ROW 7
 
@@ -17,8 +17,8 @@ static kiln_render_instance instance(uint32_t mesh, uint32_t material, kiln_mat4
     return (kiln_render_instance){.mesh = mesh, .material = material, .transform = transform};
 }
 
-bool kiln_demo_scene_build(kiln_renderer *r, float aspect, kiln_demo_scene *d, kiln_error *err) {
-    *d = (kiln_demo_scene){0};
+bool demo_scene_build(kiln_renderer *r, float aspect, demo_scene *d, kiln_error *err) {
+    *d = (demo_scene){0};
     kiln_mesh_data md = {0};
     uint32_t ground = add_mesh(r, "ground", &md, kiln_mesh_plane(&md, 12.0f, 8, err), err);
     uint32_t sphere = ground == KILN_INVALID_INDEX ? ground : add_mesh(r, "sphere", &md, kiln_mesh_uv_sphere(&md, 0.45f, 24, 48, err), err);
@@ -64,7 +64,7 @@ bool kiln_demo_scene_build(kiln_renderer *r, float aspect, kiln_demo_scene *d, k
     d->instances = calloc(INSTANCES, sizeof *d->instances);
     d->lights = calloc(LIGHTS, sizeof *d->lights);
     if (!d->instances || !d->lights) {
-        kiln_demo_scene_free(d);
+        demo_scene_free(d);
         return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "demo scene: out of memory");
     }
     uint32_t n = 0;
@@ -81,18 +81,18 @@ bool kiln_demo_scene_build(kiln_renderer *r, float aspect, kiln_demo_scene *d, k
     d->instances[n++] = instance(cube, cube_material, kiln_mat4_trs((kiln_vec3){2.2f, 1.1f, -3.0f}, turn, (kiln_vec3){1.4f, 2.2f, 1.4f}));
 
     uint32_t l = 0;
-    d->lights[l++] = kiln_light_sun((kiln_vec3){-0.55f, -0.55f, -0.65f}, (kiln_vec3){1.0f, 0.82f, 0.62f}, 3.0f, true);
+    d->lights[l++] = kiln_light_sun((kiln_vec3){-0.55f, -0.55f, -0.65f}, (kiln_vec3){1.0f, 0.82f, 0.62f}, 3.0f);
     static const kiln_vec3 colors[8] = {{1, 0.2f, 0.2f}, {0.2f, 1, 0.3f}, {0.25f, 0.4f, 1}, {1, 0.8f, 0.2f},
                                         {0.9f, 0.3f, 1}, {0.2f, 1, 1}, {1, 0.5f, 0.1f}, {0.6f, 1, 0.3f}};
     for (int i = 0; i < 8; i++) {
         float angle = (float)i / 8.0f * 6.2831853f;
         kiln_vec3 p = {cosf(angle) * 4.2f, 0.6f + 0.3f * (float)(i % 2), sinf(angle) * 3.0f - 0.7f};
-        d->lights[l++] = kiln_light_point(p, colors[i], 150.0f, 4.5f, false);
+        d->lights[l++] = kiln_light_point(p, colors[i], 150.0f, 4.5f);
     }
     d->lights[l++] = kiln_light_spot((kiln_vec3){-2.0f, 3.5f, 2.5f}, (kiln_vec3){0.35f, -1.0f, -0.6f}, (kiln_vec3){1, 0.9f, 0.7f},
-                                     140.0f, 9.0f, 0.25f, 0.4f, true);
+                                     140.0f, 9.0f, 0.25f, 0.4f);
     d->lights[l++] = kiln_light_spot((kiln_vec3){3.0f, 3.0f, -0.5f}, (kiln_vec3){-0.5f, -1.0f, -0.3f}, (kiln_vec3){0.5f, 0.7f, 1},
-                                     120.0f, 8.0f, 0.2f, 0.35f, true);
+                                     120.0f, 8.0f, 0.2f, 0.35f);
 
     d->scene = (kiln_render_scene){
         .camera = kiln_camera_look_at((kiln_vec3){0.0f, 3.4f, 7.2f}, (kiln_vec3){0.0f, 0.3f, -0.6f}, (kiln_vec3){0, 1, 0},
@@ -107,8 +107,8 @@ bool kiln_demo_scene_build(kiln_renderer *r, float aspect, kiln_demo_scene *d, k
     return true;
 }
 
-void kiln_demo_scene_free(kiln_demo_scene *d) {
+void demo_scene_free(demo_scene *d) {
     free(d->instances);
     free(d->lights);
-    *d = (kiln_demo_scene){0};
+    *d = (demo_scene){0};
 }

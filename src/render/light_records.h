@@ -1,0 +1,67 @@
+/* The GPU light record (internal to the renderer): 64 bytes per packed point or spot light, in a
+ * storage buffer, and the packing of a scene's lights into them. kiln_pack_lights_into writes
+ * into arrays the caller owns (the renderer keeps one persistent array of KILN_MAX_LIGHTS
+ * records) and never allocates, so it runs every frame. */
+#ifndef KILN_RENDER_LIGHT_RECORDS_H
+#define KILN_RENDER_LIGHT_RECORDS_H
+
+#include <stddef.h>
+
+#include <kiln/render/lights.h>
+
+/* The GPU light record: 64 bytes, one per packed point or spot light, in a storage buffer.
+ * Mirrored field for field by `struct Light` in src/render/shaders/lights.wgsl; change both.
+ *
+ *   offset  field            meaning
+ *        0  position         world-space position (metres)
+ *       12  range            culling radius and falloff end (metres, >= 0)
+ *       16  color_intensity  linear colour times intensity in watts (the shader owns the
+ *                            watts-to-radiance conversion)
+ *       28  kind             KILN_LIGHT_POINT or KILN_LIGHT_SPOT (u32)
+ *       32  direction        unit direction the light travels (zero for point lights)
+ *       44  shadow_view      first shadow view index, -1 for none (i32; the packer writes -1)
+ *       48  cos_inner        cos(inner_angle); -1 for point lights
+ *       52  cos_outer        cos(outer_angle); -1 for point lights
+ *       56  spot_scale       1 / max(cos_inner - cos_outer, 1e-4); 0 for point lights
+ *       60  spot_offset      -cos_outer * spot_scale; 1 for point lights
+ *
+ * spot_scale and spot_offset let the shader compute the cone factor with one multiply-add for
+ * both kinds: saturate(dot(-L, direction) * spot_scale + spot_offset) is 1 for a point light. */
+typedef struct kiln_gpu_light {
+    kiln_vec3 position;
+    float range;
+    kiln_vec3 color_intensity;
+    uint32_t kind;
+    kiln_vec3 direction;
+    int32_t shadow_view;
+    float cos_inner;
+    float cos_outer;
+    float spot_scale;
+    float spot_offset;
+} kiln_gpu_light;
+
+_Static_assert(sizeof(kiln_gpu_light) == 64, "kiln_gpu_light must match struct Light in lights.wgsl");
+_Static_assert(offsetof(kiln_gpu_light, position) == 0, "Light.position");
+_Static_assert(offsetof(kiln_gpu_light, range) == 12, "Light.range");
+_Static_assert(offsetof(kiln_gpu_light, color_intensity) == 16, "Light.color_intensity");
+_Static_assert(offsetof(kiln_gpu_light, kind) == 28, "Light.kind");
+_Static_assert(offsetof(kiln_gpu_light, direction) == 32, "Light.direction");
+_Static_assert(offsetof(kiln_gpu_light, shadow_view) == 44, "Light.shadow_view");
+_Static_assert(offsetof(kiln_gpu_light, cos_inner) == 48, "Light.cos_inner");
+_Static_assert(offsetof(kiln_gpu_light, cos_outer) == 52, "Light.cos_outer");
+_Static_assert(offsetof(kiln_gpu_light, spot_scale) == 56, "Light.spot_scale");
+_Static_assert(offsetof(kiln_gpu_light, spot_offset) == 60, "Light.spot_offset");
+
+/* The record of one point or spot light (a sun gives the record of a point light: suns are never
+ * packed). Angles are clamped: outer to [0, pi/2], inner to [0, outer]; a negative range to 0. */
+kiln_gpu_light kiln_gpu_light_from(const kiln_light *light);
+
+/* Splits a scene's lights: the first KILN_LIGHT_SUN is copied to *sun_out with *has_sun = true
+ * (later suns are ignored; with none, *has_sun = false and *sun_out is left as it was); point and
+ * spot lights are packed into out[] in scene order, at most max_out of them (the renderer passes
+ * KILN_MAX_LIGHTS), the rest dropped. Returns how many records were written. sun_out and has_sun
+ * may be NULL; out may be NULL only when max_out is 0. Never allocates. */
+uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gpu_light *out, uint32_t max_out,
+                               kiln_light *sun_out, bool *has_sun);
+
+#endif
