@@ -1,4 +1,4 @@
-/* One frame: pump the device, resolve the settings, pack lights and the frame uniform, build the
+/* One frame: pump the device, resolve the settings, pack lights, the view and the lighting, build the
  * views (cull, sort, batch), upload instance records and pass views, let every feature declare
  * its passes, compile the graph and execute it into the caller's encoder. Nothing here waits on
  * the GPU, and after warm-up nothing allocates. */
@@ -24,26 +24,31 @@ static bool check_target(const kiln_renderer *r, kiln_render_target target, uint
     return true;
 }
 
-static bool write_frame_uniform(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
-                                const kiln_light *sun, bool has_sun, uint32_t w, uint32_t h, kiln_error *err) {
-    kiln_frame_uniform_inputs in = {
+/* The View and Lighting blocks of group 0. */
+static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
+                               const kiln_light *sun, bool has_sun, uint32_t w, uint32_t h, kiln_error *err) {
+    kiln_view_uniform_inputs view = {
         .view = kiln_camera_view(camera),
         .projection = kiln_camera_projection(camera),
         .camera_position = camera->position,
         .near = camera->near,
         .width = w,
         .height = h,
+        .debug = r->settings.debug,
+    };
+    kiln_lighting_uniform_inputs lighting = {
         .has_sun = has_sun,
         .sun_direction = has_sun ? sun->direction : (kiln_vec3){0, -1, 0},
         .sun_color = has_sun ? sun->color : (kiln_vec3){0, 0, 0},
         .sun_intensity = has_sun ? sun->intensity : 0.0f,
         .environment = kiln_environment_resolve(&scene->environment),
-        .settings = &r->settings,
-        .output_srgb_encode = r->output_srgb_encode,
+        .ibl_intensity = r->settings.ibl_intensity,
     };
-    uint8_t bytes[KILN_FRAME_UNIFORM_SIZE];
-    return kiln_frame_uniform_pack(&in, bytes, err) &&
-           kiln_gfx_write_buffer(r->res, r->frame_uniform, 0, bytes, sizeof bytes, err);
+    uint8_t view_bytes[KILN_VIEW_UNIFORM_SIZE], lighting_bytes[KILN_LIGHTING_UNIFORM_SIZE];
+    return kiln_view_uniform_pack(&view, view_bytes, err) &&
+           kiln_lighting_uniform_pack(&lighting, lighting_bytes, err) &&
+           kiln_gfx_write_buffer(r->res, r->view_uniform, 0, view_bytes, sizeof view_bytes, err) &&
+           kiln_gfx_write_buffer(r->res, r->lighting_uniform, 0, lighting_bytes, sizeof lighting_bytes, err);
 }
 
 /* Every view's view-projection into its pass-uniform slot, and the records of all views. */
@@ -102,8 +107,8 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
                               width, height, r->gpu_lights, light_count, err))
         return false;
     renderer_alloc_mark(r, "lights");
-    if (!write_frame_uniform(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
-    renderer_alloc_mark(r, "frame uniform");
+    if (!write_frame_blocks(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
+    renderer_alloc_mark(r, "view and lighting");
 
     if (!renderer_begin_views(r, scene, err)) return false;
     uint32_t camera_view = renderer_add_view(r, scene, kiln_camera_view(&camera), kiln_camera_projection(&camera), err);

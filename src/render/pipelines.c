@@ -1,7 +1,7 @@
 /* The shared bind group layouts and the scene pipelines, a cache of variants keyed by
  * pipeline_key and built the first time a frame draws with one.
  *
- * Bind groups (docs/guides/render.md): 0 frame uniform, 1 objects (instance records), 2 material,
+ * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records), 2 material,
  * 3 pass: the cluster buffers and the pass view slot (dynamic offset). Depth-only passes use the
  * scene layout and read the slot of the view they render from.
  * Every pipeline is registered with the shader library, so a reload of its program rebuilds it in
@@ -18,8 +18,11 @@
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
     kiln_resources *res = r->res;
     WGPUShaderStage all = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment | WGPUShaderStage_Compute;
-    kiln_layout_entry frame = {.binding = 0, .visibility = all, .kind = KILN_BINDING_UNIFORM_BUFFER,
-                               .min_binding_size = KILN_FRAME_UNIFORM_SIZE};
+    kiln_layout_entry frame[2] = {
+        {.binding = 0, .visibility = all, .kind = KILN_BINDING_UNIFORM_BUFFER, .min_binding_size = KILN_VIEW_UNIFORM_SIZE},
+        {.binding = 1, .visibility = all, .kind = KILN_BINDING_UNIFORM_BUFFER,
+         .min_binding_size = KILN_LIGHTING_UNIFORM_SIZE},
+    };
     kiln_layout_entry object = {.binding = 0, .visibility = WGPUShaderStage_Vertex,
                                 .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER};
     kiln_layout_entry pass[5] = {
@@ -31,7 +34,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
          .min_binding_size = KILN_PASS_VIEW_SIZE},
     };
-    if (!(r->frame_layout = kiln_gfx_create_bind_group_layout(res, "frame", &frame, 1, err)).id) return false;
+    if (!(r->frame_layout = kiln_gfx_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
     if (!(r->object_layout = kiln_gfx_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
     if (!(r->pass_layout = kiln_gfx_create_bind_group_layout(res, "pass", pass, 5, err)).id) return false;

@@ -34,11 +34,17 @@ void kiln_renderer_set_alloc_probe(kiln_renderer *r, uint64_t (*probe)(void)) {
 
 static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     kiln_resources *res = r->res;
-    r->frame_uniform = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = "frame uniform", .size = KILN_FRAME_UNIFORM_SIZE,
-                                              .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
-    if (!r->frame_uniform.id) return false;
-    kiln_binding_resource frame = {.binding = 0, .buffer = r->frame_uniform, .size = KILN_FRAME_UNIFORM_SIZE};
-    r->frame_group = kiln_gfx_create_bind_group(res, "frame", r->frame_layout, &frame, 1, err);
+    kiln_buffer_desc view = {.label = "view uniform", .size = KILN_VIEW_UNIFORM_SIZE,
+                             .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
+    kiln_buffer_desc lighting = {.label = "lighting uniform", .size = KILN_LIGHTING_UNIFORM_SIZE,
+                                 .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
+    if (!(r->view_uniform = kiln_gfx_create_buffer(res, &view, err)).id) return false;
+    if (!(r->lighting_uniform = kiln_gfx_create_buffer(res, &lighting, err)).id) return false;
+    kiln_binding_resource frame[2] = {
+        {.binding = 0, .buffer = r->view_uniform, .size = KILN_VIEW_UNIFORM_SIZE},
+        {.binding = 1, .buffer = r->lighting_uniform, .size = KILN_LIGHTING_UNIFORM_SIZE},
+    };
+    r->frame_group = kiln_gfx_create_bind_group(res, "frame", r->frame_layout, frame, 2, err);
     if (!r->frame_group.id) return false;
     r->pass_uniforms = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = "pass uniforms",
         .size = (uint64_t)KILN_MAX_PASS_VIEWS * KILN_PASS_SLOT_SIZE, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
@@ -128,7 +134,8 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
     kiln_wgsl_source source = {.directory = r->settings.shader_dir};
     if (!source.directory) source = (kiln_wgsl_source){.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
     kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
-    bool ok = (r->library = kiln_shader_library_create(gfx, res, &source, err)) != NULL &&
+    bool ok = renderer_check_layouts(&source, err) &&
+              (r->library = kiln_shader_library_create(gfx, res, &source, err)) != NULL &&
               (r->graph = kiln_frame_graph_create(&allocator, err)) != NULL &&
               (r->own_textures = kiln_texture_registry_create(res, err)) != NULL &&
               kiln_default_textures_create(res, &r->defaults, err) && renderer_create_layouts(r, err) &&
@@ -158,7 +165,8 @@ void kiln_renderer_destroy(kiln_renderer *r) {
         if (groups[i].id) kiln_gfx_destroy_bind_group(res, groups[i], NULL);
     if (r->instances.id) kiln_gfx_destroy_buffer(res, r->instances, NULL);
     if (r->pass_uniforms.id) kiln_gfx_destroy_buffer(res, r->pass_uniforms, NULL);
-    if (r->frame_uniform.id) kiln_gfx_destroy_buffer(res, r->frame_uniform, NULL);
+    if (r->lighting_uniform.id) kiln_gfx_destroy_buffer(res, r->lighting_uniform, NULL);
+    if (r->view_uniform.id) kiln_gfx_destroy_buffer(res, r->view_uniform, NULL);
     kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
     renderer_destroy_layouts(r);

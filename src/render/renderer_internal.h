@@ -14,9 +14,9 @@
 #include <kiln/shader/library.h>
 
 #include "clusters.h"
-#include "frame_uniform.h"
 #include "light_records.h"
 #include "material_gpu.h"
+#include "uniforms.h"
 #include "sampler_cache.h"
 
 /* The .wgsl files of shaders/, embedded by cmake/embed_set.cmake: the source without shader_dir. */
@@ -138,8 +138,8 @@ struct kiln_renderer {
     pipeline_cache_entry *pipelines;
     uint32_t pipeline_count, pipeline_capacity;
 
-    kiln_buffer frame_uniform;
-    kiln_bind_group frame_group;
+    kiln_buffer view_uniform, lighting_uniform;
+    kiln_bind_group frame_group;  /* group 0: the View and Lighting blocks */
     kiln_buffer instances;      /* storage; grows by doubling */
     uint64_t instances_capacity;/* records */
     kiln_bind_group object_group;

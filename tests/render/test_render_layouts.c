@@ -1,69 +1,123 @@
-/* One layout per block shared by C and WGSL, asserted on both sides: the C sizes (the byte
- * writers' own assertions and the struct sizes) against the sizes WGSL's layout rules give the
- * shader structs, read from the renderer's real shader files by kiln's WGSL scanner. A field
- * added on one side only fails here. */
-#include <kiln/shader/wgsl_reflect.h>
+/* One layout per block shared by C and WGSL: the renderer compares the C packers' sizes with the
+ * structs of the WGSL it is created with, through kiln's WGSL reflector, so a field added on one
+ * side only fails creation naming the block; and every packer writes exactly its block. */
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <kiln/render.h>
 
 #include "render/renderer_internal.h"
 #include "gfx_fixture.h"
 
-/* Assembles a renderer program and returns the uniform-space size of one of its structs. */
-static bool wgsl_struct_size(const char *program, const char *name, uint32_t *size, kiln_error *err) {
-    kiln_assembled_wgsl a;
-    if (!kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, program, &a, err)) return false;
-    kiln_wgsl_module *m = kiln_wgsl_reflect(a.text, a.length, program, err);
-    kiln_assembled_wgsl_free(&a);
-    if (!m) return false;
-    const kiln_wgsl_struct *s = kiln_wgsl_find_struct(m, name);
-    kiln_wgsl_layout layout;
-    bool ok = s && kiln_wgsl_type_layout(m, s->type, KILN_WGSL_SPACE_UNIFORM, &layout, err);
-    if (!s) kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s declares no struct %s", program, name);
-    if (ok) *size = layout.size;
-    kiln_wgsl_module_free(m);
-    return ok;
+/* The embedded renderer shaders with every `from` in one file replaced by `to`: a source to check
+ * without touching the disk. */
+typedef struct edited_source {
+    kiln_wgsl_embedded_file files[32];
+    kiln_wgsl_source source;
+} edited_source;
+
+static bool edit_embedded(edited_source *e, const char *file, const char *from, const char *to, char *buf,
+                          size_t size) {
+    if (kiln_render_wgsl_count > 32) return false;
+    bool found = false;
+    for (uint32_t i = 0; i < kiln_render_wgsl_count; i++) {
+        e->files[i] = kiln_render_wgsl[i];
+        if (strcmp(e->files[i].name, file)) continue;
+        /* Every occurrence, so a struct can be renamed with its uses. */
+        const char *rest = e->files[i].text;
+        size_t n = 0;
+        for (const char *at; (at = strstr(rest, from)) && n < size; rest = at + strlen(from)) {
+            n += (size_t)snprintf(buf + n, size - n, "%.*s%s", (int)(at - rest), rest, to);
+            found = true;
+        }
+        if (n < size) snprintf(buf + n, size - n, "%s", rest);
+        e->files[i].text = buf;
+    }
+    e->source = (kiln_wgsl_source){.files = e->files, .file_count = kiln_render_wgsl_count};
+    return found;
 }
 
-TEST(every_shared_block_has_one_size_on_both_sides) {
-    static const struct { const char *program, *name; uint32_t c_size; } blocks[] = {
-        {"forward.wgsl", "Frame", KILN_FRAME_UNIFORM_SIZE},
-        {"forward.wgsl", "Instance", KILN_INSTANCE_RECORD_SIZE},
-        {"forward.wgsl", "MaterialParams", KILN_MATERIAL_UNIFORM_SIZE},
-        {"forward.wgsl", "Light", sizeof(kiln_gpu_light)},
-        {"forward.wgsl", "ClusterUniform", sizeof(kiln_cluster_uniform)},
-        {"forward.wgsl", "PassView", KILN_PASS_VIEW_SIZE},
-        {"clusters.wgsl", "ClusterUniform", sizeof(kiln_cluster_uniform)},
-        {"post.wgsl", "Frame", KILN_FRAME_UNIFORM_SIZE},
+TEST(the_embedded_shaders_match_every_c_block) {
+    kiln_error err = {0};
+    kiln_wgsl_source source = {.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
+    CHECK_MSG(renderer_check_layouts(&source, &err), "%s", err.message);
+}
+
+TEST(a_field_added_on_one_side_only_names_the_block) {
+    static char text[65536];
+    static const struct {
+        const char *id, *file, *from, *to, *message;
+    } rows[] = {
+        {"layout-1", "common.wgsl", "    debug_mode: u32,\n", "    debug_mode: u32,\n    extra: vec4<f32>,\n",
+         "renderer: struct View in forward.wgsl is 384 bytes in WGSL but 368 in C (src/render/uniforms.c)"},
+        {"layout-2", "common.wgsl", "    sky_sun_intensity: f32,\n", "    sky_sun_intensity: f32,\n    extra: f32,\n",
+         "renderer: struct Lighting in forward.wgsl is 80 bytes in WGSL but 64 in C (src/render/uniforms.c)"},
+        {"layout-3", "post.wgsl", "    _pad: u32,\n", "    _pad: u32,\n    extra: vec4<f32>,\n",
+         "renderer: struct Post in post.wgsl is 32 bytes in WGSL but 16 in C (src/render/uniforms.c)"},
+        {"layout-4", "post.wgsl", "Post", "Toned", "renderer: post.wgsl declares no struct Post"},
     };
-    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        edited_source e;
+        CHECK_MSG(edit_embedded(&e, rows[i].file, rows[i].from, rows[i].to, text, sizeof text), "%s: no such text",
+                  rows[i].id);
         kiln_error err = {0};
-        uint32_t size = 0;
-        CHECK_MSG(wgsl_struct_size(blocks[i].program, blocks[i].name, &size, &err), "%s", err.message);
-        CHECK_MSG(size == blocks[i].c_size, "%s in %s: WGSL %u bytes, C %u bytes", blocks[i].name, blocks[i].program,
-                  size, blocks[i].c_size);
+        CHECK_MSG(!renderer_check_layouts(&e.source, &err), "%s: accepted", rows[i].id);
+        CHECK_MSG(strcmp(err.message, rows[i].message) == 0, "%s: got '%s', want '%s'", rows[i].id, err.message,
+                  rows[i].message);
     }
 }
 
-TEST(the_frame_uniform_writer_fills_exactly_its_size) {
-    kiln_render_settings s;
-    CHECK(kiln_render_settings_resolve(NULL, &s, NULL));
-    kiln_frame_uniform_inputs in = {.view = kiln_mat4_identity(), .projection = kiln_mat4_identity(), .near = 0.1f,
-                                    .width = 4, .height = 4, .settings = &s,
-                                    .environment = kiln_environment_resolve(NULL)};
-    uint8_t bytes[KILN_FRAME_UNIFORM_SIZE + 16];
-    memset(bytes, 0xEE, sizeof bytes);
+/* The check runs when the renderer loads its shaders: a shader directory whose View block grew
+ * a field is refused at creation, and nothing is left behind. */
+TEST(a_renderer_refuses_shaders_whose_blocks_drifted) {
+    const char *tmp = getenv("KILN_TEST_TMP");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/layout_drift", tmp ? tmp : "/tmp");
+    mkdir(dir, 0755);
+    static char text[65536];
+    edited_source e;
+    CHECK(edit_embedded(&e, "common.wgsl", "    debug_mode: u32,\n", "    debug_mode: u32,\n    extra: vec4<f32>,\n", text,
+                        sizeof text));
+    for (uint32_t i = 0; i < e.source.file_count; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, e.files[i].name);
+        FILE *f = fopen(path, "wb");
+        CHECK(f);
+        fputs(e.files[i].text, f);
+        fclose(f);
+    }
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
     kiln_error err = {0};
-    CHECK_MSG(kiln_frame_uniform_pack(&in, bytes, &err), "%s", err.message);
-    for (size_t i = KILN_FRAME_UNIFORM_SIZE; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0xEE);
+    kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &(kiln_render_settings){.shader_dir = dir},
+                                            WGPUTextureFormat_RGBA8Unorm, &err);
+    kiln_live_counts left = kiln_resources_live_counts(f.res);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(!r);
+    CHECK_STR_CONTAINS(err.message, "struct View in forward.wgsl is 384 bytes in WGSL but 368 in C");
+    CHECK_EQ_INT(kiln_live_counts_total(&left), 0);
+}
+
+TEST(every_packer_writes_exactly_its_block) {
+    kiln_error err = {0};
+    uint8_t bytes[KILN_VIEW_UNIFORM_SIZE + 16];
+    memset(bytes, 0xEE, sizeof bytes);
+    kiln_view_uniform_inputs view = {.view = kiln_mat4_identity(), .projection = kiln_mat4_identity(), .near = 0.1f,
+                                     .width = 4, .height = 4};
+    CHECK_MSG(kiln_view_uniform_pack(&view, bytes, &err), "%s", err.message);
+    for (size_t i = KILN_VIEW_UNIFORM_SIZE; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0xEE);
+    memset(bytes, 0xEE, sizeof bytes);
+    kiln_lighting_uniform_inputs lighting = {.environment = kiln_environment_resolve(NULL), .ibl_intensity = 1.0f};
+    CHECK_MSG(kiln_lighting_uniform_pack(&lighting, bytes, &err), "%s", err.message);
+    for (size_t i = KILN_LIGHTING_UNIFORM_SIZE; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0xEE);
+    memset(bytes, 0xEE, sizeof bytes);
+    CHECK_MSG(kiln_post_uniform_pack(1.0f, KILN_TONEMAP_AGX, true, bytes, &err), "%s", err.message);
+    for (size_t i = KILN_POST_UNIFORM_SIZE; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0xEE);
     uint8_t record[KILN_INSTANCE_RECORD_SIZE + 8];
     memset(record, 0xEE, sizeof record);
     kiln_instance_record_pack(kiln_mat4_identity(), 3, 1, 2, -1, 0, record);
     for (size_t i = KILN_INSTANCE_RECORD_SIZE; i < sizeof record; i++) CHECK_EQ_INT(record[i], 0xEE);
-    uint32_t params[4];
-    memcpy(params, record + 128, 16);
-    CHECK_EQ_INT(params[0], 3);
-    CHECK_EQ_INT(params[1], 1 | (2 << 8));
-    CHECK_EQ_INT((int32_t)params[2], -1);
 }
 
-TEST_MAIN(T(every_shared_block_has_one_size_on_both_sides), T(the_frame_uniform_writer_fills_exactly_its_size))
+TEST_MAIN(T(the_embedded_shaders_match_every_c_block), T(a_field_added_on_one_side_only_names_the_block),
+          T(a_renderer_refuses_shaders_whose_blocks_drifted), T(every_packer_writes_exactly_its_block))

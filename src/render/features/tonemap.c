@@ -5,6 +5,7 @@
 
 typedef struct tonemap_state {
     kiln_renderer *r;
+    kiln_buffer post_uniform;         /* the Post block */
     kiln_bind_group_layout hdr_layout, empty_layout;
     kiln_pipeline_layout layout;
     kiln_render_pipeline pipeline;
@@ -18,8 +19,15 @@ static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
     s->r = r;
     kiln_shader program = kiln_shader_library_load(r->library, "post.wgsl", err);
     if (!program.id) return false;
-    kiln_layout_entry hdr = {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D};
-    if (!(s->hdr_layout = kiln_gfx_create_bind_group_layout(r->res, "post", &hdr, 1, err)).id) return false;
+    kiln_layout_entry group[2] = {
+        {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D},
+        {.binding = 1, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
+         .min_binding_size = KILN_POST_UNIFORM_SIZE},
+    };
+    if (!(s->hdr_layout = kiln_gfx_create_bind_group_layout(r->res, "post", group, 2, err)).id) return false;
+    kiln_buffer_desc post = {.label = "post uniform", .size = KILN_POST_UNIFORM_SIZE,
+                             .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
+    if (!(s->post_uniform = kiln_gfx_create_buffer(r->res, &post, err)).id) return false;
     if (!(s->empty_layout = kiln_gfx_create_bind_group_layout(r->res, "empty", NULL, 0, err)).id) return false;
     kiln_bind_group_layout groups[4] = {r->frame_layout, s->empty_layout, s->empty_layout, s->hdr_layout};
     if (!(s->layout = kiln_gfx_create_pipeline_layout(r->res, "post", groups, 4, err)).id) return false;
@@ -39,6 +47,7 @@ static void destroy_tonemap(kiln_renderer *r, void *state) {
         kiln_gfx_destroy_render_pipeline(r->res, s->pipeline, NULL);
     }
     if (s->layout.id) kiln_gfx_destroy_pipeline_layout(r->res, s->layout, NULL);
+    if (s->post_uniform.id) kiln_gfx_destroy_buffer(r->res, s->post_uniform, NULL);
     kiln_bind_group_layout layouts[] = {s->hdr_layout, s->empty_layout};
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
         if (layouts[i].id) kiln_gfx_destroy_bind_group_layout(r->res, layouts[i], NULL);
@@ -50,15 +59,23 @@ static bool ensure_hdr_group(tonemap_state *s, kiln_texture_view hdr, kiln_error
     if (!hdr.id) return false;
     if (s->hdr_group.id && s->hdr_group_view.id == hdr.id) return true;
     if (s->hdr_group.id) kiln_gfx_destroy_bind_group(s->r->res, s->hdr_group, NULL);
-    kiln_binding_resource entry = {.binding = 0, .view = hdr};
-    s->hdr_group = kiln_gfx_create_bind_group(s->r->res, "post", s->hdr_layout, &entry, 1, err);
+    kiln_binding_resource entries[2] = {
+        {.binding = 0, .view = hdr},
+        {.binding = 1, .buffer = s->post_uniform, .size = KILN_POST_UNIFORM_SIZE},
+    };
+    s->hdr_group = kiln_gfx_create_bind_group(s->r->res, "post", s->hdr_layout, entries, 2, err);
     s->hdr_group_view = hdr;
     return s->hdr_group.id != 0;
 }
 
 static void record_tonemap(kiln_fg_context *ctx, void *user) {
     tonemap_state *s = user;
-    if (!ensure_hdr_group(s, kiln_fg_context_view_handle(ctx, s->hdr), &ctx->error)) return;
+    const kiln_render_settings *settings = &s->r->settings;
+    uint8_t post[KILN_POST_UNIFORM_SIZE];
+    if (!kiln_post_uniform_pack(settings->exposure, settings->tonemapper, s->r->output_srgb_encode, post, &ctx->error) ||
+        !kiln_gfx_write_buffer(s->r->res, s->post_uniform, 0, post, sizeof post, &ctx->error) ||
+        !ensure_hdr_group(s, kiln_fg_context_view_handle(ctx, s->hdr), &ctx->error))
+        return;
     kiln_render_pass_set_pipeline(ctx->render, s->pipeline, NULL);
     kiln_render_pass_set_bind_group(ctx->render, 0, s->r->frame_group, NULL, 0, NULL);
     kiln_render_pass_set_bind_group(ctx->render, 3, s->hdr_group, NULL, 0, NULL);

@@ -1,17 +1,23 @@
-// The frame uniform (group 0) and the instance records (group 1), shared by every scene program.
-// The C side is src/render/frame_uniform.c: both sides assert the same sizes (FRAME_SIZE 432,
-// INSTANCE_SIZE 144); change them together.
+// The blocks every scene program shares, each written by its owner in C (src/render/uniforms.c,
+// whose sizes the renderer checks against these structs by reflection when it is created):
+//   group 0 binding 0  View      the camera the frame is shaded from, and how it is displayed
+//   group 0 binding 1  Lighting  the sun and the environment
+//   group 1 binding 0  Instance  the instance records of every view
 
-struct Frame {
-    view: mat4x4<f32>,
-    projection: mat4x4<f32>,
-    view_projection: mat4x4<f32>,
-    inverse_view: mat4x4<f32>,
-    inverse_projection: mat4x4<f32>,
+struct View {
+    world_to_view: mat4x4<f32>,
+    view_to_clip: mat4x4<f32>,
+    world_to_clip: mat4x4<f32>,
+    view_to_world: mat4x4<f32>,
+    clip_to_view: mat4x4<f32>,
     camera_position: vec3<f32>,
     near: f32,
     screen_size: vec2<f32>,
     inverse_screen_size: vec2<f32>,
+    debug_mode: u32,
+};
+
+struct Lighting {
     sun_direction: vec3<f32>,     // the direction sunlight travels
     sun_intensity: f32,           // lux
     sun_color: vec3<f32>,
@@ -19,14 +25,10 @@ struct Frame {
     sky_zenith: vec3<f32>,
     ibl_intensity: f32,
     sky_ground: vec3<f32>,
-    exposure: f32,
     sky_sun_intensity: f32,
-    debug_mode: u32,
-    tonemapper: u32,
-    output_srgb_encode: u32,      // 1 when the target is a unorm format the shader must encode
 };
 
-// One slot of the pass uniforms (PASS_SLOT_SIZE = 256 bytes apart; C side frame_uniform.h).
+// One slot of the pass uniforms (PASS_SLOT_SIZE = 256 bytes apart; C side uniforms.h).
 struct PassView {
     view_projection: mat4x4<f32>,
 };
@@ -46,13 +48,14 @@ const DEBUG_ALBEDO: u32 = 4u;
 
 const PI: f32 = 3.14159265358979;
 
-@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(0) var<uniform> view: View;
+@group(0) @binding(1) var<uniform> lighting: Lighting;
 @group(1) @binding(0) var<storage, read> instances: array<Instance>;
 
 // World-space direction through a pixel centre (for the sky).
 fn view_ray(frag_xy: vec2<f32>) -> vec3<f32> {
-    let ndc = vec2<f32>(frag_xy.x * frame.inverse_screen_size.x * 2.0 - 1.0, 1.0 - frag_xy.y * frame.inverse_screen_size.y * 2.0);
-    let view_point = frame.inverse_projection * vec4<f32>(ndc, 0.5, 1.0);
+    let ndc = vec2<f32>(frag_xy.x * view.inverse_screen_size.x * 2.0 - 1.0, 1.0 - frag_xy.y * view.inverse_screen_size.y * 2.0);
+    let view_point = view.clip_to_view * vec4<f32>(ndc, 0.5, 1.0);
     let view_dir = view_point.xyz / view_point.w;
-    return normalize((frame.inverse_view * vec4<f32>(view_dir, 0.0)).xyz);
+    return normalize((view.view_to_world * vec4<f32>(view_dir, 0.0)).xyz);
 }

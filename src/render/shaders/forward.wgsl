@@ -79,7 +79,7 @@ fn shading_normal(in: VertexOut, front: bool) -> vec3<f32> {
 
 fn ambient(n: vec3<f32>) -> vec3<f32> {
     let up = clamp(n.y * 0.5 + 0.5, 0.0, 1.0);
-    return mix(frame.sky_ground, frame.sky_zenith, up) * frame.ibl_intensity;
+    return mix(lighting.sky_ground, lighting.sky_zenith, up) * lighting.ibl_intensity;
 }
 
 fn local_lights(s: Surface, world_position: vec3<f32>, cluster: u32) -> vec3<f32> {
@@ -110,18 +110,18 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         discard;
     }
     let n = shading_normal(in, front);
-    if (frame.debug_mode == DEBUG_NORMALS) {
+    if (view.debug_mode == DEBUG_NORMALS) {
         return vec4<f32>(n * 0.5 + 0.5, 1.0);
     }
-    if (frame.debug_mode == DEBUG_ALBEDO) {
+    if (view.debug_mode == DEBUG_ALBEDO) {
         return vec4<f32>(base.rgb, 1.0);
     }
-    if (frame.debug_mode == DEBUG_OVERDRAW) {
+    if (view.debug_mode == DEBUG_OVERDRAW) {
         return vec4<f32>(0.1, 0.1, 0.1, 1.0);
     }
-    let view_position = frame.view * vec4<f32>(in.world_position, 1.0);
+    let view_position = view.world_to_view * vec4<f32>(in.world_position, 1.0);
     let cluster = cluster_index(clusters, in.clip.xy, -view_position.z);
-    if (frame.debug_mode == DEBUG_CLUSTERS) {
+    if (view.debug_mode == DEBUG_CLUSTERS) {
         return vec4<f32>(heat(cluster_counts[cluster]), 1.0);
     }
 
@@ -135,11 +135,11 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     s.metallic = clamp(material.metallic * mr.b, 0.0, 1.0);
     s.roughness = clamp(material.roughness * mr.g, 0.045, 1.0);
     s.normal = n;
-    s.view = normalize(frame.camera_position - in.world_position);
+    s.view = normalize(view.camera_position - in.world_position);
 
     var color = vec3<f32>(0.0);
-    if (frame.has_sun == 1u) {
-        color += brdf_direct(s, -frame.sun_direction, frame.sun_color * frame.sun_intensity);
+    if (lighting.has_sun == 1u) {
+        color += brdf_direct(s, -lighting.sun_direction, lighting.sun_color * lighting.sun_intensity);
     }
     color += local_lights(s, in.world_position, cluster);
     // Ambient: diffuse from the hemisphere, plus a rough specular share so metals are not black.

@@ -8,7 +8,7 @@
 // tests/render/test_clusters.c reads every field and constant back from the GPU and compares.
 //
 // A fragment shader, with the cluster buffers bound read-only:
-//   let cluster = cluster_index(frame.clusters, frag_coord.xy, view_depth);
+//   let cluster = cluster_index(clusters, frag_coord.xy, view_depth);
 //   let count = min(cluster_counts[cluster], CLUSTER_MAX_LIGHTS);
 //   for (var i = 0u; i < count; i++) {
 //       let light = lights[cluster_indices[cluster_light_slot(cluster, i)]];

@@ -1,0 +1,66 @@
+/* The C side of the WGSL blocks the renderer's programs share, each packed by its owner:
+ *
+ *   View      group 0 binding 0  the camera the frame is shaded from, and the debug view (frame.c)
+ *   Lighting  group 0 binding 1  the sun and the environment (frame.c)
+ *   Post      group 3 binding 1  exposure, tone curve, output encoding (features/tonemap.c)
+ *   PassView  group 3 binding 4  one 256-byte slot per view a pass renders from (frame.c)
+ *   Instance  group 1 binding 0  the instance records of every view (views.c)
+ *
+ * Each packer writes exactly its block's size and fails if it drifted; renderer_check_layouts
+ * compares those sizes with the structs of the WGSL the renderer was created with, through
+ * kiln's WGSL reflector, so a field added on one side only fails renderer creation naming the
+ * block. */
+#ifndef KILN_RENDER_UNIFORMS_H
+#define KILN_RENDER_UNIFORMS_H
+
+#include <kiln/render/scene.h>
+#include <kiln/shader/library.h>
+
+#define KILN_VIEW_UNIFORM_SIZE 368
+#define KILN_LIGHTING_UNIFORM_SIZE 64
+#define KILN_POST_UNIFORM_SIZE 16
+#define KILN_INSTANCE_RECORD_SIZE 144
+
+/* Pass uniforms: one 256-byte slot per view (the dynamic-offset alignment), selected with a
+ * dynamic offset on group 3; the slot is the view's index. A slot holds `PassView`: the
+ * view-projection, 64 bytes. */
+#define KILN_PASS_SLOT_SIZE 256
+#define KILN_PASS_VIEW_SIZE 64
+#define KILN_MAX_PASS_VIEWS 128
+
+typedef struct kiln_view_uniform_inputs {
+    kiln_mat4 view, projection;
+    kiln_vec3 camera_position;
+    float near;
+    uint32_t width, height;
+    kiln_debug_mode debug;
+} kiln_view_uniform_inputs;
+
+typedef struct kiln_lighting_uniform_inputs {
+    bool has_sun;
+    kiln_vec3 sun_direction, sun_color;
+    float sun_intensity;
+    kiln_environment environment;      /* defaults already applied */
+    float ibl_intensity;
+} kiln_lighting_uniform_inputs;
+
+bool kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE], kiln_error *err);
+bool kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE],
+                                kiln_error *err);
+bool kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode,
+                            uint8_t out[KILN_POST_UNIFORM_SIZE], kiln_error *err);
+
+/* Writes one instance record: model, normal matrix, params (material, flags | lod << 8, joint
+ * offset, morph slot). */
+void kiln_instance_record_pack(kiln_mat4 model, uint32_t material, uint32_t flags, uint32_t lod, int32_t joint_offset,
+                               uint32_t morph_slot, uint8_t out[KILN_INSTANCE_RECORD_SIZE]);
+
+/* Environment with zero fields replaced by the documented defaults. */
+kiln_environment kiln_environment_resolve(const kiln_environment *in);
+
+/* Assembles and reflects each renderer program from `source` and compares the size of every
+ * shared block it declares with the C size ("renderer: struct View in forward.wgsl is 384 bytes
+ * in WGSL but 368 in C (src/render/uniforms.c)"). */
+bool renderer_check_layouts(const kiln_wgsl_source *source, kiln_error *err);
+
+#endif
