@@ -73,34 +73,33 @@ static bool report_mistake(const kiln_frame_graph *g, kiln_error *err) {
 
 /* ---- compile: derived accesses ------------------------------------------------------------- */
 
-static bool add_derived(kiln_frame_graph *g, uint32_t pass, uint32_t resource) {
+static bool add_derived(kiln_frame_graph *g, uint32_t pass, uint32_t resource, bool write) {
     if (!fg_reserve_accesses(g, g->access_count + 1)) return false;
-    g->accesses[g->access_count++] = (fg_access){.pass = pass, .resource = resource, .write = true, .derived = true};
+    g->accesses[g->access_count++] = (fg_access){.pass = pass, .resource = resource, .write = write, .derived = true};
     return true;
 }
 
-/* The writes a declared write implies: a sub-resource's write is a write of its texture; a write
- * of a texture that has sub-resources is a write of each of them; a write of a multisampled
- * transient is a possible write (by resolving) of its resolve targets. Derived accesses from the
- * last compile are dropped first, so compiling twice gives the same graph. */
+/* The accesses a declared one implies: a read of a texture that has sub-resources is a read of
+ * each of them (so its reader waits for every part's writer and keeps it); a write of such a
+ * texture is a write of each of them; a write of a multisampled transient is a possible write
+ * (by resolving) of its resolve targets. A write of a sub-resource is not mirrored as a write of
+ * the whole: that would chain the writers of different parts in declaration order, which is a
+ * false dependency between independent mips or layers. Derived accesses from the last compile are
+ * dropped first, so compiling twice gives the same graph. */
 static bool derive_accesses(kiln_frame_graph *g, kiln_error *err) {
     g->access_count = g->declared_access_count;
     for (uint32_t a = 0; a < g->declared_access_count; a++) {
         fg_access acc = g->accesses[a];
-        if (!acc.write) continue;
-        const fg_resource *written = &g->resources[acc.resource];
         bool ok = true;
-        if (written->kind == FG_SUBRESOURCE) ok = add_derived(g, acc.pass, written->parent);
         for (uint32_t r = 1; ok && r < g->resource_count; r++) {
             const fg_resource *other = &g->resources[r];
             bool part = other->kind == FG_SUBRESOURCE && other->parent == acc.resource;
-            if (part || other->resolve_of == acc.resource) ok = add_derived(g, acc.pass, r);
+            if (part || (acc.write && other->resolve_of == acc.resource)) ok = add_derived(g, acc.pass, r, acc.write);
         }
         if (!ok) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "frame graph: out of memory while compiling");
     }
     return true;
 }
-
 
 /* ---- compile: dependencies ----------------------------------------------------------------- */
 
@@ -180,6 +179,9 @@ static void build_edges(kiln_frame_graph *g) {
                 readers[reader_count++] = pass;
             }
         }
+        /* An exported resolve target is read after the frame: its last writer resolves into it. */
+        if (g->resources[r].resolve_of && g->resources[r].exported && previous_writer != FG_NONE)
+            mark_resolve(g, previous_writer, r);
     }
 }
 
@@ -206,7 +208,8 @@ static void link_edges(kiln_frame_graph *g) {
     }
 }
 
-/* Keeps the writers of exported resources and, through data edges, every pass they need. */
+/* Keeps the writers of exported resources (and of the parts of exported textures) and, through
+ * data edges, every pass they need. */
 static void cull(kiln_frame_graph *g) {
     uint32_t *stack = g->pass_scratch, top = 0;
     for (uint32_t p = 0; p < g->pass_count; p++) {
@@ -215,7 +218,9 @@ static void cull(kiln_frame_graph *g) {
     }
     for (uint32_t a = 0; a < g->access_count; a++) {
         const fg_access *acc = &g->accesses[a];
-        if (acc->write && g->resources[acc->resource].exported && g->passes[acc->pass].culled) {
+        const fg_resource *res = &g->resources[acc->resource];
+        bool exported = res->exported || (res->kind == FG_SUBRESOURCE && g->resources[res->parent].exported);
+        if (acc->write && exported && g->passes[acc->pass].culled) {
             g->passes[acc->pass].culled = false;
             stack[top++] = acc->pass;
         }
@@ -333,6 +338,15 @@ static bool check_transient(const fg_resource *r, kiln_error *err) {
     return true;
 }
 
+/* Whether a pass writes one of the sub-resources of texture `r`. */
+static bool part_written(const kiln_frame_graph *g, uint32_t r) {
+    for (uint32_t a = 0; a < g->declared_access_count; a++) {
+        const fg_resource *written = &g->resources[g->accesses[a].resource];
+        if (g->accesses[a].write && written->kind == FG_SUBRESOURCE && written->parent == r) return true;
+    }
+    return false;
+}
+
 /* [first, last] over the positions of executed passes using each resource; exported resources
  * last to the end of the frame. */
 static bool compute_lifetimes(kiln_frame_graph *g, kiln_error *err) {
@@ -347,30 +361,33 @@ static bool compute_lifetimes(kiln_frame_graph *g, kiln_error *err) {
             written |= acc->write;
             const fg_pass *pass = &g->passes[acc->pass];
             if (pass->culled) continue;
-            if (!acc->write && first_reader == FG_NONE) first_reader = acc->pass;
+            if (!acc->write && !acc->derived && first_reader == FG_NONE) first_reader = acc->pass;
             if (res->first == FG_NONE || pass->position < res->first) res->first = pass->position;
             if (res->last == FG_NONE || pass->position > res->last) res->last = pass->position;
             if (!acc->derived && (res->last_declared == FG_NONE || pass->position > res->last_declared))
                 res->last_declared = pass->position;
         }
         if ((res->kind != FG_TRANSIENT && res->kind != FG_SUBRESOURCE) || res->first == FG_NONE) continue;
-        if (!written)
+        /* A part read only through its whole texture may be left unwritten: the whole is
+         * checked. */
+        if (!written && first_reader != FG_NONE && !part_written(g, r))
             return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                                   "frame graph: pass '%s' reads transient '%s', which no pass writes",
                                   fg_name(g->passes[first_reader].name), fg_name(res->name));
         if (!check_transient(res, err)) return false;
     }
-    for (uint32_t r = 1; r < g->resource_count; r++) {
-        fg_resource *res = &g->resources[r];
-        if (res->exported && res->first != FG_NONE) res->last = g->order_count - 1;
-    }
-    /* A texture lives while any of its parts does (its parts' writes are already its own). */
+    /* A texture lives while any of its parts does (before exports extend it, so a texture
+     * used only through its parts lasts to the end of the frame too). */
     for (uint32_t r = 1; r < g->resource_count; r++) {
         const fg_resource *part = &g->resources[r];
         if (part->kind != FG_SUBRESOURCE || part->first == FG_NONE) continue;
         fg_resource *whole = &g->resources[part->parent];
         if (whole->first == FG_NONE || part->first < whole->first) whole->first = part->first;
         if (whole->last == FG_NONE || part->last > whole->last) whole->last = part->last;
+    }
+    for (uint32_t r = 1; r < g->resource_count; r++) {
+        fg_resource *res = &g->resources[r];
+        if (res->exported && res->first != FG_NONE) res->last = g->order_count - 1;
     }
     return true;
 }

@@ -33,7 +33,7 @@ typedef struct fg_pass {
 } fg_pass;
 
 /* One read or write, in call order. Compile appends `derived` accesses after the declared ones
- * (writes mirrored between a texture and its sub-resources, a resolve target's writes) and drops
+ * (a texture's reads and writes mirrored onto its sub-resources, a resolve target's writes) and drops
  * them again at the next compile. */
 typedef struct fg_access {
     uint32_t pass;

@@ -24,9 +24,9 @@
  *
  * Sub-resources: kiln_frame_graph_subresource names one mip level and one array layer (or cube
  * face) of a transient, so a bloom chain, shadow cascades or an environment's mips are one texture.
- * Each sub-resource orders and clears on its own; a write to a sub-resource also counts as a write
- * of the whole texture (a reader of the whole waits for every part), and a write of the whole
- * counts as a write of each of its sub-resources.
+ * Each sub-resource orders, clears and is kept on its own, so writers of different parts never
+ * wait for each other; a read of the whole texture is a read of every part (it waits for, and
+ * keeps, each part's writer), and a write of the whole is a write of every part.
  *
  * Physical textures come from a kiln_fg_allocator: kiln_fg_gpu_allocator makes them in
  * kiln_resources; tests of ordering and culling use an allocator that makes nothing, and need no
