@@ -12,9 +12,22 @@
 #include <kiln/render.h>
 #include "demo_scene.h"
 
+/* "agx|aces|none": the names the renderer's table gives, so the usage cannot drift from it. */
+static void list_names(const char *(*name)(int), char *out, size_t size) {
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; name(i) && n < size; i++) n += (size_t)snprintf(out + n, size - n, "%s%s", i ? "|" : "", name(i));
+}
+
+static const char *tonemapper_at(int i) { return kiln_tonemapper_name((kiln_tonemapper)i); }
+static const char *debug_mode_at(int i) { return kiln_debug_mode_name((kiln_debug_mode)i); }
+
 static int usage(void) {
-    fprintf(stderr, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap agx|aces|none] [--exposure F]\n"
-                    "                   [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]\n");
+    char tonemaps[128], debugs[128];
+    list_names(tonemapper_at, tonemaps, sizeof tonemaps);
+    list_names(debug_mode_at, debugs, sizeof debugs);
+    fprintf(stderr, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
+                    "                   [--debug %s] [--stats] [--graph]\n", tonemaps, debugs);
     return 2;
 }
 
@@ -25,19 +38,10 @@ typedef struct options {
     kiln_render_settings settings;
 } options;
 
-static bool parse_enum(const char *value, const char *const *names, int count, int *out) {
-    for (int i = 0; i < count; i++)
-        if (!strcmp(value, names[i])) return *out = i, true;
-    return false;
-}
-
 static int parse(int argc, char **argv, options *o) {
-    static const char *const tonemaps[] = {"agx", "aces", "none"};
-    static const char *const debugs[] = {"none", "normals", "clusters", "overdraw", "albedo"};
     *o = (options){.width = 1280, .height = 720};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int e;
         if (!strcmp(a, "--demo")) o->demo = true;
         else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--graph")) o->graph = true;
@@ -49,12 +53,12 @@ static int parse(int argc, char **argv, options *o) {
             }
             i++;
         } else if (!strcmp(a, "--tonemap") && v) {
-            if (!parse_enum(v, tonemaps, 3, &e)) return fprintf(stderr, "kiln-render: unknown tone mapper '%s'\n", v), 2;
-            o->settings.tonemapper = (kiln_tonemapper)e;
+            if (!kiln_tonemapper_from_name(v, &o->settings.tonemapper))
+                return fprintf(stderr, "kiln-render: unknown tone mapper '%s'\n", v), 2;
             i++;
         } else if (!strcmp(a, "--debug") && v) {
-            if (!parse_enum(v, debugs, 5, &e)) return fprintf(stderr, "kiln-render: unknown debug mode '%s'\n", v), 2;
-            o->settings.debug = (kiln_debug_mode)e;
+            if (!kiln_debug_mode_from_name(v, &o->settings.debug))
+                return fprintf(stderr, "kiln-render: unknown debug mode '%s'\n", v), 2;
             i++;
         } else if (!strcmp(a, "--exposure") && v) {
             char *end;

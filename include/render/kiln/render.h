@@ -98,6 +98,14 @@ size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size);
  * the last good modules and are logged to gfx->diagnostics. */
 uint32_t kiln_renderer_reload_shaders(kiln_renderer *r);
 
+/* Names of the enums, as kiln-render's flags spell them ("agx", "aces", "none"; "none", "normals",
+ * "clusters", "overdraw", "albedo"): NULL for a value outside the enum; from_name returns false,
+ * leaving *out alone, for an unknown name. */
+const char *kiln_tonemapper_name(kiln_tonemapper t);
+bool kiln_tonemapper_from_name(const char *name, kiln_tonemapper *out);
+const char *kiln_debug_mode_name(kiln_debug_mode m);
+bool kiln_debug_mode_from_name(const char *name, kiln_debug_mode *out);
+
 /* Opt-in allocation report: with a probe set (a function returning a running count of heap
  * allocations, e.g. from a malloc-counting test shim), every render logs the allocations each
  * phase made, under "render.alloc", to gfx->diagnostics. NULL turns it off. */
