@@ -1,6 +1,7 @@
 /* kiln_mesh_data: allocation, validation, area-weighted normals and bounds. Tangents live in
- * mesh_tangents.c, primitives in mesh_primitives.c, packing and upload in mesh_upload.c. */
-#include <kiln/geometry.h>
+ * mesh_tangents.c, primitives in mesh_primitives.c, packing in mesh_pack.c and the GPU upload in
+ * mesh_upload.c. */
+#include <kiln/geometry/mesh_data.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -57,6 +58,52 @@ void kiln_mesh_data_free(kiln_mesh_data *md) {
         free(md->morph_targets[t].normal_deltas);
     }
     memset(md, 0, sizeof *md);
+}
+
+/* A copy of `count` elements of `size` bytes, or NULL for an absent array; *ok turns false when
+ * memory runs out. */
+static void *copy_array(const void *src, size_t count, size_t size, bool *ok) {
+    if (!src) return NULL;
+    void *dst = malloc(count * size);
+    if (!dst) {
+        *ok = false;
+        return NULL;
+    }
+    memcpy(dst, src, count * size);
+    return dst;
+}
+
+bool kiln_mesh_data_copy(kiln_mesh_data *dst, const kiln_mesh_data *src, kiln_error *err) {
+    if (!dst) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh: copy needs a destination kiln_mesh_data");
+    memset(dst, 0, sizeof *dst);
+    /* Validation is what makes vertex_count and index_count the arrays' lengths. */
+    if (!kiln_mesh_data_validate(src, err)) return false;
+    size_t n = src->vertex_count;
+    bool ok = true;
+    kiln_mesh_data c = {
+        .vertex_count = src->vertex_count,
+        .positions = copy_array(src->positions, n, sizeof *src->positions, &ok),
+        .normals = copy_array(src->normals, n, sizeof *src->normals, &ok),
+        .tangents = copy_array(src->tangents, n, sizeof *src->tangents, &ok),
+        .uv0 = copy_array(src->uv0, n, sizeof *src->uv0, &ok),
+        .uv1 = copy_array(src->uv1, n, sizeof *src->uv1, &ok),
+        .joints = copy_array(src->joints, n, sizeof *src->joints, &ok),
+        .weights = copy_array(src->weights, n, sizeof *src->weights, &ok),
+        .index_count = src->index_count,
+        .indices = copy_array(src->indices, src->index_count, sizeof *src->indices, &ok),
+        .morph_target_count = src->morph_target_count,
+    };
+    for (uint32_t t = 0; t < src->morph_target_count; t++) {
+        c.morph_targets[t].position_deltas = copy_array(src->morph_targets[t].position_deltas, n, sizeof(kiln_vec3), &ok);
+        c.morph_targets[t].normal_deltas = copy_array(src->morph_targets[t].normal_deltas, n, sizeof(kiln_vec3), &ok);
+    }
+    if (!ok) {
+        kiln_mesh_data_free(&c);
+        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "mesh: out of memory copying %u vertices and %u indices",
+                              src->vertex_count, src->index_count);
+    }
+    *dst = c;
+    return true;
 }
 
 kiln_morph_target *kiln_mesh_data_add_morph_target(kiln_mesh_data *md, kiln_error *err) {

@@ -2,7 +2,7 @@
  * outside, uvs in the glTF convention (v grows downwards in the image), so a texture appears
  * upright and unmirrored on the side facing the viewer. Tangents come from
  * kiln_mesh_data_compute_tangents like any other mesh's. */
-#include <kiln/geometry.h>
+#include <kiln/geometry/mesh_data.h>
 
 #include <math.h>
 

@@ -35,8 +35,8 @@
  * kiln's uvs follow glTF (v grows downwards in the image) while a normal map's green channel
  * points up in the image, so the bitangent here is dP/d(-v): the uvs are read as (u, -v), which
  * is MikkTSpace on (u, 1 - v). Checked against tangents shipped in glTF sample models
- * (tests/render/test_mesh_tangents.c, docs/guides/meshes.md). */
-#include <kiln/geometry.h>
+ * (tests/geometry/test_mesh_tangents.c, docs/guides/meshes.md). */
+#include <kiln/geometry/mesh_data.h>
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,16 +1,10 @@
-/* Packing kiln_mesh_data into the vertex streams of mesh.h, and uploading them as a kiln_gpu_mesh.
- * The byte layout is written field by field with memcpy so it never depends on C struct padding. */
-#include <kiln/geometry.h>
+/* The GPU side of a mesh: the vertex layouts pipelines read the streams with, and the upload of
+ * the packed streams (mesh_pack.c) as a kiln_gpu_mesh. */
+#include <kiln/geometry/gpu_mesh.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-_Static_assert(KILN_VERTEX_OFFSET_UV1 + 8 == KILN_VERTEX_STRIDE, "the vertex stream ends with uv1");
-_Static_assert(KILN_SKIN_OFFSET_WEIGHTS + 16 == KILN_SKIN_STRIDE, "the skin stream ends with the weights");
-_Static_assert(sizeof(kiln_vec3) == 12 && sizeof(kiln_vec4) == 16 && sizeof(kiln_vec2) == 8 &&
-                   sizeof(kiln_joints4) == 8,
-               "vector types are tightly packed floats");
 
 kiln_vertex_layout kiln_mesh_vertex_layout(void) {
     return (kiln_vertex_layout){
@@ -36,60 +30,6 @@ kiln_vertex_layout kiln_mesh_skin_layout(void) {
         },
     };
 }
-
-size_t kiln_mesh_pack_vertices(const kiln_mesh_data *md, void *out, size_t out_size) {
-    if (!md || md->vertex_count == 0 || !md->positions || !md->normals || !md->uv0 || !out) return 0;
-    size_t size = (size_t)md->vertex_count * KILN_VERTEX_STRIDE;
-    if (out_size < size) return 0;
-    /* Defaults for absent streams: a tangent along +X with right-handed bitangent (harmless under
-     * a flat normal map), and uv1 repeating uv0 so a material that reads uv1 still lines up. */
-    const kiln_vec4 default_tangent = {1.0f, 0.0f, 0.0f, 1.0f};
-    uint8_t *p = out;
-    for (uint32_t v = 0; v < md->vertex_count; v++, p += KILN_VERTEX_STRIDE) {
-        memcpy(p + KILN_VERTEX_OFFSET_POSITION, &md->positions[v], 12);
-        memcpy(p + KILN_VERTEX_OFFSET_NORMAL, &md->normals[v], 12);
-        memcpy(p + KILN_VERTEX_OFFSET_TANGENT, md->tangents ? &md->tangents[v] : &default_tangent, 16);
-        memcpy(p + KILN_VERTEX_OFFSET_UV0, &md->uv0[v], 8);
-        memcpy(p + KILN_VERTEX_OFFSET_UV1, md->uv1 ? &md->uv1[v] : &md->uv0[v], 8);
-    }
-    return size;
-}
-
-size_t kiln_mesh_pack_skin(const kiln_mesh_data *md, void *out, size_t out_size) {
-    if (!kiln_mesh_data_has_skin(md) || !out) return 0;
-    size_t size = (size_t)md->vertex_count * KILN_SKIN_STRIDE;
-    if (out_size < size) return 0;
-    uint8_t *p = out;
-    for (uint32_t v = 0; v < md->vertex_count; v++, p += KILN_SKIN_STRIDE) {
-        memcpy(p + KILN_SKIN_OFFSET_JOINTS, md->joints[v].j, 8);
-        memcpy(p + KILN_SKIN_OFFSET_WEIGHTS, &md->weights[v], 16);
-    }
-    return size;
-}
-
-size_t kiln_mesh_pack_morph_deltas(const kiln_mesh_data *md, void *out, size_t out_size) {
-    if (!md || md->vertex_count == 0 || md->morph_target_count == 0 ||
-        md->morph_target_count > KILN_MAX_MORPH_TARGETS || !out)
-        return 0;
-    uint32_t targets = md->morph_target_count;
-    size_t size = (size_t)md->vertex_count * targets * KILN_MORPH_DELTA_STRIDE;
-    if (out_size < size) return 0;
-    /* Vertex-major: one vertex's deltas for every target are adjacent, which is the order the
-     * vertex shader reads them in. */
-    uint8_t *p = out;
-    for (uint32_t v = 0; v < md->vertex_count; v++) {
-        for (uint32_t t = 0; t < targets; t++, p += KILN_MORPH_DELTA_STRIDE) {
-            const kiln_morph_target *mt = &md->morph_targets[t];
-            kiln_vec3 dp = mt->position_deltas ? mt->position_deltas[v] : (kiln_vec3){0};
-            kiln_vec3 dn = mt->normal_deltas ? mt->normal_deltas[v] : (kiln_vec3){0};
-            const float row[8] = {dp.x, dp.y, dp.z, 0.0f, dn.x, dn.y, dn.z, 0.0f};
-            memcpy(p, row, sizeof row);
-        }
-    }
-    return size;
-}
-
-/* --- upload ------------------------------------------------------------------------------------------ */
 
 typedef size_t (*pack_fn)(const kiln_mesh_data *md, void *out, size_t out_size);
 

@@ -95,6 +95,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     renderer_alloc_mark(r, "start");
     /* Material bind groups hold registry views made once; the pixels behind them go up here. */
     if (!kiln_texture_registry_sync(r->texture_registry, err)) return false;
+    if (!kiln_geometry_registry_sync(r->geometry, err)) return false;
 
     kiln_camera camera = scene->camera;
     kiln_camera_set_viewport(&camera, width, height);

@@ -138,6 +138,7 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
               (r->library = kiln_shader_library_create(gfx, res, &source, err)) != NULL &&
               (r->graph = kiln_frame_graph_create(&allocator, err)) != NULL &&
               (r->own_textures = kiln_texture_registry_create(res, err)) != NULL &&
+              (r->geometry = kiln_geometry_registry_create(res, err)) != NULL &&
               kiln_default_textures_create(res, &r->defaults, err) && renderer_create_layouts(r, err) &&
               create_buffers(r, err) && renderer_ensure_instance_capacity(r, 256, err) && create_features(r, err);
     if (!ok) {
@@ -154,10 +155,8 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     destroy_features(r);
     for (uint32_t i = 0; i < r->material_count; i++)
         if (r->materials[i].live) kiln_gpu_material_destroy(res, &r->materials[i].gpu);
-    for (uint32_t i = 0; i < r->mesh_count; i++)
-        if (r->meshes[i].live) kiln_gpu_mesh_destroy(res, &r->meshes[i].gpu);
+    kiln_geometry_registry_destroy(r->geometry);
     free(r->materials);
-    free(r->meshes);
     sampler_cache_destroy(&r->samplers, res);
     kiln_texture_registry_destroy(r->own_textures); /* after the material groups binding its views */
     kiln_bind_group groups[] = {r->pass_group, r->object_group, r->frame_group};
@@ -184,28 +183,22 @@ const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r-
 /* ---- registries ---------------------------------------------------------------------------- */
 
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, kiln_error *err) {
-    renderer_mesh *meshes = kiln_array_reserve(r->meshes, &r->mesh_capacity, r->mesh_count + 1, sizeof *r->meshes);
-    if (meshes) r->meshes = meshes;
-    if (!meshes) {
-        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory adding mesh '%s'", label ? label : "");
-        return KILN_INVALID_INDEX;
-    }
-    renderer_mesh m = {.live = true};
-    if (!kiln_gpu_mesh_upload(r->res, data, label, &m.gpu, err)) return KILN_INVALID_INDEX;
-    r->meshes[r->mesh_count] = m;
-    return r->mesh_count++;
+    uint32_t id = kiln_geometry_add(r->geometry, label, data, err);
+    return id ? id - 1 : KILN_INVALID_INDEX;
 }
 
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err) {
-    if (index >= r->mesh_count)
+    uint32_t count = kiln_geometry_count(r->geometry);
+    if (index >= count)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: remove_mesh: index %u out of range (%u meshes)",
-                              index, r->mesh_count);
-    if (r->meshes[index].live) kiln_gpu_mesh_destroy(r->res, &r->meshes[index].gpu);
-    r->meshes[index].live = false;
-    return true;
+                              index, count);
+    /* An index already removed is removed again without complaint (the registry itself refuses). */
+    return !kiln_geometry_get_info(r->geometry, index + 1) || kiln_geometry_remove(r->geometry, index + 1, err);
 }
 
-uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return r->mesh_count; }
+uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return kiln_geometry_count(r->geometry); }
+
+kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r) { return r->geometry; }
 
 /* Validation comes first, so a bad state never reaches the sampler cache and a refused material
  * changes nothing. */

@@ -23,11 +23,6 @@
 extern const kiln_wgsl_embedded_file kiln_render_wgsl[];
 extern const uint32_t kiln_render_wgsl_count;
 
-typedef struct renderer_mesh {
-    kiln_gpu_mesh gpu;
-    bool live;
-} renderer_mesh;
-
 typedef struct renderer_material {
     kiln_material params;       /* the CPU description, copied; label pointer cleared */
     kiln_gpu_material gpu;
@@ -151,8 +146,8 @@ struct kiln_renderer {
     void **feature_state;       /* one per entry of the feature list */
     render_frame frame;
 
-    renderer_mesh *meshes;
-    uint32_t mesh_count, mesh_capacity;
+    /* The meshes, owned: renderer mesh index i is geometry id i + 1. Synced after the textures. */
+    kiln_geometry_registry *geometry;
     renderer_material *materials;
     uint32_t material_count, material_capacity;
 

@@ -1,5 +1,6 @@
 /* The renderer end to end: a validation-clean frame of the demo scene, bit-identical when
- * rendered again, culling and stats, the material registry rules, debug views, bad scenes. */
+ * rendered again, culling and stats, the material and mesh registry rules, debug views, bad
+ * scenes. */
 #include <kiln/render.h>
 #include "demo_scene.h"
 
@@ -166,6 +167,67 @@ TEST(the_material_registry_keeps_indices_stable) {
     CHECK_STR_CONTAINS(err.message, "instance 1 uses unknown mesh 42");
 }
 
+TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_geometry_registry *geometry = kiln_renderer_geometry_registry(h.r);
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_cube(&md, 0.5f, &err));
+    uint32_t a = kiln_renderer_add_mesh(h.r, "a", &md, &err), b = kiln_renderer_add_mesh(h.r, "b", &md, &err);
+    kiln_geometry_registry_stats added = kiln_geometry_registry_get_stats(geometry);
+    kiln_material m = kiln_material_default("grey");
+    uint32_t grey = kiln_renderer_add_material(h.r, &m, &err);
+    kiln_render_instance inst[2] = {at(a, grey, (kiln_vec3){0, 0, -4}), at(b, grey, (kiln_vec3){1, 0, -4})};
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
+                               .instances = inst, .instance_count = 2};
+    bool rendered = harness_render(&h, &scene, NULL, &err);
+    kiln_geometry_registry_stats recorded = kiln_geometry_registry_get_stats(geometry);
+    bool removed = kiln_renderer_remove_mesh(h.r, a, &err) && kiln_renderer_remove_mesh(h.r, a, &err);
+    bool rendered_removed = harness_render(&h, &scene, NULL, &err);
+    char removed_message[512];
+    snprintf(removed_message, sizeof removed_message, "%s", err.message);
+    bool out_of_range = kiln_renderer_remove_mesh(h.r, 5, &err);
+    char range_message[512];
+    snprintf(range_message, sizeof range_message, "%s", err.message);
+    uint32_t reused = kiln_renderer_add_mesh(h.r, "c", &md, &err);
+    kiln_mesh_data_free(&md);
+    bool rendered_reused = harness_render(&h, &scene, NULL, &err);
+    uint32_t count = kiln_renderer_mesh_count(h.r);
+    const kiln_geometry_info *info = kiln_geometry_get_info(geometry, reused + 1);
+    bool named = info && strcmp(info->label, "c") == 0;
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(a, 0);
+    CHECK_EQ_INT(b, 1);
+    CHECK_EQ_INT(added.gpu_meshes, 0); /* add copies; the upload waits for the record */
+    CHECK_MSG(rendered, "%s", err.message);
+    CHECK_EQ_INT(recorded.gpu_meshes, 2);
+    CHECK(removed);
+    CHECK(!rendered_removed);
+    CHECK_STR_CONTAINS(removed_message, "renderer: instance 0 uses removed mesh 0");
+    CHECK(!out_of_range);
+    CHECK_STR_CONTAINS(range_message, "renderer: remove_mesh: index 5 out of range (2 meshes)");
+    CHECK_EQ_INT(reused, 0);
+    CHECK_MSG(rendered_reused, "%s", err.message);
+    CHECK_EQ_INT(count, 2);
+    CHECK(named);
+}
+
+TEST(a_refused_mesh_takes_no_index_and_names_its_label) {
+    harness h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_data_init(&md, 3, 4, 0, &err));
+    uint32_t index = kiln_renderer_add_mesh(h.r, "ragged", &md, &err);
+    kiln_mesh_data_free(&md);
+    uint32_t count = kiln_renderer_mesh_count(h.r);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(index, KILN_INVALID_INDEX);
+    CHECK_STR_CONTAINS(err.message, "geometry 'ragged': mesh: 4 indices is not a multiple of 3 (triangle list)");
+    CHECK_EQ_INT(count, 0);
+}
+
 TEST(the_normals_debug_view_bypasses_the_tone_curve) {
     kiln_render_settings s = {.debug = KILN_DEBUG_NORMALS};
     harness h;
@@ -323,7 +385,9 @@ TEST(the_graph_dot_lists_the_frame_passes_in_order) {
 }
 
 TEST_MAIN(T(the_demo_frame_is_clean_and_deterministic), T(instances_outside_the_frustum_are_culled_and_batches_merge),
-          T(the_material_registry_keeps_indices_stable), T(the_normals_debug_view_bypasses_the_tone_curve),
+          T(the_material_registry_keeps_indices_stable),
+          T(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index),
+          T(a_refused_mesh_takes_no_index_and_names_its_label), T(the_normals_debug_view_bypasses_the_tone_curve),
           T(a_target_without_texture_or_view_or_of_another_format_is_refused), T(the_frame_is_the_size_of_its_target),
           T(settings_out_of_range_are_refused_naming_the_field),
           T(a_setting_set_back_to_zero_between_frames_means_its_default),

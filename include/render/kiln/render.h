@@ -45,10 +45,18 @@ void kiln_renderer_destroy(kiln_renderer *r);
  * between frames (zero means the default again). shader_dir is read at creation only. */
 kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
 
-/* Meshes: uploaded on add. */
+/* Meshes live in the renderer's geometry registry (created and destroyed with it), under index
+ * i = geometry id - 1, with the spec's mesh registry rules:
+ *  - add validates and copies the mesh (the caller keeps `data`) and uploads it at the next
+ *    record (kiln_geometry_registry_sync); a refused add fails naming the label;
+ *  - remove frees the mesh, and the next add reuses the lowest removed index (removing an index
+ *    already removed does nothing); render fails naming an instance that uses a removed mesh;
+ *  - mesh_count is the number of indices handed out, removed ones included.
+ * kiln_renderer_geometry_registry(r) reaches the registry for replace, info and bounds. */
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, kiln_error *err);
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err);
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
+kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r);
 
 /* Materials, with the registry rules of the spec:
  *  - add uploads and always appends a new index;

@@ -1,6 +1,6 @@
 /* The vertex streams byte for byte, and kiln_gpu_mesh: buffer sizes, GPU contents read back,
  * the LOD table, and that a refused or failed upload leaves nothing alive. */
-#include <kiln/geometry.h>
+#include <kiln/geometry/gpu_mesh.h>
 
 #include "gfx_fixture.h"
 

@@ -1,6 +1,6 @@
 /* kiln_mesh_data on the CPU: allocation, each validation rule with its message, area-weighted
  * normals, bounds, morph targets, and the cube, sphere and plane primitives. */
-#include <kiln/geometry.h>
+#include <kiln/geometry/mesh_data.h>
 
 #include "test.h"
 
@@ -254,6 +254,45 @@ TEST(compute_normals_refuses_an_invalid_mesh_and_changes_nothing) {
     CHECK_STR_CONTAINS(err.message, "mesh: index 2 is 4, past the 4 vertices");
 }
 
+/* ---- copies --------------------------------------------------------------------------------------- */
+
+TEST(copy_duplicates_every_stream_and_morph_target) {
+    kiln_mesh_data md, copy;
+    make_square(&md, KILN_MESH_TANGENTS | KILN_MESH_UV1 | KILN_MESH_SKIN);
+    kiln_morph_target *t = kiln_mesh_data_add_morph_target(&md, NULL);
+    CHECK(t);
+    t->position_deltas[3] = kiln_vec3_make(0.5f, 0, 0);
+    free(t->normal_deltas);
+    t->normal_deltas = NULL;
+    md.uv1[2] = (kiln_vec2){7, 8};
+    md.joints[1].j[2] = 9;
+    kiln_error err = {0};
+    bool ok = kiln_mesh_data_copy(&copy, &md, &err);
+    bool distinct = copy.positions != md.positions && copy.indices != md.indices;
+    kiln_mesh_data_free(&md); /* the copy owns its own arrays */
+    CHECK_MSG(ok, "%s", err.message);
+    bool same = copy.vertex_count == 4 && copy.index_count == 6 && copy.positions[2].y == 1.0f &&
+                copy.normals[0].z == 1.0f && copy.tangents && copy.uv1[2].y == 8.0f && copy.joints[1].j[2] == 9 &&
+                copy.weights && copy.indices[5] == 3 && copy.morph_target_count == 1 &&
+                copy.morph_targets[0].position_deltas[3].x == 0.5f && !copy.morph_targets[0].normal_deltas;
+    kiln_mesh_data_free(&copy);
+    CHECK(distinct);
+    CHECK(same);
+}
+
+TEST(copy_refuses_an_invalid_mesh_and_leaves_the_destination_zeroed) {
+    kiln_mesh_data md, copy;
+    make_square(&md, 0);
+    md.indices[4] = 11;
+    memset(&copy, 0xAB, sizeof copy);
+    kiln_error err = {0};
+    bool ok = kiln_mesh_data_copy(&copy, &md, &err);
+    kiln_mesh_data_free(&md);
+    CHECK(!ok);
+    CHECK(copy.vertex_count == 0 && !copy.positions && !copy.indices);
+    CHECK_STR_CONTAINS(err.message, "mesh: index 4 is 11, past the 4 vertices");
+}
+
 /* ---- bounds ------------------------------------------------------------------------------------- */
 
 TEST(bounds_are_the_box_and_the_farthest_vertex_from_its_centre) {
@@ -431,6 +470,8 @@ TEST_MAIN(T(init_allocates_required_streams_and_only_the_optional_ones_asked_for
           T(computed_normals_weight_faces_by_area),
           T(a_vertex_no_triangle_uses_gets_an_up_normal),
           T(compute_normals_refuses_an_invalid_mesh_and_changes_nothing),
+          T(copy_duplicates_every_stream_and_morph_target),
+          T(copy_refuses_an_invalid_mesh_and_leaves_the_destination_zeroed),
           T(bounds_are_the_box_and_the_farthest_vertex_from_its_centre),
           T(morph_targets_widen_the_bounds),
           T(cube_has_24_vertices_wound_ccw_from_outside),

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kiln/geometry.h>
+#include <kiln/geometry/mesh_data.h>
 
 #define GLTF_TEST_MAX_BUFFERS 8
 

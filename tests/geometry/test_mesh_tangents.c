@@ -1,6 +1,6 @@
 /* Tangents: the handedness convention on hand-built quads, degenerate uvs, welding, and agreement
  * with tangents shipped in glTF sample models (exported through MikkTSpace). */
-#include <kiln/geometry.h>
+#include <kiln/geometry/mesh_data.h>
 
 #include "gltf_test_reader.h"
 #include "test.h"

@@ -1,0 +1,49 @@
+/* kiln/geometry/gpu_mesh: a kiln_mesh_data uploaded to the GPU (kiln_gpu_mesh), and the vertex
+ * layouts pipelines read its streams with. The streams themselves are described in
+ * kiln/geometry/mesh_data.h.
+ *
+ * Ownership: a kiln_gpu_mesh holds buffer handles in a kiln_resources; kiln_gpu_mesh_destroy
+ * releases them, and the kiln_resources must outlive the mesh. */
+#ifndef KILN_GEOMETRY_GPU_MESH_H
+#define KILN_GEOMETRY_GPU_MESH_H
+
+#include <kiln/geometry/mesh_data.h>
+#include <kiln/gfx.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Vertex layouts for pipelines: slot 0 (locations 0..4) and slot 1 (locations 5..6). */
+kiln_vertex_layout kiln_mesh_vertex_layout(void);
+kiln_vertex_layout kiln_mesh_skin_layout(void);
+
+/* A mesh on the GPU. Buffers carry CopyDst and CopySrc besides their use, so they can be
+ * updated and read back. */
+typedef struct kiln_gpu_mesh {
+    kiln_buffer vertices;      /* Vertex: vertex_count * KILN_VERTEX_STRIDE */
+    kiln_buffer skin;          /* Vertex: vertex_count * KILN_SKIN_STRIDE; id 0 when not skinned */
+    kiln_buffer indices;       /* Index, u32 */
+    kiln_buffer morph_deltas;  /* Storage; id 0 without morph targets */
+    uint32_t vertex_count;
+    uint32_t index_count;      /* the full-detail count, lods[0].index_count */
+    uint32_t morph_target_count;
+    bool skinned;
+    kiln_mesh_bounds bounds;
+    uint32_t lod_count;        /* 1 until LODs are built */
+    kiln_mesh_lod lods[KILN_MESH_MAX_LODS];
+} kiln_gpu_mesh;
+
+/* Validates `md`, then creates and fills the buffers (labelled "<label> vertices", "... skin",
+ * "... indices", "... morph deltas"; label NULL means "mesh"). On failure nothing stays alive
+ * and *out is zeroed. */
+bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const char *label, kiln_gpu_mesh *out,
+                          kiln_error *err);
+/* Destroys the mesh's buffers and zeroes it; safe on a zeroed mesh. */
+void kiln_gpu_mesh_destroy(kiln_resources *res, kiln_gpu_mesh *mesh);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
