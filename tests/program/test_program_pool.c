@@ -3,7 +3,7 @@
  * to the new class and the old one released once idle, and Four transients: resolved once between
  * writers for every reader, their samples kept for a later writer, averaged, and left unresolved
  * (no resolve texture) when nobody reads them. */
-#include "program/transient_pool.h"
+#include "program/program_internal.h"
 #include "program_test_util.h"
 
 #define W 32
@@ -103,7 +103,7 @@ TEST(programs_share_the_pool) {
 }
 
 /* A dispatch at a new output size takes textures of the new class; the old class stays pooled
- * until it has sat unused through TRANSIENT_POOL_IDLE_RECORDS frames with work. */
+ * until it has sat unused through PROGRAM_POOL_IDLE_RECORDS frames with work. */
 TEST(a_resize_moves_transients_to_the_new_class) {
     program_fixture f;
     PROGRAM_FIXTURE_OPEN(f);
@@ -117,7 +117,7 @@ TEST(a_resize_moves_transients_to_the_new_class) {
     CHECK_EQ_INT(stats.textures_last_dispatch, 2);
     CHECK_EQ_INT(stats.classes, 2);
     CHECK_EQ_INT(stats.textures, 4);
-    for (int frame = 1; frame < TRANSIENT_POOL_IDLE_RECORDS; frame++) CHECK(run_chain(&f, prog, small));
+    for (uint32_t frame = 1; frame < PROGRAM_POOL_IDLE_RECORDS; frame++) CHECK(run_chain(&f, prog, small));
     stats = kiln_programs_pool_stats(f.programs);
     CHECK_EQ_INT(stats.classes, 1);
     CHECK_EQ_INT(stats.textures, 2);
@@ -135,7 +135,7 @@ TEST(frames_without_work_release_nothing) {
     CHECK(prog);
     uint32_t out = make_texture(&f, KILN_FORMAT_RGBA16_FLOAT, W, H, NULL, true);
     CHECK(run_chain(&f, prog, out));
-    for (int frame = 0; frame < 2 * TRANSIENT_POOL_IDLE_RECORDS; frame++) CHECK(run_frame(&f));
+    for (uint32_t frame = 0; frame < 2 * PROGRAM_POOL_IDLE_RECORDS; frame++) CHECK(run_frame(&f));
     CHECK_EQ_INT(kiln_programs_pool_stats(f.programs).textures, 2);
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
