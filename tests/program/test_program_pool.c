@@ -288,7 +288,31 @@ TEST(a_four_r32float_transient_is_refused_at_register) {
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
 
-TEST_MAIN(T(a_ping_pong_chain_of_ten_passes_settles_on_two_textures), T(later_dispatches_reuse_the_pooled_textures),
+/* Two dispatches in one record call are one graph frame: the second one's transients land on the
+ * textures the first has finished with, so the pool still holds two. */
+TEST(two_dispatches_in_one_record_call_share_two_textures) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_chain(&f);
+    CHECK(prog);
+    uint32_t a = make_texture(&f, KILN_FORMAT_RGBA16_FLOAT, W, H, NULL, true);
+    uint32_t b = make_texture(&f, KILN_FORMAT_RGBA16_FLOAT, W, H, NULL, true);
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &a, 1, SEED, sizeof SEED), KILN_DISPATCH_OK);
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &b, 1, SEED, sizeof SEED), KILN_DISPATCH_OK);
+    CHECK(run_frame(&f));
+    kiln_pool_stats stats = kiln_programs_pool_stats(f.programs);
+    CHECK_EQ_INT(stats.textures, 2);
+    CHECK_EQ_INT(stats.textures_last_dispatch, 2);
+    static float got[W * H * 4];
+    for (int k = 0; k < 2; k++) {
+        CHECK(read_texels(&f, k ? b : a, got));
+        CHECK_NEAR(got[0], 0.1 + 9 * 0.05, 2e-3);
+    }
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST_MAIN(T(two_dispatches_in_one_record_call_share_two_textures),
+          T(a_ping_pong_chain_of_ten_passes_settles_on_two_textures), T(later_dispatches_reuse_the_pooled_textures),
           T(programs_share_the_pool), T(a_resize_moves_transients_to_the_new_class),
           T(frames_without_work_release_nothing), T(destroying_the_runtime_releases_every_gpu_object),
           T(a_four_transient_read_twice_between_writers_resolves_for_each_run_of_readers),
