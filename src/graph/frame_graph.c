@@ -142,6 +142,8 @@ void kiln_frame_graph_reset(kiln_frame_graph *g) {
     g->physical_used = 0;
 }
 
+void kiln_frame_graph_set_keep_idle(kiln_frame_graph *g, uint32_t compiles) { g->keep_idle = compiles; }
+
 /* ---- declaration --------------------------------------------------------------------------- */
 
 /* Only the first mistake of a frame is reported: later ones are usually its consequences. */
@@ -292,16 +294,14 @@ static void add_attachment(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource 
         note_mistake(g, FG_MISTAKE_ATTACH_NOT_TEXTURE, pass, resource.index);
         return;
     }
-    uint32_t colors = 0;
-    for (uint32_t i = 0; i < g->attachment_count; i++) {
-        if (g->attachments[i].pass != pass) continue;
-        if (a.depth && g->attachments[i].depth) {
-            note_mistake(g, FG_MISTAKE_TWO_DEPTHS, pass, resource.index);
-            return;
-        }
-        colors += !g->attachments[i].depth;
+    /* Counted per pass, not by scanning the attachments: a frame of thousands of passes (a
+     * program's repeats) would otherwise declare in quadratic time. */
+    fg_pass *p = &g->passes[pass];
+    if (a.depth && p->has_depth) {
+        note_mistake(g, FG_MISTAKE_TWO_DEPTHS, pass, resource.index);
+        return;
     }
-    if (!a.depth && colors == KILN_MAX_COLOR_ATTACHMENTS) {
+    if (!a.depth && p->colors == KILN_MAX_COLOR_ATTACHMENTS) {
         note_mistake(g, FG_MISTAKE_TOO_MANY_COLORS, pass, resource.index);
         return;
     }
@@ -312,6 +312,8 @@ static void add_attachment(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource 
     a.pass = pass;
     a.resource = resource.index;
     g->attachments[g->attachment_count++] = a;
+    if (a.depth) p->has_depth = true;
+    else p->colors++;
 }
 
 void kiln_frame_graph_color(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, WGPUColor clear) {
@@ -321,6 +323,12 @@ void kiln_frame_graph_color(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource
 void kiln_frame_graph_depth(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, float clear,
                             bool read_only) {
     add_attachment(g, pass, resource, (fg_attachment){.depth = true, .read_only = read_only, .clear_depth = clear});
+}
+
+void kiln_frame_graph_timestamps(kiln_frame_graph *g, uint32_t pass, const kiln_pass_timestamps *writes) {
+    if (pass >= g->pass_count) return;
+    g->passes[pass].timed = writes != NULL;
+    if (writes) g->passes[pass].timestamps = *writes;
 }
 
 void kiln_frame_graph_read(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource) {
@@ -363,6 +371,8 @@ bool kiln_frame_graph_is_culled(const kiln_frame_graph *g, uint32_t pass) {
 uint32_t kiln_frame_graph_culled_count(const kiln_frame_graph *g) { return g->compiled ? g->culled_count : 0; }
 
 uint32_t kiln_frame_graph_physical_count(const kiln_frame_graph *g) { return g->compiled ? g->physical_used : 0; }
+
+kiln_fg_pool_stats kiln_frame_graph_pool_stats(const kiln_frame_graph *g) { return fg_pool_stats(g); }
 
 bool kiln_frame_graph_lifetime(const kiln_frame_graph *g, kiln_fg_resource resource, uint32_t *first,
                                uint32_t *last) {

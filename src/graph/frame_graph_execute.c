@@ -59,8 +59,8 @@ static bool execute_pass(kiln_frame_graph *g, uint32_t p, kiln_encoder *enc, kil
     bool has_depth;
     begin_attachments(g, pass, colors, &color_count, &depth, &has_depth);
     kiln_render_pass rp;
-    if (!kiln_encoder_begin_render_pass(enc, pass->name, colors, color_count, has_depth ? &depth : NULL, &rp,
-                                        &begin_err))
+    if (!kiln_encoder_begin_render_pass_timed(enc, pass->name, colors, color_count, has_depth ? &depth : NULL,
+                                              pass->timed ? &pass->timestamps : NULL, &rp, &begin_err))
         return kiln_error_set(err, begin_err.code, "frame graph: pass '%s': %s", fg_name(pass->name), begin_err.message);
     ctx.render = &rp;
     if (pass->record) pass->record(&ctx, pass->user);
@@ -68,12 +68,18 @@ static bool execute_pass(kiln_frame_graph *g, uint32_t p, kiln_encoder *enc, kil
     return pass_succeeded(&ctx, &rp.error, rp.failed, err);
 }
 
-bool kiln_frame_graph_execute(kiln_frame_graph *g, kiln_encoder *enc, kiln_error *err) {
+bool kiln_frame_graph_execute_range(kiln_frame_graph *g, kiln_encoder *enc, uint32_t first, uint32_t count,
+                                    kiln_error *err) {
     if (!g->compiled)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "frame graph: execute before a successful compile");
-    for (uint32_t i = 0; i < g->order_count; i++)
+    uint32_t end = first < g->order_count && count < g->order_count - first ? first + count : g->order_count;
+    for (uint32_t i = first; i < end; i++)
         if (!execute_pass(g, g->order[i], enc, err)) return false;
     return true;
+}
+
+bool kiln_frame_graph_execute(kiln_frame_graph *g, kiln_encoder *enc, kiln_error *err) {
+    return kiln_frame_graph_execute_range(g, enc, 0, UINT32_MAX, err);
 }
 
 /* ---- what record functions ask for --------------------------------------------------------- */

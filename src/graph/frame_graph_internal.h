@@ -21,6 +21,10 @@ typedef struct fg_pass {
     kiln_fg_record_fn record;
     void *user;
     bool compute;
+    bool timed;                    /* begin the render pass with `timestamps` */
+    kiln_pass_timestamps timestamps;
+    uint32_t colors;               /* colour attachments declared */
+    bool has_depth;                /* a depth attachment declared */
     /* compile results */
     bool culled;
     uint32_t position;             /* index into order; FG_NONE when culled */
@@ -98,6 +102,7 @@ typedef struct fg_physical {
     bool alive;                    /* the slot holds a texture */
     bool used;                     /* assigned to at least one transient this frame */
     uint32_t busy_until;           /* last position of its latest user this frame */
+    uint64_t last_used;            /* the graph's compile_serial when a frame last used it */
 } fg_physical;
 
 /* The first declaration mistake of the frame, kept as numbers (no strings in the frame path) and
@@ -158,6 +163,8 @@ struct kiln_frame_graph {
     /* the texture pool, across frames */
     fg_physical *physical;
     uint32_t physical_slots, physical_capacity;
+    uint64_t compile_serial;             /* texture assignments made (one per compile that got that far) */
+    uint32_t keep_idle;                  /* kiln_frame_graph_set_keep_idle */
 };
 
 static inline const char *fg_name(const char *name) { return name ? name : ""; }
@@ -178,9 +185,10 @@ bool fg_pool_reserve(kiln_frame_graph *g, uint32_t need);
 /* Destroys every pooled texture and view. */
 void fg_pool_release_all(kiln_frame_graph *g);
 /* Assigns each transient an executed pass uses a pooled texture (creating missing ones), gives
- * each used sub-resource its view, and destroys pooled textures this frame does not use. Needs
- * lifetimes computed. */
+ * each used sub-resource its view, and destroys pooled textures that have now gone unused through
+ * more than keep_idle compiles in a row. Needs lifetimes computed. */
 bool fg_assign_textures(kiln_frame_graph *g, kiln_error *err);
+kiln_fg_pool_stats fg_pool_stats(const kiln_frame_graph *g);
 /* The view (raw and handle) a texture resource resolves to after compile. */
 kiln_fg_view fg_resource_view(const kiln_frame_graph *g, const fg_resource *r);
 

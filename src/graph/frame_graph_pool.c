@@ -49,6 +49,20 @@ static bool same_desc(const kiln_fg_texture_desc *a, const kiln_fg_texture_desc 
            a->sample_count == b->sample_count && a->mip_levels == b->mip_levels && a->layers == b->layers;
 }
 
+kiln_fg_pool_stats fg_pool_stats(const kiln_frame_graph *g) {
+    kiln_fg_pool_stats s = {0};
+    for (uint32_t i = 0; i < g->physical_slots; i++) {
+        const fg_physical *p = &g->physical[i];
+        if (!p->alive) continue;
+        s.textures++;
+        bool first_of_desc = true;
+        for (uint32_t j = 0; j < i && first_of_desc; j++)
+            if (g->physical[j].alive && same_desc(&g->physical[j].desc, &p->desc)) first_of_desc = false;
+        s.descriptions += first_of_desc;
+    }
+    return s;
+}
+
 /* Has the allocator make a texture for `r` in a free pool slot. */
 static uint32_t create_physical(kiln_frame_graph *g, const fg_resource *r, kiln_error *err) {
     uint32_t slot = 0;
@@ -129,6 +143,7 @@ bool fg_assign_textures(kiln_frame_graph *g, kiln_error *err) {
         for (; j > 0 && g->resources[by_first[j - 1]].first > res->first; j--) by_first[j] = by_first[j - 1];
         by_first[j] = r;
     }
+    g->compile_serial++;
     for (uint32_t s = 0; s < g->physical_slots; s++) g->physical[s].used = false;
     for (uint32_t i = 0; i < n; i++) {
         fg_resource *res = &g->resources[by_first[i]];
@@ -137,6 +152,7 @@ bool fg_assign_textures(kiln_frame_graph *g, kiln_error *err) {
         if (slot == FG_NONE) return false;
         g->physical[slot].used = true;
         g->physical[slot].busy_until = res->last;
+        g->physical[slot].last_used = g->compile_serial;
         res->physical = slot;
     }
     /* Sub-resources share their texture's slot and get a view of their mip and layer. */
@@ -149,8 +165,9 @@ bool fg_assign_textures(kiln_frame_graph *g, kiln_error *err) {
     }
     g->physical_used = 0;
     for (uint32_t s = 0; s < g->physical_slots; s++) {
-        if (g->physical[s].used) g->physical_used++;
-        else if (g->physical[s].alive) release_physical(g, s);
+        const fg_physical *p = &g->physical[s];
+        if (p->used) g->physical_used++;
+        else if (p->alive && g->compile_serial - p->last_used > g->keep_idle) release_physical(g, s);
     }
     return true;
 }

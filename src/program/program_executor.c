@@ -3,12 +3,12 @@
  *
  * Per record call the uniform windows of every queued pass iteration are copied into 256-byte
  * aligned slots of one staging array and uploaded with one queue write; each iteration binds its
- * slot by dynamic offset. Per dispatch the transients are placed in the pool by live range
- * (transient_pool.h); per pass and iteration one render pass: the first write a dispatch makes to
- * a slot clears it to transparent black and every later write loads, a Four output attaches its
- * samples and resolves in the last iteration of a writer the plan marked, and the draw is one
- * fullscreen triangle. Bind groups are cached per pass by the handles they bind, so a steady frame
- * loop records without creating objects or allocating.
+ * slot by dynamic offset. The dispatches are then declared into the runtime's frame graph, one
+ * graph pass per iteration (program_graph.c), compiled (which places the transients in the pool
+ * and derives every clear, load, store and resolve), and executed dispatch by dispatch, in ranges
+ * of at most PROGRAM_PASSES_PER_SUBMIT passes per encoder segment. Bind groups are cached per pass
+ * by the handles they bind, so a steady frame loop records without creating objects or
+ * allocating.
  *
  * Where the device has timestamp queries, each pass of each dispatch is timed: its first render
  * pass writes a begin timestamp and its last an end one, every encoder segment's queries are
@@ -16,16 +16,8 @@
  * that came back into the passes at the next record or timings call. Nothing waits for the GPU. */
 #include "program_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 void program_executor_free(kiln_programs *p) {
     if (p->gpu_timing) kiln_timestamps_destroy(p->gpu_timing->timestamps);
@@ -45,7 +37,7 @@ void program_executor_free(kiln_programs *p) {
 
 /* Copies every queued iteration's window into its slot (queued_uniform_bytes in all). The slots
  * are laid out dispatch by dispatch, pass by pass, iteration by iteration: the order
- * record_dispatch binds them in. */
+ * program_graph_declare hands them to the steps in. */
 static void stage_uniforms(kiln_programs *p) {
     size_t at = 0;
     for (uint32_t d = 0; d < p->queue.count; d++) {
@@ -194,7 +186,7 @@ void program_gpu_collect(const kiln_programs *p) {
     }
 }
 
-/* ---- one dispatch ---------------------------------------------------------------------------------- */
+/* ---- executing the graph ------------------------------------------------------------------------ */
 
 typedef struct record_state {
     kiln_programs *p;
@@ -202,6 +194,8 @@ typedef struct record_state {
     uint32_t passes_in_encoder;
     bool encoder_failed;
     program_gpu_segment *segment;     /* the pieces timed in this encoder segment; NULL: untimed */
+    program_gpu_piece *piece;         /* the piece of the pass being timed */
+    uint64_t measurement;             /* the measurement of the pass being timed */
 } record_state;
 
 static void begin_segment(record_state *s) {
@@ -225,145 +219,33 @@ static void end_segment(record_state *s) {
         seg->token = 0;
 }
 
-/* The timestamp writes of iteration `it` of a pass: a begin where the measurement's piece in this
- * segment starts (its first iteration, or the first after a split), an end where it stops (its
- * last iteration, or the last before the segment fills). NULL when untimed or in between. */
-static const kiln_pass_timestamps *iteration_timestamps(record_state *s, const program *prog, uint32_t index,
-                                                        uint32_t it, uint64_t measurement, program_gpu_piece **piece,
-                                                        kiln_pass_timestamps *out) {
+/* The timestamp writes of a step, placed before its range executes: a begin where the
+ * measurement's piece in this segment starts (the pass's first iteration, or the first after a
+ * split), an end where it stops (its last iteration, or the last before the segment fills); none
+ * in between. `in_encoder` is the step's position in the segment. */
+static void place_timestamps(record_state *s, uint32_t k, uint32_t in_encoder) {
     program_gpu_segment *seg = s->segment;
-    if (!seg) return NULL;
-    uint32_t iterations = prog->passes[index].iterations;
-    bool starts = it == 0 || s->passes_in_encoder == 0;
-    bool stops = it + 1 == iterations || s->passes_in_encoder + 1 == PROGRAM_PASSES_PER_SUBMIT;
+    if (!seg) return;
+    const program_step *step = &s->p->steps[k];
+    uint32_t iterations = step->prog->passes[step->pass].iterations;
+    if (step->iteration == 0) s->measurement = ++s->p->gpu_timing->next_measurement;
+    bool starts = step->iteration == 0 || in_encoder == 0;
+    bool stops = step->iteration + 1 == iterations || in_encoder + 1 == PROGRAM_PASSES_PER_SUBMIT;
     if (starts) {
-        *piece = &seg->pieces[seg->count++];
-        **piece = (program_gpu_piece){.program_id = prog->id, .pass_index = index, .measurement = measurement,
-                                      .first = it == 0};
+        s->piece = &seg->pieces[seg->count++];
+        *s->piece = (program_gpu_piece){.program_id = step->prog->id, .pass_index = step->pass,
+                                        .measurement = s->measurement, .first = step->iteration == 0};
     }
-    if (!starts && !stops) return NULL;
-    uint32_t k = (uint32_t)(*piece - seg->pieces);
-    if (stops) (*piece)->last = it + 1 == iterations;
-    *out = kiln_timestamps_pass(s->p->gpu_timing->timestamps, starts ? 2 * k : WGPU_QUERY_SET_INDEX_UNDEFINED,
-                                stops ? 2 * k + 1 : WGPU_QUERY_SET_INDEX_UNDEFINED);
-    return out;
-}
-
-static const uint32_t *dispatch_ids(const kiln_programs *p, const program_dispatch *d) {
-    return p->queue.ids + d->ids_at;
-}
-
-/* Claims a pool texture for every virtual the program has, at this dispatch's reference size. */
-static bool place_transients(kiln_programs *p, program *prog, const program_dispatch *d, kiln_error *err) {
-    transient_pool_begin_dispatch(&p->pool);
-    for (uint32_t v = 0; v < prog->virtual_count; v++) {
-        const program_virtual *virt = &prog->virtuals[v];
-        const kiln_transient_spec *t = &prog->transients[virt->transient];
-        uint32_t w, h;
-        program_resolve_extent(t->extent, d->reference_width, d->reference_height, &w, &h, NULL);
-        kiln_samples samples = virt->resolve ? KILN_SAMPLES_ONE : t->samples;
-        prog->physical[v] = transient_pool_claim(&p->pool, w, h, t->format, samples, virt->first, virt->last, err);
-        if (prog->physical[v] == TRANSIENT_POOL_NONE) return false;
+    if (!starts && !stops) {
+        kiln_frame_graph_timestamps(s->p->graph, k, NULL);
+        return;
     }
-    return true;
-}
-
-static const transient_texture *transient_texture_of(const kiln_programs *p, const program *prog, uint32_t virt) {
-    return &p->pool.items[prog->physical[virt]];
-}
-
-/* The view and sampler input n binds: a binding's registry texture (uploaded if its CPU copy
- * changed) under a sampler for its declared wrap and mips, read linear when its format filters and
- * it was created Linear; a transient's pool texture (a Four one's resolve texture), clamped at the
- * base level, linear when its format filters. */
-static bool input_resources(kiln_programs *p, const program *prog, const program_pass *pass, const uint32_t *ids,
-                            uint32_t n, kiln_texture_view *view, kiln_sampler *sampler, kiln_error *err) {
-    const program_input *in = &pass->inputs[n];
-    kiln_texture_format format = program_slot_format(prog, in->slot);
-    bool linear = kiln_texture_format_filterable(format);
-    if (in->slot.kind == PROGRAM_SLOT_BINDING) {
-        uint32_t id = ids[in->slot.index];
-        if (!kiln_textures_gpu_view(p->textures, id, err)) return false;
-        *view = kiln_textures_view_handle(p->textures, id, err);
-        if (!view->id) return false;
-        const kiln_texture_info *info = kiln_textures_info(p->textures, id);
-        linear = linear && info && info->sampling == KILN_SAMPLING_LINEAR;
-    } else {
-        uint32_t t = in->slot.index;
-        bool four = prog->transients[t].samples == KILN_SAMPLES_FOUR;
-        *view = transient_texture_of(p, prog, four ? prog->resolve_virtual[t] : prog->main_virtual[t])->view;
-    }
-    *sampler = in->texel ? (kiln_sampler){0} : p->samplers[in->wrap][in->mips][linear];
-    return true;
-}
-
-/* The pass's input bind group: found in its cache by the handles it binds, else created (the least
- * recently used entry makes room when the cache is full). */
-static bool input_group(kiln_programs *p, program *prog, program_pass *pass, const uint32_t *ids, kiln_bind_group *out,
-                        kiln_error *err) {
-    uint32_t n_inputs = pass->spec.input_count;
-    uint32_t key[2 * KILN_PROGRAM_MAX_INPUTS] = {0};
-    kiln_binding_resource entries[2 * KILN_PROGRAM_MAX_INPUTS];
-    uint32_t count = 0;
-    for (uint32_t n = 0; n < n_inputs; n++) {
-        kiln_texture_view view;
-        kiln_sampler sampler;
-        if (!input_resources(p, prog, pass, ids, n, &view, &sampler, err)) return false;
-        key[2 * n] = view.id;
-        key[2 * n + 1] = sampler.id;
-        entries[count++] = (kiln_binding_resource){.binding = 2 * n, .view = view};
-        if (sampler.id) entries[count++] = (kiln_binding_resource){.binding = 2 * n + 1, .sampler = sampler};
-    }
-    p->bind_stamp++;
-    uint32_t oldest = 0;
-    for (uint32_t i = 0; i < pass->cache_count; i++) {
-        program_bind_entry *e = &pass->cache[i];
-        if (memcmp(e->key, key, sizeof key) == 0) {
-            e->used = p->bind_stamp;
-            *out = e->group;
-            return true;
-        }
-        if (e->used < pass->cache[oldest].used) oldest = i;
-    }
-    kiln_bind_group group = kiln_gfx_create_bind_group(p->res, "program inputs", pass->group1_layout, entries, count, err);
-    if (!group.id) return false;
-    program_bind_entry *slot;
-    if (pass->cache_count < PROGRAM_BIND_CACHE) {
-        slot = &pass->cache[pass->cache_count++];
-    } else {
-        slot = &pass->cache[oldest];
-        kiln_gfx_destroy_bind_group(p->res, slot->group, NULL);
-    }
-    memcpy(slot->key, key, sizeof key);
-    slot->group = group;
-    slot->used = p->bind_stamp;
-    *out = group;
-    return true;
-}
-
-/* The pass's uniform bind group, rebuilt when the uniform buffer was regrown. */
-static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err) {
-    if (pass->group0.id && pass->group0_buffer.id == p->uniforms.id) return true;
-    if (pass->group0.id) kiln_gfx_destroy_bind_group(p->res, pass->group0, NULL);
-    kiln_binding_resource entry = {.binding = 0, .buffer = p->uniforms, .size = pass->uniform_bind_size};
-    pass->group0 = kiln_gfx_create_bind_group(p->res, "program uniforms", pass->group0_layout, &entry, 1, err);
-    pass->group0_buffer = pass->group0.id ? p->uniforms : (kiln_buffer){0};
-    return pass->group0.id != 0;
-}
-
-/* The attachment views of a pass's output: a binding's registry texture; a transient's pool
- * texture; for a Four transient its samples' texture, plus the resolve texture when it resolves. */
-static bool output_views(kiln_programs *p, const program *prog, const program_pass *pass, const uint32_t *ids,
-                         WGPUTextureView *view, WGPUTextureView *resolve, kiln_error *err) {
-    *resolve = NULL;
-    if (pass->output.kind == PROGRAM_SLOT_BINDING) {
-        *view = kiln_textures_gpu_view(p->textures, ids[pass->output.index], err);
-        return *view != NULL;
-    }
-    uint32_t t = pass->output.index;
-    *view = transient_texture_of(p, prog, prog->main_virtual[t])->raw_view;
-    if (pass->resolves) *resolve = transient_texture_of(p, prog, prog->resolve_virtual[t])->raw_view;
-    return true;
+    uint32_t q = (uint32_t)(s->piece - seg->pieces);
+    if (stops) s->piece->last = step->iteration + 1 == iterations;
+    kiln_pass_timestamps writes = kiln_timestamps_pass(s->p->gpu_timing->timestamps,
+                                                       starts ? 2 * q : WGPU_QUERY_SET_INDEX_UNDEFINED,
+                                                       stops ? 2 * q + 1 : WGPU_QUERY_SET_INDEX_UNDEFINED);
+    kiln_frame_graph_timestamps(s->p->graph, k, &writes);
 }
 
 /* Submits the encoder and continues in a fresh one once it holds PROGRAM_PASSES_PER_SUBMIT passes. */
@@ -379,74 +261,80 @@ static bool make_room(record_state *s, kiln_error *err) {
     return true;
 }
 
-static bool record_pass(record_state *s, program *prog, uint32_t index, const program_dispatch *d, size_t *uniform_at,
-                        kiln_error *err) {
+/* The measurements a failed dispatch left in this segment are dropped: the pass that failed
+ * measured part of itself, the ones after it were never begun. */
+static void drop_pieces(record_state *s, uint32_t from) {
+    for (uint32_t k = from; s->segment && k < s->segment->count; k++) s->segment->pieces[k].measurement = 0;
+}
+
+static bool step_failed(kiln_programs *p, const program_step *step, const kiln_error *why, kiln_error *err) {
+    const program_pass *pass = &step->prog->passes[step->pass];
+    kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "program %u: pass %u (%s): %s", step->prog->id, step->pass,
+                 pass->entry, why->message);
+    return kiln_error_set(err, why->code, "program %u: pass %u (%s): %s", step->prog->id, step->pass, pass->entry,
+                          why->message);
+}
+
+/* Executes one dispatch's steps, segment by segment. A failure stops its remaining passes and is
+ * logged naming the program and pass; the dispatches after it still record. */
+static bool execute_dispatch(record_state *s, const program_span *span, kiln_error *err) {
     kiln_programs *p = s->p;
-    const uint32_t *ids = dispatch_ids(p, d);
-    program_pass *pass = &prog->passes[index];
-    double start = now_ns();
-    WGPUTextureView view, resolve;
-    kiln_bind_group inputs = {0};
-    if (!output_views(p, prog, pass, ids, &view, &resolve, err) || !uniform_group(p, pass, err)) return false;
-    if (pass->spec.input_count && !input_group(p, prog, pass, ids, &inputs, err)) return false;
-    uint32_t w, h;
-    program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
-    uint64_t measurement = p->gpu_timing ? ++p->gpu_timing->next_measurement : 0;
-    program_gpu_piece *piece = NULL;
-    for (uint32_t it = 0; it < pass->iterations; it++) {
-        if (!make_room(s, err)) return false;
-        kiln_color_attachment color =
-            pass->clears && it == 0 ? kiln_color_cleared(view, 0, 0, 0, 0) : kiln_color_loaded(view);
-        if (resolve && it + 1 == pass->iterations) {
-            color.resolve_target = resolve;
-            color.keep_samples = pass->keep_samples;
+    uint32_t k = span->first, end = span->first + span->count;
+    uint32_t first_piece = s->segment ? s->segment->count : 0;
+    while (k < end) {
+        kiln_error e = {0};
+        if (!make_room(s, &e)) return step_failed(p, &p->steps[k], &e, err);
+        if (s->passes_in_encoder == 0) first_piece = 0;
+        uint32_t room = PROGRAM_PASSES_PER_SUBMIT - s->passes_in_encoder;
+        uint32_t count = end - k < room ? end - k : room;
+        for (uint32_t j = 0; j < count; j++) place_timestamps(s, k + j, s->passes_in_encoder + j);
+        p->failed_step = PROGRAM_NONE;
+        p->next_step = k;
+        if (!kiln_frame_graph_execute_range(p->graph, s->enc, k, count, &e)) {
+            drop_pieces(s, first_piece);
+            /* A record function's own failure names its step; a render pass the graph could not
+             * begin is the first of the range not yet recorded, and only the graph knows why. */
+            if (p->failed_step != PROGRAM_NONE) return step_failed(p, &p->steps[p->failed_step], &p->step_error, err);
+            return step_failed(p, &p->steps[p->next_step], &e, err);
         }
-        kiln_pass_timestamps writes;
-        const kiln_pass_timestamps *timed = iteration_timestamps(s, prog, index, it, measurement, &piece, &writes);
-        kiln_render_pass rp;
-        if (!kiln_encoder_begin_render_pass_timed(s->enc, pass->entry, &color, 1, NULL, timed, &rp, err)) {
-            if (piece) piece->measurement = 0;
-            return false;
-        }
-        s->passes_in_encoder++;
-        uint32_t offset = (uint32_t)*uniform_at;
-        *uniform_at += pass->uniform_slot_size;
-        bool ok = kiln_render_pass_set_pipeline(&rp, pass->pipeline, err) &&
-                  kiln_render_pass_set_bind_group(&rp, 0, pass->group0, &offset, 1, err) &&
-                  (!inputs.id || kiln_render_pass_set_bind_group(&rp, 1, inputs, NULL, 0, err));
-        if (ok) {
-            kiln_render_pass_set_viewport(&rp, 0, 0, (float)w, (float)h);
-            kiln_render_pass_draw(&rp, 3, 1, 0, 0);
-        }
-        kiln_render_pass_end(&rp);
-        if (!ok) {
-            if (piece) piece->measurement = 0;
-            return false;
-        }
+        s->passes_in_encoder += count;
+        k += count;
     }
-    pass->cpu_record_ns = now_ns() - start;
+    if (span->failed) {
+        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "%s", span->error.message);
+        *err = span->error;
+        return false;
+    }
     return true;
 }
 
-/* Records one dispatch. A failure stops its remaining passes and is logged naming the program and
- * pass; the dispatches after it still record. */
-static bool record_dispatch(record_state *s, program *prog, const program_dispatch *d, size_t uniform_at,
-                            kiln_error *err) {
+/* Compiles the declared frame; a failure (a transient Dawn refuses) fails every dispatch. */
+static bool compile_graph(kiln_programs *p, kiln_error *err) {
     kiln_error e = {0};
-    bool ok = place_transients(s->p, prog, d, &e);
-    if (!ok) {
-        kiln_log_add(&s->p->log, KILN_LOG_ERROR, "program", "program %u: transients: %s", prog->id, e.message);
-        kiln_error_set(err, e.code, "program %u: transients: %s", prog->id, e.message);
-        return false;
+    if (kiln_frame_graph_compile(p->graph, &e)) return true;
+    kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "programs: transients: %s", e.message);
+    return kiln_error_set(err, e.code, "programs: transients: %s", e.message);
+}
+
+static void execute_queue(kiln_programs *p, record_state *s, kiln_error *first, bool *failed) {
+    const program *last = NULL;
+    for (uint32_t d = 0; d < p->queue.count && !s->encoder_failed; d++) {
+        const program_dispatch *dispatch = &p->queue.items[d];
+        const program *prog = programs_lookup(p, dispatch->program_id);
+        if (!prog) {
+            kiln_log_add(&p->log, KILN_LOG_WARN, "program",
+                         "dropped dispatch of program %u: the program was destroyed before it recorded",
+                         dispatch->program_id);
+            continue;
+        }
+        last = prog;
+        kiln_error e = {0};
+        if (!execute_dispatch(s, &p->spans[d], &e) && !*failed) {
+            *first = e;
+            *failed = true;
+        }
     }
-    for (uint32_t i = 0; i < prog->pass_count; i++) {
-        if (record_pass(s, prog, i, d, &uniform_at, &e)) continue;
-        kiln_log_add(&s->p->log, KILN_LOG_ERROR, "program", "program %u: pass %u (%s): %s", prog->id, i,
-                     prog->passes[i].entry, e.message);
-        kiln_error_set(err, e.code, "program %u: pass %u (%s): %s", prog->id, i, prog->passes[i].entry, e.message);
-        return false;
-    }
-    return true;
+    if (last) p->textures_last_dispatch = program_graph_dispatch_textures(p, last);
 }
 
 bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) {
@@ -460,30 +348,14 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;
-    bool ok = upload_uniforms(p, &uniform_at, err);
+    bool ok = upload_uniforms(p, &uniform_at, err) && program_graph_declare(p, uniform_at, err) &&
+              compile_graph(p, err);
     record_state s = {.p = p, .enc = enc};
     kiln_error first = {0};
     bool dispatch_failed = false;
     if (ok) {
         begin_segment(&s);
-        transient_pool_begin_record(&p->pool);
-        for (uint32_t d = 0; d < p->queue.count && !s.encoder_failed; d++) {
-            const program_dispatch *dispatch = &p->queue.items[d];
-            program *prog = programs_lookup(p, dispatch->program_id);
-            if (!prog) {
-                kiln_log_add(&p->log, KILN_LOG_WARN, "program",
-                             "dropped dispatch of program %u: the program was destroyed before it recorded",
-                             dispatch->program_id);
-                continue;
-            }
-            kiln_error e = {0};
-            if (!record_dispatch(&s, prog, dispatch, uniform_at, &e) && !dispatch_failed) {
-                first = e;
-                dispatch_failed = true;
-            }
-            uniform_at += prog->uniform_bytes;
-        }
-        transient_pool_end_record(&p->pool);
+        execute_queue(p, &s, &first, &dispatch_failed);
         if (!s.encoder_failed) end_segment(&s);
     }
     p->queue.count = 0;
@@ -493,7 +365,6 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (dispatch_failed && err) *err = first;
     return !dispatch_failed;
 }
-
 bool kiln_programs_frame(kiln_programs *p, kiln_error *err) {
     if (!p) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_programs_frame needs a runtime");
     kiln_encoder enc;

@@ -5,16 +5,15 @@
  *   programs.c           create/destroy, the id sequence, destroy_program, log, stats, timings
  *   program_register.c   register: compile, reflect, validate, plan, layouts, pipelines
  *   program_dispatch.c   the drop checks and the queue
- *   program_executor.c   kiln_programs_record: uniforms, transients, render passes, GPU timing
- *   transient_pool.c     the physical textures transients land on */
+ *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
+ *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
 
+#include <kiln/graph.h>
 #include <kiln/program.h>
 #include <kiln/shader/library.h>
 #include <kiln/shader/wgsl_reflect.h>
-
-#include "transient_pool.h"
 
 #define PROGRAM_NONE UINT32_MAX
 /* Bind groups of one pass's inputs kept at once (one per distinct set of views it was dispatched
@@ -23,6 +22,9 @@
 /* Uniform windows are copied into slots of this alignment: WebGPU's largest allowed
  * minUniformBufferOffsetAlignment, so a dynamic offset is valid on every device. */
 #define PROGRAM_UNIFORM_ALIGN 256u
+/* Record calls with work a pooled transient may sit unused through before it is released (the
+ * graph keeps it through one fewer compiles without use, kiln_frame_graph_set_keep_idle). */
+#define PROGRAM_POOL_IDLE_RECORDS 8u
 /* Render passes recorded into one encoder before it is submitted and a fresh one continues. */
 #define PROGRAM_PASSES_PER_SUBMIT 1024u
 #define PROGRAM_LOG_CAPACITY 256
@@ -46,22 +48,13 @@ typedef struct program_input {
     kiln_mips mips;
 } program_input;
 
-typedef struct program_bind_entry {
-    uint32_t key[2 * KILN_PROGRAM_MAX_INPUTS]; /* view and sampler handle ids, input by input */
-    kiln_bind_group group;
-    uint64_t used;            /* programs->bind_stamp when last used */
-} program_bind_entry;
-
 typedef struct program_pass {
     kiln_pass_spec spec;      /* spec.entry_point points at entry */
     char entry[KILN_WGSL_NAME_MAX];
     uint32_t iterations;      /* max(1, repeat_count) */
     program_slot output;
     program_input inputs[KILN_PROGRAM_MAX_INPUTS];
-    /* The plan. */
-    bool clears;              /* the first write of the dispatch to its output slot */
-    bool resolves;            /* a Four output some later pass reads before another writes: resolve in the last iteration */
-    bool keep_samples;        /* a resolving Four output a later pass draws over */
+    /* The plan (clears, loads and resolves are the frame graph's). */
     uint32_t uniform_bind_size; /* bytes bound at group 0 (the shader's block, at least 16) */
     uint32_t uniform_slot_size; /* staging bytes per iteration, a multiple of PROGRAM_UNIFORM_ALIGN */
     /* GPU objects. */
@@ -70,11 +63,12 @@ typedef struct program_pass {
     kiln_render_pipeline pipeline;
     kiln_bind_group group0;   /* the uniform buffer at `group0_buffer` */
     kiln_buffer group0_buffer;
-    program_bind_entry cache[PROGRAM_BIND_CACHE];
-    uint32_t cache_count;
+    kiln_bind_group_cache *input_groups; /* group 1 by the views it binds; NULL without inputs */
+    kiln_bind_group input_group; /* the dispatch being recorded: its first iteration finds it */
     /* Timings. */
     uint32_t width, height, divisor;
     double cpu_record_ns;
+    double record_start_ns;   /* when its first iteration of the dispatch being recorded began */
     /* GPU time (program_gpu_collect): the measurement whose pieces are being summed, the sum so
      * far, and the last complete measurement (gpu_done 0: none yet). */
     uint64_t gpu_open;
@@ -83,25 +77,17 @@ typedef struct program_pass {
     double gpu_ns;
 } program_pass;
 
-/* A texture a transient needs during a dispatch: its samples' texture, or the single-sample
- * texture a Four transient resolves into. Held from pass `first` through pass `last`. */
-typedef struct program_virtual {
-    uint32_t transient;
-    bool resolve;
-    uint32_t first, last;
-} program_virtual;
-
 typedef struct program {
     uint32_t id;
     kiln_shader module;
-    uint32_t binding_count, transient_count, pass_count, virtual_count;
+    uint32_t binding_count, transient_count, pass_count;
     kiln_slot_spec *bindings;
     kiln_transient_spec *transients;
     program_pass *passes;
-    program_virtual *virtuals;  /* in order of first pass */
-    uint32_t *main_virtual;     /* per transient: its samples' virtual, or PROGRAM_NONE when unused */
-    uint32_t *resolve_virtual;  /* per transient: its resolve virtual, or PROGRAM_NONE */
-    uint32_t *physical;         /* per virtual: the pool slot of the dispatch being recorded */
+    /* The graph resources of its latest declared dispatch (program_graph.c). */
+    kiln_fg_resource *transient_res;  /* per transient: the texture passes attach */
+    kiln_fg_resource *resolve_res;    /* per transient: a read Four one's resolve target; index 0 if none */
+    kiln_fg_resource *binding_res;    /* per binding: its imported view once a pass wrote it; index 0 before */
     bool *binding_written;      /* per binding: some pass writes it */
     uint32_t *binding_pass;     /* per binding: the first pass naming it (PROGRAM_NONE: none) */
     const kiln_texture_info **binding_info; /* per binding: scratch of the dispatch being checked */
@@ -145,6 +131,22 @@ typedef struct program_retired_buffer {
     uint64_t retired_at;        /* kiln_programs.record_calls when it was outgrown */
 } program_retired_buffer;
 
+/* One graph pass: one iteration of one pass of one queued dispatch. Graph pass k is steps[k]. */
+typedef struct program_step {
+    program *prog;
+    uint32_t pass, iteration;
+    uint32_t dispatch;          /* index into the queue */
+    uint32_t uniform_offset;    /* its uniform slot in the ring */
+} program_step;
+
+/* A queued dispatch's graph passes: steps [first, first + count), and the failure that cut them
+ * short while declaring (a registry texture that cannot be viewed), if any. */
+typedef struct program_span {
+    uint32_t first, count;
+    bool failed;
+    kiln_error error;
+} program_span;
+
 /* A queued dispatch: the ids and the blob live in the queue's shared arrays. */
 typedef struct program_dispatch {
     uint32_t program_id;
@@ -184,8 +186,19 @@ struct kiln_programs {
     uint64_t record_calls;                  /* record calls that had work */
     program_retired_buffer *retired;        /* outgrown uniform buffers an unsubmitted encoder may use */
     uint32_t retired_count, retired_capacity;
-    transient_pool pool;
-    uint64_t bind_stamp;
+    /* Transients: one frame graph per runtime, declared afresh by every record call with work,
+     * whose pool (over `res`) persists across record calls. */
+    kiln_frame_graph *graph;
+    kiln_fg_resource order;                 /* the buffer every step writes: keeps passes in sequence */
+    program_step *steps;
+    uint32_t step_count, step_capacity;
+    program_span *spans;                    /* per queued dispatch */
+    uint32_t span_capacity;
+    uint32_t textures_last_dispatch;        /* pooled textures the last recorded dispatch used */
+    /* The first failure of a step's recording, named by its graph pass (PROGRAM_NONE: none). */
+    uint32_t failed_step;
+    kiln_error step_error;
+    uint32_t next_step;                     /* the graph pass after the last one that began recording */
     kiln_log log;
     program_gpu_timing *gpu_timing;         /* NULL when the device has no timestamp queries */
 };
@@ -208,6 +221,13 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
 
 /* program_dispatch.c */
 void program_queue_free(program_queue *q);
+
+/* program_graph.c */
+/* Declares every queued dispatch into p->graph (reset first), in arrival order, from uniform slot
+ * `uniform_at` on. False only when memory for the steps runs out. */
+bool program_graph_declare(kiln_programs *p, size_t uniform_at, kiln_error *err);
+/* Distinct pooled textures a declared dispatch's transients use; call after compile. */
+uint32_t program_graph_dispatch_textures(const kiln_programs *p, const program *prog);
 
 /* program_executor.c */
 void program_executor_free(kiln_programs *p);

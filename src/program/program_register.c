@@ -1,6 +1,7 @@
 /* Register: compile and reflect the WGSL, validate the graph against it (program_validate.c), then
- * copy the declaration, derive the executor's plan (slots, clears, resolves, transient live
- * ranges, uniform staging sizes) and build each pass's layouts and pipeline. A register refused
+ * copy the declaration, derive the executor's plan (slots and uniform staging sizes; clears,
+ * loads, resolves and transient lifetimes are the frame graph's, per dispatch) and build each
+ * pass's layouts, pipeline and bind group cache. A register refused
  * at any step leaves nothing alive and consumes no id. */
 #include "program_internal.h"
 
@@ -33,16 +34,6 @@ static program_slot output_slot(kiln_output_slot out) {
     return (program_slot){out.kind == KILN_OUTPUT_TRANSIENT ? PROGRAM_SLOT_TRANSIENT : PROGRAM_SLOT_BINDING, out.index};
 }
 
-static bool same_slot(program_slot a, program_slot b) {
-    return a.kind == b.kind && a.index == b.index;
-}
-
-static bool reads_slot(const program_pass *pass, program_slot slot) {
-    for (uint32_t n = 0; n < pass->spec.input_count; n++)
-        if (same_slot(pass->inputs[n].slot, slot)) return true;
-    return false;
-}
-
 /* ---- copying the declaration ------------------------------------------------------------------- */
 
 static void *copy_array(const void *src, size_t count, size_t size) {
@@ -58,18 +49,15 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
     prog->bindings = copy_array(desc->bindings, desc->binding_count, sizeof *prog->bindings);
     prog->transients = copy_array(desc->transients, desc->transient_count, sizeof *prog->transients);
     prog->passes = calloc(desc->pass_count, sizeof *prog->passes);
-    /* A One transient needs at most one texture and a Four one two. */
-    size_t virtuals = 2 * (size_t)desc->transient_count;
-    prog->virtuals = calloc(virtuals ? virtuals : 1, sizeof *prog->virtuals);
-    prog->physical = calloc(virtuals ? virtuals : 1, sizeof *prog->physical);
-    prog->main_virtual = calloc(desc->transient_count ? desc->transient_count : 1, sizeof *prog->main_virtual);
-    prog->resolve_virtual = calloc(desc->transient_count ? desc->transient_count : 1, sizeof *prog->resolve_virtual);
+    size_t transients = desc->transient_count ? desc->transient_count : 1;
+    prog->transient_res = calloc(transients, sizeof *prog->transient_res);
+    prog->resolve_res = calloc(transients, sizeof *prog->resolve_res);
+    prog->binding_res = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_res);
     prog->binding_written = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_written);
     prog->binding_pass = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_pass);
     prog->binding_info = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_info);
-    if (!prog->bindings || !prog->transients || !prog->passes || !prog->virtuals || !prog->physical ||
-        !prog->main_virtual || !prog->resolve_virtual || !prog->binding_written || !prog->binding_pass ||
-        !prog->binding_info)
+    if (!prog->bindings || !prog->transients || !prog->passes || !prog->transient_res || !prog->resolve_res ||
+        !prog->binding_res || !prog->binding_written || !prog->binding_pass || !prog->binding_info)
         return false;
     for (uint32_t i = 0; i < desc->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
@@ -109,76 +97,8 @@ static void plan_slots(program *prog) {
             prog->binding_written[pass->output.index] = true;
             if (prog->binding_pass[pass->output.index] == PROGRAM_NONE) prog->binding_pass[pass->output.index] = i;
         }
-        bool written_before = false;
-        for (uint32_t j = 0; j < i && !written_before; j++) written_before = same_slot(prog->passes[j].output, pass->output);
-        pass->clears = !written_before;
     }
     prog->output_binding = prog->passes[prog->pass_count - 1].output.index;
-}
-
-/* A Four output resolves, in its last iteration, when the next pass to touch the transient after
- * it reads it: so exactly once before each run of readers, and never for one nobody reads. The
- * samples are kept when a later pass draws over them. */
-static void plan_resolves(program *prog) {
-    for (uint32_t i = 0; i < prog->pass_count; i++) {
-        program_pass *pass = &prog->passes[i];
-        if (pass->output.kind != PROGRAM_SLOT_TRANSIENT) continue;
-        if (prog->transients[pass->output.index].samples != KILN_SAMPLES_FOUR) continue;
-        /* Up to the next writer: a read on the way means this writer resolves. */
-        bool next_reads = false, later_writes = false;
-        for (uint32_t j = i + 1; j < prog->pass_count && !later_writes; j++) {
-            if (reads_slot(&prog->passes[j], pass->output)) next_reads = true;
-            later_writes = same_slot(prog->passes[j].output, pass->output);
-        }
-        pass->resolves = next_reads;
-        pass->keep_samples = next_reads && later_writes;
-    }
-}
-
-static void add_virtual(program *prog, uint32_t transient, bool resolve, uint32_t first, uint32_t last) {
-    prog->virtuals[prog->virtual_count++] =
-        (program_virtual){.transient = transient, .resolve = resolve, .first = first, .last = last};
-}
-
-/* The textures each transient holds and from which pass through which: a One transient from its
- * first write through its last use; a Four transient's samples from its first write through its
- * last write, and its resolve texture from its first resolve through its last read. Sorted by
- * first pass, the order the pool claims them in. */
-static void plan_virtuals(program *prog) {
-    for (uint32_t t = 0; t < prog->transient_count; t++) {
-        prog->main_virtual[t] = prog->resolve_virtual[t] = PROGRAM_NONE;
-        program_slot slot = {PROGRAM_SLOT_TRANSIENT, t};
-        uint32_t first_write = PROGRAM_NONE, last_write = 0, first_resolve = PROGRAM_NONE, last_read = PROGRAM_NONE;
-        for (uint32_t i = 0; i < prog->pass_count; i++) {
-            const program_pass *pass = &prog->passes[i];
-            if (same_slot(pass->output, slot)) {
-                if (first_write == PROGRAM_NONE) first_write = i;
-                last_write = i;
-                if (pass->resolves && first_resolve == PROGRAM_NONE) first_resolve = i;
-            }
-            if (reads_slot(pass, slot)) last_read = i;
-        }
-        if (first_write == PROGRAM_NONE) continue; /* declared, never used: holds nothing */
-        if (prog->transients[t].samples == KILN_SAMPLES_FOUR) {
-            add_virtual(prog, t, false, first_write, last_write);
-            if (first_resolve != PROGRAM_NONE) add_virtual(prog, t, true, first_resolve, last_read);
-        } else {
-            uint32_t last = last_read != PROGRAM_NONE && last_read > last_write ? last_read : last_write;
-            add_virtual(prog, t, false, first_write, last);
-        }
-    }
-    /* Insertion sort by first pass (stable), then each transient's indices into the sorted list. */
-    for (uint32_t i = 1; i < prog->virtual_count; i++) {
-        program_virtual v = prog->virtuals[i];
-        uint32_t j = i;
-        while (j > 0 && prog->virtuals[j - 1].first > v.first) {
-            prog->virtuals[j] = prog->virtuals[j - 1];
-            j--;
-        }
-        prog->virtuals[j] = v;
-    }
-    for (uint32_t v = 0; v < prog->virtual_count; v++)
-        (prog->virtuals[v].resolve ? prog->resolve_virtual : prog->main_virtual)[prog->virtuals[v].transient] = v;
 }
 
 /* Group 0 binds the block the shader declares (at least 16 bytes, so a pass without one still
@@ -270,6 +190,9 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
         if (!pass->group1_layout.id)
             return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
         layouts[layout_count++] = pass->group1_layout;
+        pass->input_groups = kiln_bind_group_cache_create(p->res, PROGRAM_BIND_CACHE, &e);
+        if (!pass->input_groups)
+            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
     }
     pass->layout = kiln_gfx_create_pipeline_layout(p->res, "program pass", layouts, layout_count, &e);
     if (!pass->layout.id) return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
@@ -311,8 +234,6 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
         return NULL;
     }
     plan_slots(prog);
-    plan_resolves(prog);
-    plan_virtuals(prog);
     plan_uniforms(prog, module);
     for (uint32_t i = 0; i < prog->pass_count; i++)
         if (!build_pass(p, prog, i, module, err)) {

@@ -43,7 +43,16 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
     p->gfx = gfx;
     p->res = res;
     p->textures = textures;
-    transient_pool_init(&p->pool, res);
+    kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
+    p->graph = kiln_frame_graph_create(&allocator, err);
+    if (!p->graph) {
+        kiln_log_free(&p->log);
+        free(p);
+        return NULL;
+    }
+    /* Programs are dispatched now and then, not every frame alike: a texture stays pooled through
+     * PROGRAM_POOL_IDLE_RECORDS - 1 record calls with work that do not use it. */
+    kiln_frame_graph_set_keep_idle(p->graph, PROGRAM_POOL_IDLE_RECORDS - 1);
     /* The vertex stage is the shader layer's built-in fullscreen.wgsl, the one the renderer's
      * fullscreen passes include; a library over no source resolves built-ins alone. */
     p->library = kiln_shader_library_create(gfx, res, NULL, err);
@@ -62,7 +71,9 @@ void kiln_programs_destroy(kiln_programs *p) {
     free(p->programs);
     program_queue_free(&p->queue);
     program_executor_free(p);
-    transient_pool_free(&p->pool);
+    kiln_frame_graph_destroy(p->graph);
+    free(p->steps);
+    free(p->spans);
     for (int wrap = 0; wrap < 2; wrap++)
         for (int mips = 0; mips < 2; mips++)
             for (int linear = 0; linear < 2; linear++)
@@ -79,7 +90,7 @@ program *programs_lookup(const kiln_programs *p, uint32_t id) {
 }
 
 static void release_pass(kiln_resources *res, program_pass *pass) {
-    for (uint32_t i = 0; i < pass->cache_count; i++) kiln_gfx_destroy_bind_group(res, pass->cache[i].group, NULL);
+    kiln_bind_group_cache_destroy(pass->input_groups);
     if (pass->group0.id) kiln_gfx_destroy_bind_group(res, pass->group0, NULL);
     if (pass->pipeline.id) kiln_gfx_destroy_render_pipeline(res, pass->pipeline, NULL);
     if (pass->layout.id) kiln_gfx_destroy_pipeline_layout(res, pass->layout, NULL);
@@ -95,10 +106,9 @@ void program_free(kiln_programs *p, program *prog) {
     free(prog->bindings);
     free(prog->transients);
     free(prog->passes);
-    free(prog->virtuals);
-    free(prog->main_virtual);
-    free(prog->resolve_virtual);
-    free(prog->physical);
+    free(prog->transient_res);
+    free(prog->resolve_res);
+    free(prog->binding_res);
     free(prog->binding_written);
     free(prog->binding_pass);
     free(prog->binding_info);
@@ -121,7 +131,10 @@ kiln_log *kiln_programs_log(kiln_programs *p) {
 }
 
 kiln_pool_stats kiln_programs_pool_stats(const kiln_programs *p) {
-    return p ? transient_pool_stats(&p->pool) : (kiln_pool_stats){0};
+    if (!p) return (kiln_pool_stats){0};
+    kiln_fg_pool_stats pool = kiln_frame_graph_pool_stats(p->graph);
+    return (kiln_pool_stats){.classes = pool.descriptions, .textures = pool.textures,
+                             .textures_last_dispatch = p->textures_last_dispatch};
 }
 
 uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln_pass_timing *rows, uint32_t max) {

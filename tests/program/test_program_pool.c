@@ -3,7 +3,7 @@
  * to the new class and the old one released once idle, and Four transients: resolved once between
  * writers for every reader, their samples kept for a later writer, averaged, and left unresolved
  * (no resolve texture) when nobody reads them. */
-#include "program/transient_pool.h"
+#include "program/program_internal.h"
 #include "program_test_util.h"
 
 #define W 32
@@ -103,7 +103,7 @@ TEST(programs_share_the_pool) {
 }
 
 /* A dispatch at a new output size takes textures of the new class; the old class stays pooled
- * until it has sat unused through TRANSIENT_POOL_IDLE_RECORDS frames with work. */
+ * until it has sat unused through PROGRAM_POOL_IDLE_RECORDS frames with work. */
 TEST(a_resize_moves_transients_to_the_new_class) {
     program_fixture f;
     PROGRAM_FIXTURE_OPEN(f);
@@ -117,7 +117,7 @@ TEST(a_resize_moves_transients_to_the_new_class) {
     CHECK_EQ_INT(stats.textures_last_dispatch, 2);
     CHECK_EQ_INT(stats.classes, 2);
     CHECK_EQ_INT(stats.textures, 4);
-    for (int frame = 1; frame < TRANSIENT_POOL_IDLE_RECORDS; frame++) CHECK(run_chain(&f, prog, small));
+    for (uint32_t frame = 1; frame < PROGRAM_POOL_IDLE_RECORDS; frame++) CHECK(run_chain(&f, prog, small));
     stats = kiln_programs_pool_stats(f.programs);
     CHECK_EQ_INT(stats.classes, 1);
     CHECK_EQ_INT(stats.textures, 2);
@@ -135,7 +135,7 @@ TEST(frames_without_work_release_nothing) {
     CHECK(prog);
     uint32_t out = make_texture(&f, KILN_FORMAT_RGBA16_FLOAT, W, H, NULL, true);
     CHECK(run_chain(&f, prog, out));
-    for (int frame = 0; frame < 2 * TRANSIENT_POOL_IDLE_RECORDS; frame++) CHECK(run_frame(&f));
+    for (uint32_t frame = 0; frame < 2 * PROGRAM_POOL_IDLE_RECORDS; frame++) CHECK(run_frame(&f));
     CHECK_EQ_INT(kiln_programs_pool_stats(f.programs).textures, 2);
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
@@ -288,7 +288,31 @@ TEST(a_four_r32float_transient_is_refused_at_register) {
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
 
-TEST_MAIN(T(a_ping_pong_chain_of_ten_passes_settles_on_two_textures), T(later_dispatches_reuse_the_pooled_textures),
+/* Two dispatches in one record call are one graph frame: the second one's transients land on the
+ * textures the first has finished with, so the pool still holds two. */
+TEST(two_dispatches_in_one_record_call_share_two_textures) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t prog = register_chain(&f);
+    CHECK(prog);
+    uint32_t a = make_texture(&f, KILN_FORMAT_RGBA16_FLOAT, W, H, NULL, true);
+    uint32_t b = make_texture(&f, KILN_FORMAT_RGBA16_FLOAT, W, H, NULL, true);
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &a, 1, SEED, sizeof SEED), KILN_DISPATCH_OK);
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &b, 1, SEED, sizeof SEED), KILN_DISPATCH_OK);
+    CHECK(run_frame(&f));
+    kiln_pool_stats stats = kiln_programs_pool_stats(f.programs);
+    CHECK_EQ_INT(stats.textures, 2);
+    CHECK_EQ_INT(stats.textures_last_dispatch, 2);
+    static float got[W * H * 4];
+    for (int k = 0; k < 2; k++) {
+        CHECK(read_texels(&f, k ? b : a, got));
+        CHECK_NEAR(got[0], 0.1 + 9 * 0.05, 2e-3);
+    }
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST_MAIN(T(two_dispatches_in_one_record_call_share_two_textures),
+          T(a_ping_pong_chain_of_ten_passes_settles_on_two_textures), T(later_dispatches_reuse_the_pooled_textures),
           T(programs_share_the_pool), T(a_resize_moves_transients_to_the_new_class),
           T(frames_without_work_release_nothing), T(destroying_the_runtime_releases_every_gpu_object),
           T(a_four_transient_read_twice_between_writers_resolves_for_each_run_of_readers),

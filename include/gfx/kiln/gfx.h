@@ -313,6 +313,31 @@ kiln_pipeline_layout kiln_gfx_create_pipeline_layout(kiln_resources *res, const 
 kiln_bind_group kiln_gfx_create_bind_group(kiln_resources *res, const char *label, kiln_bind_group_layout layout,
                                            const kiln_binding_resource *entries, uint32_t count, kiln_error *err);
 
+/* A bind group cache: groups keyed by their layout and entries (binding numbers, the bound
+ * handles with their generations, offsets and sizes), for a caller that binds the same few sets
+ * over and over (a pass's inputs, the renderer's pooled HDR view). A hit returns the group made
+ * before and allocates and creates nothing; a miss creates one. It holds at most `capacity`
+ * groups: a miss in a full cache destroys the least recently returned group to make room.
+ * A destroyed handle whose slot was reused has a new generation, so it misses; the group made
+ * for the old one is released when it is evicted, at _clear or at _destroy. At most
+ * KILN_BIND_GROUP_CACHE_MAX_ENTRIES entries per group. */
+#define KILN_BIND_GROUP_CACHE_MAX_ENTRIES 16
+
+typedef struct kiln_bind_group_cache kiln_bind_group_cache;
+
+kiln_bind_group_cache *kiln_bind_group_cache_create(kiln_resources *res, uint32_t capacity, kiln_error *err);
+/* Destroys every cached group, then the cache. NULL is ignored. */
+void kiln_bind_group_cache_destroy(kiln_bind_group_cache *cache);
+/* The group for (layout, entries): the cached one, else a new one named `label`. Returns id 0,
+ * with err filled, when the group cannot be created or has too many entries. */
+kiln_bind_group kiln_bind_group_cache_get(kiln_bind_group_cache *cache, const char *label,
+                                          kiln_bind_group_layout layout, const kiln_binding_resource *entries,
+                                          uint32_t count, kiln_error *err);
+/* Destroys every cached group; the cache stays usable. */
+void kiln_bind_group_cache_clear(kiln_bind_group_cache *cache);
+/* Groups held now. */
+uint32_t kiln_bind_group_cache_count(const kiln_bind_group_cache *cache);
+
 #define KILN_MAX_VERTEX_ATTRIBUTES 8
 #define KILN_MAX_VERTEX_BUFFERS 4
 #define KILN_MAX_COLOR_ATTACHMENTS 4

@@ -128,6 +128,12 @@ void kiln_frame_graph_destroy(kiln_frame_graph *g);
  * keeps all storage and the texture pool. */
 void kiln_frame_graph_reset(kiln_frame_graph *g);
 
+/* How many compiles in a row a pooled texture may go unused and still be kept: 0 (the default)
+ * destroys it at the first compile that does not use it, the right thing for a frame that is
+ * declared alike every time; a caller whose frames vary (the program runtime: programs dispatched
+ * now and then) keeps textures through a few frames that do not need them. */
+void kiln_frame_graph_set_keep_idle(kiln_frame_graph *g, uint32_t compiles);
+
 /* ---- declaration: resources ---------------------------------------------------------------- */
 
 /* A texture that lives only within the frame; the graph provides (and may alias) its storage. */
@@ -168,6 +174,12 @@ uint32_t kiln_frame_graph_add_pass(kiln_frame_graph *g, const char *name, kiln_f
 uint32_t kiln_frame_graph_add_compute_pass(kiln_frame_graph *g, const char *name, kiln_fg_record_fn record,
                                            void *user);
 
+/* Timestamp writes for a render pass (copied): the graph begins it with them. May be called
+ * after compile, before the pass executes, without invalidating the compile, so a caller that
+ * executes in ranges (_execute_range) can place each range's queries as it goes. A compute pass
+ * ignores them. */
+void kiln_frame_graph_timestamps(kiln_frame_graph *g, uint32_t pass, const kiln_pass_timestamps *writes);
+
 /* Sampling a texture, reading a buffer. */
 void kiln_frame_graph_read(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource);
 /* Writing a storage texture or a buffer from a compute pass (or, in ordering tests, any write). */
@@ -194,6 +206,12 @@ bool kiln_frame_graph_compile(kiln_frame_graph *g, kiln_error *err);
  * ("frame graph: pass 'tonemap': <why>"), leaving the encoder with that pass ended; the caller
  * discards the encoder. */
 bool kiln_frame_graph_execute(kiln_frame_graph *g, kiln_encoder *enc, kiln_error *err);
+/* _execute over the order positions [first, first + count) only (clamped to the order): for a
+ * caller that submits between ranges (a long frame split over several encoders), or that goes on
+ * with the next range after one failed (the program runtime: a failed dispatch stops its own
+ * passes, not the next dispatch's). The derived operations assume every earlier range ran. */
+bool kiln_frame_graph_execute_range(kiln_frame_graph *g, kiln_encoder *enc, uint32_t first, uint32_t count,
+                                    kiln_error *err);
 
 /* What a record function is given. */
 struct kiln_frame_graph_context {
@@ -223,6 +241,14 @@ bool kiln_frame_graph_is_culled(const kiln_frame_graph *g, uint32_t pass);
 uint32_t kiln_frame_graph_culled_count(const kiln_frame_graph *g);
 /* Pooled physical textures this frame uses (the renderer reports it as transient_textures). */
 uint32_t kiln_frame_graph_physical_count(const kiln_frame_graph *g);
+
+/* What the pool holds now, used this frame or kept idle (kiln_frame_graph_set_keep_idle): its
+ * textures, and how many distinct descriptions they have. Any time. */
+typedef struct kiln_fg_pool_stats {
+    uint32_t textures;
+    uint32_t descriptions;
+} kiln_fg_pool_stats;
+kiln_fg_pool_stats kiln_frame_graph_pool_stats(const kiln_frame_graph *g);
 /* The first and last order positions at which executed passes use the resource (an exported one
  * lasts to the end of the frame); false, with both set to UINT32_MAX, when no executed pass
  * uses it. */

@@ -15,9 +15,9 @@
  *   (absent for a Texel binding). A fragment pass's entry point may take @location(0) uv: vec2<f32>
  *   ((0, 0) top left) and returns @location(0) vec4<f32>.
  *
- * Ownership: kiln_programs owns registered programs, their pipelines, the transient pool and the
- * log ring. The kiln_gfx, kiln_resources and kiln_texture_registry it was created with must
- * outlive it. Descriptors passed to register are copied; nothing they point at is kept. */
+ * Ownership: kiln_programs owns registered programs, their pipelines, a frame graph (whose pool
+ * holds the transients; a renderer's graph has its own) and the log ring. The kiln_gfx,
+ * kiln_resources and kiln_texture_registry it was created with must outlive it. Descriptors passed to register are copied; nothing they point at is kept. */
 #ifndef KILN_PROGRAM_H
 #define KILN_PROGRAM_H
 
@@ -231,11 +231,11 @@ typedef struct kiln_pass_timing {
 } kiln_pass_timing;
 uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln_pass_timing *rows, uint32_t max);
 
-/* Transient pool statistics. */
+/* Transient pool statistics, read from the runtime's frame graph pool. */
 typedef struct kiln_pool_stats {
     uint32_t classes;             /* distinct (size, format, samples) classes held */
-    uint32_t textures;            /* physical textures held */
-    uint32_t textures_last_dispatch; /* physical textures the last dispatch used */
+    uint32_t textures;            /* physical textures held: used by the last record call or kept idle */
+    uint32_t textures_last_dispatch; /* physical textures the last dispatch recorded used */
 } kiln_pool_stats;
 kiln_pool_stats kiln_programs_pool_stats(const kiln_programs *p);
 

@@ -9,14 +9,15 @@ typedef struct tonemap_state {
     kiln_bind_group_layout hdr_layout, empty_layout;
     kiln_pipeline_layout layout;
     kiln_render_pipeline pipeline;
-    kiln_bind_group hdr_group;
-    kiln_texture_view hdr_group_view; /* the hdr view handle hdr_group was built for */
+    kiln_bind_group_cache *hdr_groups; /* the post group by hdr view handle: one, rebuilt on a resize */
+    kiln_bind_group hdr_group;        /* this frame's */
     kiln_fg_resource hdr;             /* this frame's */
 } tonemap_state;
 
 static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
     tonemap_state *s = state;
     s->r = r;
+    if (!(s->hdr_groups = kiln_bind_group_cache_create(r->res, 1, err))) return false;
     kiln_shader program = kiln_shader_library_load(r->library, "post.wgsl", err);
     if (!program.id) return false;
     kiln_layout_entry group[2] = {
@@ -41,7 +42,7 @@ static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
 
 static void destroy_tonemap(kiln_renderer *r, void *state) {
     tonemap_state *s = state;
-    if (s->hdr_group.id) kiln_gfx_destroy_bind_group(r->res, s->hdr_group, NULL);
+    kiln_bind_group_cache_destroy(s->hdr_groups);
     if (s->pipeline.id) {
         kiln_shader_library_unwatch_render_pipeline(r->library, s->pipeline, NULL);
         kiln_gfx_destroy_render_pipeline(r->res, s->pipeline, NULL);
@@ -53,18 +54,15 @@ static void destroy_tonemap(kiln_renderer *r, void *state) {
         if (layouts[i].id) kiln_gfx_destroy_bind_group_layout(r->res, layouts[i], NULL);
 }
 
-/* The group names the pooled hdr view: rebuilt only when the graph hands out a different view
- * (a resize), keyed by the view's handle (index and generation). */
+/* The group names the pooled hdr view: the cache rebuilds it only when the graph hands out a
+ * different view (a resize), keyed by the view's handle (index and generation). */
 static bool ensure_hdr_group(tonemap_state *s, kiln_texture_view hdr, kiln_error *err) {
     if (!hdr.id) return false;
-    if (s->hdr_group.id && s->hdr_group_view.id == hdr.id) return true;
-    if (s->hdr_group.id) kiln_gfx_destroy_bind_group(s->r->res, s->hdr_group, NULL);
     kiln_binding_resource entries[2] = {
         {.binding = 0, .view = hdr},
         {.binding = 1, .buffer = s->post_uniform, .size = KILN_POST_UNIFORM_SIZE},
     };
-    s->hdr_group = kiln_gfx_create_bind_group(s->r->res, "post", s->hdr_layout, entries, 2, err);
-    s->hdr_group_view = hdr;
+    s->hdr_group = kiln_bind_group_cache_get(s->hdr_groups, "post", s->hdr_layout, entries, 2, err);
     return s->hdr_group.id != 0;
 }
 

@@ -1,0 +1,250 @@
+/* A record call's dispatches as one frame graph frame: every iteration of every pass of every
+ * queued dispatch is a graph render pass (steps[k] is graph pass k), so the graph derives what the
+ * executor used to plan by hand:
+ *   - each transient is a graph transient sized for its dispatch; a Four transient some pass reads
+ *     also has a resolve target, which its readers read, so the last writer before each run of
+ *     readers resolves (in its last iteration, the last graph pass to write it) and keeps its
+ *     samples only when a later pass draws over them;
+ *   - a binding a pass writes is imported once per dispatch, so the dispatch's first write to it
+ *     clears it to transparent black and every later write loads, as the programs spec says;
+ *   - transients land on pooled textures by lifetime, which spans the whole record call: a later
+ *     dispatch reuses what an earlier one has finished with.
+ * Every step also writes one exported ordering buffer. That keeps every pass (the spec runs each
+ * pass of the sequence, whether or not a later one reads it, and times it) and chains the steps
+ * in declaration order, which is also the execution order: the registry textures a dispatch reads
+ * (possibly written by an earlier dispatch) are bound directly, not declared, and rely on it. */
+#include "program_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static uint32_t queued_steps(const kiln_programs *p) {
+    uint32_t total = 0;
+    for (uint32_t d = 0; d < p->queue.count; d++) {
+        const program *prog = programs_lookup(p, p->queue.items[d].program_id);
+        for (uint32_t i = 0; prog && i < prog->pass_count; i++) total += prog->passes[i].iterations;
+    }
+    return total;
+}
+
+static bool transient_read(const program *prog, uint32_t t) {
+    for (uint32_t i = 0; i < prog->pass_count; i++)
+        for (uint32_t n = 0; n < prog->passes[i].spec.input_count; n++) {
+            program_slot s = prog->passes[i].inputs[n].slot;
+            if (s.kind == PROGRAM_SLOT_TRANSIENT && s.index == t) return true;
+        }
+    return false;
+}
+
+/* A Four transient is only attached (readers bind its resolve target, a One texture). */
+static void declare_transients(kiln_programs *p, program *prog, const program_dispatch *d) {
+    for (uint32_t t = 0; t < prog->transient_count; t++) {
+        const kiln_transient_spec *spec = &prog->transients[t];
+        bool four = spec->samples == KILN_SAMPLES_FOUR;
+        kiln_fg_texture_desc desc = {
+            .format = kiln_texture_format_wgpu(spec->format), .sample_count = four ? 4 : 1,
+            .usage = four ? WGPUTextureUsage_RenderAttachment : 0,
+        };
+        program_resolve_extent(spec->extent, d->reference_width, d->reference_height, &desc.width, &desc.height, NULL);
+        prog->transient_res[t] = kiln_frame_graph_create_transient(p->graph, four ? "program transient (4 samples)"
+                                                                                 : "program transient", &desc);
+        prog->resolve_res[t] = four && transient_read(prog, t)
+                                   ? kiln_frame_graph_create_resolve_target(p->graph, "program transient",
+                                                                            prog->transient_res[t])
+                                   : (kiln_fg_resource){0};
+    }
+}
+
+/* What a pass attaches: a transient's texture, or a binding's registry view imported at the
+ * dispatch's first write to it. NULL resource index with err filled when the view cannot be had. */
+static kiln_fg_resource output_resource(kiln_programs *p, program *prog, const program_pass *pass, const uint32_t *ids,
+                                        kiln_error *err) {
+    if (pass->output.kind == PROGRAM_SLOT_TRANSIENT) return prog->transient_res[pass->output.index];
+    kiln_fg_resource *res = &prog->binding_res[pass->output.index];
+    if (res->index) return *res;
+    WGPUTextureView view = kiln_textures_gpu_view(p->textures, ids[pass->output.index], err);
+    if (!view) return (kiln_fg_resource){0};
+    *res = kiln_frame_graph_import_view(p->graph, "program output", view, NULL, NULL);
+    kiln_frame_graph_export(p->graph, *res);
+    return *res;
+}
+
+/* The resource an input reads, for the graph's ordering and lifetimes; index 0 for a binding. */
+static kiln_fg_resource input_resource(const program *prog, const program_input *in) {
+    if (in->slot.kind != PROGRAM_SLOT_TRANSIENT) return (kiln_fg_resource){0};
+    uint32_t t = in->slot.index;
+    return prog->resolve_res[t].index ? prog->resolve_res[t] : prog->transient_res[t];
+}
+
+static void record_step(kiln_fg_context *ctx, void *user);
+
+/* Declares one dispatch's steps; a pass whose output cannot be viewed ends them there (the passes
+ * before it still run), with the failure kept in the span. */
+static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t uniform_at) {
+    const program_dispatch *dispatch = &p->queue.items[d];
+    const uint32_t *ids = p->queue.ids + dispatch->ids_at;
+    program_span *span = &p->spans[d];
+    *span = (program_span){.first = p->step_count};
+    declare_transients(p, prog, dispatch);
+    for (uint32_t b = 0; b < prog->binding_count; b++) prog->binding_res[b] = (kiln_fg_resource){0};
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        program_pass *pass = &prog->passes[i];
+        kiln_error e = {0};
+        kiln_fg_resource out = output_resource(p, prog, pass, ids, &e);
+        if (!out.index) {
+            span->failed = true;
+            kiln_error_set(&span->error, e.code, "program %u: pass %u (%s): %s", prog->id, i, pass->entry, e.message);
+            return;
+        }
+        for (uint32_t it = 0; it < pass->iterations; it++) {
+            uint32_t g = kiln_frame_graph_add_pass(p->graph, pass->entry, record_step, p);
+            kiln_frame_graph_write(p->graph, g, p->order);
+            kiln_frame_graph_color(p->graph, g, out, (WGPUColor){0, 0, 0, 0});
+            for (uint32_t n = 0; n < pass->spec.input_count; n++) {
+                kiln_fg_resource in = input_resource(prog, &pass->inputs[n]);
+                if (in.index) kiln_frame_graph_read(p->graph, g, in);
+            }
+            p->steps[p->step_count++] = (program_step){.prog = prog, .pass = i, .iteration = it, .dispatch = d,
+                                                       .uniform_offset = (uint32_t)uniform_at};
+            uniform_at += pass->uniform_slot_size;
+            span->count++;
+        }
+    }
+}
+
+bool program_graph_declare(kiln_programs *p, size_t uniform_at, kiln_error *err) {
+    program_step *steps = kiln_array_reserve(p->steps, &p->step_capacity, queued_steps(p), sizeof *steps);
+    program_span *spans = steps ? kiln_array_reserve(p->spans, &p->span_capacity, p->queue.count, sizeof *spans) : NULL;
+    if (steps) p->steps = steps;
+    if (spans) p->spans = spans;
+    if (!steps || !spans) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory declaring passes");
+    kiln_frame_graph_reset(p->graph);
+    p->step_count = 0;
+    p->order = kiln_frame_graph_import_buffer(p->graph, "program order", (kiln_buffer){0});
+    kiln_frame_graph_export(p->graph, p->order);
+    for (uint32_t d = 0; d < p->queue.count; d++) {
+        program *prog = programs_lookup(p, p->queue.items[d].program_id);
+        if (prog) declare_dispatch(p, prog, d, uniform_at);
+        else p->spans[d] = (program_span){.first = p->step_count};
+        if (prog) uniform_at += prog->uniform_bytes;
+    }
+    return true;
+}
+
+static WGPUTexture transient_texture(const kiln_programs *p, kiln_fg_resource r) {
+    kiln_error unused = {0}; /* a transient no pass used has no texture, and counts for none */
+    return r.index ? kiln_frame_graph_texture_of(p->graph, r, &unused) : NULL;
+}
+
+/* Resource 2t is transient t's texture, 2t + 1 its resolve target. */
+static WGPUTexture nth_texture(const kiln_programs *p, const program *prog, uint32_t k) {
+    return transient_texture(p, k % 2 ? prog->resolve_res[k / 2] : prog->transient_res[k / 2]);
+}
+
+uint32_t program_graph_dispatch_textures(const kiln_programs *p, const program *prog) {
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < 2 * prog->transient_count; k++) {
+        WGPUTexture tex = nth_texture(p, prog, k);
+        bool counted = !tex;
+        for (uint32_t j = 0; j < k && !counted; j++) counted = nth_texture(p, prog, j) == tex;
+        count += !counted;
+    }
+    return count;
+}
+
+/* ---- recording a step ---------------------------------------------------------------------------- */
+
+/* The view and sampler input n binds: a binding's registry texture (uploaded if its CPU copy
+ * changed) under a sampler for its declared wrap and mips, read linear when its format filters and
+ * it was created Linear; a transient's pooled texture (a Four one's resolve target), clamped at
+ * the base level, linear when its format filters. */
+static bool input_resources(kiln_programs *p, kiln_fg_context *ctx, const program *prog, const program_pass *pass,
+                            const uint32_t *ids, uint32_t n, kiln_texture_view *view, kiln_sampler *sampler,
+                            kiln_error *err) {
+    const program_input *in = &pass->inputs[n];
+    kiln_texture_format format = program_slot_format(prog, in->slot);
+    bool linear = kiln_texture_format_filterable(format);
+    if (in->slot.kind == PROGRAM_SLOT_BINDING) {
+        uint32_t id = ids[in->slot.index];
+        if (!kiln_textures_gpu_view(p->textures, id, err)) return false;
+        *view = kiln_textures_view_handle(p->textures, id, err);
+        if (!view->id) return false;
+        const kiln_texture_info *info = kiln_textures_info(p->textures, id);
+        linear = linear && info && info->sampling == KILN_SAMPLING_LINEAR;
+    } else {
+        *view = kiln_frame_graph_view_handle(ctx->graph, input_resource(prog, in), err);
+        if (!view->id) return false;
+    }
+    *sampler = in->texel ? (kiln_sampler){0} : p->samplers[in->wrap][in->mips][linear];
+    return true;
+}
+
+/* The pass's input bind group, from its cache by the handles it binds. */
+static bool input_group(kiln_programs *p, kiln_fg_context *ctx, program *prog, program_pass *pass, const uint32_t *ids,
+                        kiln_error *err) {
+    kiln_binding_resource entries[2 * KILN_PROGRAM_MAX_INPUTS];
+    uint32_t count = 0;
+    for (uint32_t n = 0; n < pass->spec.input_count; n++) {
+        kiln_texture_view view;
+        kiln_sampler sampler;
+        if (!input_resources(p, ctx, prog, pass, ids, n, &view, &sampler, err)) return false;
+        entries[count++] = (kiln_binding_resource){.binding = 2 * n, .view = view};
+        if (sampler.id) entries[count++] = (kiln_binding_resource){.binding = 2 * n + 1, .sampler = sampler};
+    }
+    pass->input_group = kiln_bind_group_cache_get(pass->input_groups, "program inputs", pass->group1_layout, entries, count,
+                                             err);
+    return pass->input_group.id != 0;
+}
+
+/* The pass's uniform bind group, rebuilt when the uniform buffer was regrown. */
+static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err) {
+    if (pass->group0.id && pass->group0_buffer.id == p->uniforms.id) return true;
+    if (pass->group0.id) kiln_gfx_destroy_bind_group(p->res, pass->group0, NULL);
+    kiln_binding_resource entry = {.binding = 0, .buffer = p->uniforms, .size = pass->uniform_bind_size};
+    pass->group0 = kiln_gfx_create_bind_group(p->res, "program uniforms", pass->group0_layout, &entry, 1, err);
+    pass->group0_buffer = pass->group0.id ? p->uniforms : (kiln_buffer){0};
+    return pass->group0.id != 0;
+}
+
+/* One iteration: the first finds the pass's bind groups, every one draws the fullscreen triangle
+ * with its own uniform slot. A failure is kept, named by the step, for the executor's message. */
+static void record_step(kiln_fg_context *ctx, void *user) {
+    kiln_programs *p = user;
+    p->next_step = ctx->pass + 1;
+    const program_step *step = &p->steps[ctx->pass];
+    program *prog = step->prog;
+    program_pass *pass = &prog->passes[step->pass];
+    const program_dispatch *d = &p->queue.items[step->dispatch];
+    kiln_error *err = &ctx->error;
+    if (step->iteration == 0) {
+        pass->record_start_ns = now_ns();
+        pass->input_group = (kiln_bind_group){0};
+        if (!uniform_group(p, pass, err) ||
+            (pass->spec.input_count && !input_group(p, ctx, prog, pass, p->queue.ids + d->ids_at, err))) {
+            p->failed_step = ctx->pass;
+            p->step_error = *err;
+            return;
+        }
+    }
+    uint32_t w, h;
+    program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
+    kiln_render_pass *rp = ctx->render;
+    kiln_render_pass_set_pipeline(rp, pass->pipeline, NULL);
+    kiln_render_pass_set_bind_group(rp, 0, pass->group0, &step->uniform_offset, 1, NULL);
+    if (pass->input_group.id) kiln_render_pass_set_bind_group(rp, 1, pass->input_group, NULL, 0, NULL);
+    kiln_render_pass_set_viewport(rp, 0, 0, (float)w, (float)h);
+    kiln_render_pass_draw(rp, 3, 1, 0, 0);
+    if (rp->failed) {
+        p->failed_step = ctx->pass;
+        p->step_error = rp->error;
+        return;
+    }
+    if (step->iteration + 1 == pass->iterations) pass->cpu_record_ns = now_ns() - pass->record_start_ns;
+}
