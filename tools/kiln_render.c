@@ -89,12 +89,12 @@ static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, ki
     kiln_texture target = {0};
     kiln_texture_view view = {0};
     if (ok) {
-        target = kiln_gfx_create_texture(res, &(kiln_texture_desc){.label = "kiln-render target", .width = o->width,
+        target = kiln_resources_create_texture(res, &(kiln_texture_desc){.label = "kiln-render target", .width = o->width,
             .height = o->height, .format = format, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-        ok = target.id && (view = kiln_gfx_create_texture_view(res, target, NULL, err)).id;
+        ok = target.id && (view = kiln_resources_create_texture_view(res, target, NULL, err)).id;
     }
-    ok = ok && kiln_renderer_render(r, &demo.scene, (kiln_render_target){kiln_gfx_texture_raw(res, target, NULL), kiln_gfx_texture_view_raw(res, view, NULL)}, err);
-    ok = ok && kiln_gfx_read_texture(res, kiln_gfx_texture_raw(res, target, NULL), img, err);
+    ok = ok && kiln_renderer_render(r, &demo.scene, (kiln_render_target){kiln_resources_texture_raw(res, target, NULL), kiln_resources_texture_view_raw(res, view, NULL)}, err);
+    ok = ok && kiln_resources_read_texture(res, kiln_resources_texture_raw(res, target, NULL), img, err);
     if (ok && o->stats) print_stats(kiln_renderer_stats(r));
     if (ok && o->graph) {
         size_t n = kiln_renderer_graph_dot(r, NULL, 0) + 1;
@@ -102,8 +102,8 @@ static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, ki
         if (dot) kiln_renderer_graph_dot(r, dot, n), fputs(dot, stdout);
         free(dot);
     }
-    if (view.id) kiln_gfx_destroy_texture_view(res, view, NULL);
-    if (target.id) kiln_gfx_destroy_texture(res, target, NULL);
+    if (view.id) kiln_resources_destroy_texture_view(res, view, NULL);
+    if (target.id) kiln_resources_destroy_texture(res, target, NULL);
     demo_scene_free(&demo);
     kiln_renderer_destroy(r);
     return ok;

@@ -282,7 +282,7 @@ static json_t *save_texture(script_run *run, const json_t *msg) {
     const char *path = json_string_value(path_value);
     if (!*path || path_escapes(path))
         return err_reply("bad_message", "path: \"%s\" is not a relative path under --out", path);
-    const kiln_texture_info *found = kiln_textures_info(kiln_json_runtime_textures(run->rt), id);
+    const kiln_texture_info *found = kiln_texture_registry_info(kiln_json_runtime_textures(run->rt), id);
     if (!found) return err_reply("unknown_texture", "texture_id: unknown texture %u", id);
     kiln_texture_info info = *found;
 
@@ -292,7 +292,7 @@ static json_t *save_texture(script_run *run, const json_t *msg) {
     size_t size;
     if (!kiln_programs_frame(kiln_json_runtime_programs(run->rt), &kerr))
         return err_reply("frame_failed", "%s", kerr.message);
-    if (!kiln_textures_read(kiln_json_runtime_textures(run->rt), id, &pixels, &size, &kerr))
+    if (!kiln_texture_registry_read(kiln_json_runtime_textures(run->rt), id, &pixels, &size, &kerr))
         return err_reply("read_failed", "%s", kerr.message);
 
     char stem[4096], png[4200], pfm[4200], why[1024] = "";

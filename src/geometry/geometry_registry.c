@@ -111,7 +111,7 @@ static uint32_t free_id(kiln_geometry_registry *reg, kiln_error *err) {
     return reg->count + 1;
 }
 
-uint32_t kiln_geometry_add(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, kiln_error *err) {
+uint32_t kiln_geometry_registry_add(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, kiln_error *err) {
     const char *name = label && *label ? label : "mesh";
     geometry_entry *e = calloc(1, sizeof *e);
     char *copied = malloc(strlen(name) + 1);
@@ -141,7 +141,7 @@ uint32_t kiln_geometry_add(kiln_geometry_registry *reg, const char *label, const
     return id;
 }
 
-bool kiln_geometry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, kiln_error *err) {
+bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, kiln_error *err) {
     geometry_entry *e = lookup(reg, id, err);
     if (!e) return false;
     kiln_mesh_data copy;
@@ -164,7 +164,7 @@ bool kiln_geometry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_
     return true;
 }
 
-bool kiln_geometry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *err) {
+bool kiln_geometry_registry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *err) {
     geometry_entry *e = lookup(reg, id, err);
     if (!e) return false;
     reg->entries[id - 1] = NULL;
@@ -173,22 +173,22 @@ bool kiln_geometry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *
     return true;
 }
 
-const kiln_geometry_info *kiln_geometry_get_info(const kiln_geometry_registry *reg, uint32_t id) {
+const kiln_geometry_info *kiln_geometry_registry_info(const kiln_geometry_registry *reg, uint32_t id) {
     geometry_entry *e = lookup(reg, id, NULL);
     return e ? &e->info : NULL;
 }
 
-const kiln_mesh_bounds *kiln_geometry_get_bounds(const kiln_geometry_registry *reg, uint32_t id) {
+const kiln_mesh_bounds *kiln_geometry_registry_bounds(const kiln_geometry_registry *reg, uint32_t id) {
     geometry_entry *e = lookup(reg, id, NULL);
     return e ? &e->info.bounds : NULL;
 }
 
-const kiln_mesh_data *kiln_geometry_get_data(const kiln_geometry_registry *reg, uint32_t id) {
+const kiln_mesh_data *kiln_geometry_registry_data(const kiln_geometry_registry *reg, uint32_t id) {
     geometry_entry *e = lookup(reg, id, NULL);
     return e ? &e->data : NULL;
 }
 
-uint32_t kiln_geometry_count(const kiln_geometry_registry *reg) { return reg->count; }
+uint32_t kiln_geometry_registry_count(const kiln_geometry_registry *reg) { return reg->count; }
 
 static bool upload(kiln_geometry_registry *reg, geometry_entry *e, kiln_error *err) {
     if (!kiln_gpu_mesh_upload(reg->res, &e->data, e->label, &e->gpu, err)) return false;
@@ -198,7 +198,7 @@ static bool upload(kiln_geometry_registry *reg, geometry_entry *e, kiln_error *e
     return true;
 }
 
-const kiln_gpu_mesh *kiln_geometry_gpu_mesh(kiln_geometry_registry *reg, uint32_t id, kiln_error *err) {
+const kiln_gpu_mesh *kiln_geometry_registry_gpu_mesh(kiln_geometry_registry *reg, uint32_t id, kiln_error *err) {
     geometry_entry *e = lookup(reg, id, err);
     if (!e || (!on_gpu(e) && !upload(reg, e, err))) return NULL;
     return &e->gpu;

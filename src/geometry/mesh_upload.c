@@ -50,9 +50,9 @@ static kiln_buffer make_buffer(kiln_resources *res, const char *mesh, const char
         }
         kiln_buffer_desc desc = {.label = label, .size = size,
                                  .usage = usage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc};
-        b = kiln_gfx_create_buffer(res, &desc, err);
-        if (b.id && !kiln_gfx_write_buffer(res, b, 0, data, size, err)) {
-            kiln_gfx_destroy_buffer(res, b, NULL);
+        b = kiln_resources_create_buffer(res, &desc, err);
+        if (b.id && !kiln_resources_write_buffer(res, b, 0, data, size, err)) {
+            kiln_resources_destroy_buffer(res, b, NULL);
             b = (kiln_buffer){0};
         }
     }
@@ -116,7 +116,7 @@ void kiln_gpu_mesh_destroy(kiln_resources *res, kiln_gpu_mesh *mesh) {
     if (res) {
         kiln_buffer buffers[] = {mesh->vertices, mesh->skin, mesh->indices, mesh->morph_deltas};
         for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
-            if (buffers[i].id) kiln_gfx_destroy_buffer(res, buffers[i], NULL);
+            if (buffers[i].id) kiln_resources_destroy_buffer(res, buffers[i], NULL);
     }
     memset(mesh, 0, sizeof *mesh);
 }

@@ -36,7 +36,7 @@ kiln_bind_group_cache *kiln_bind_group_cache_create(kiln_resources *res, uint32_
 }
 
 void kiln_bind_group_cache_clear(kiln_bind_group_cache *cache) {
-    for (uint32_t i = 0; i < cache->count; i++) kiln_gfx_destroy_bind_group(cache->res, cache->slots[i].group, NULL);
+    for (uint32_t i = 0; i < cache->count; i++) kiln_resources_destroy_bind_group(cache->res, cache->slots[i].group, NULL);
     cache->count = 0;
 }
 
@@ -81,14 +81,14 @@ kiln_bind_group kiln_bind_group_cache_get(kiln_bind_group_cache *cache, const ch
         if (slot->used < cache->slots[oldest].used) oldest = i;
     }
     /* Created before anything is evicted, so a group that cannot be made costs no cached one. */
-    kiln_bind_group group = kiln_gfx_create_bind_group(cache->res, label, layout, entries, count, err);
+    kiln_bind_group group = kiln_resources_create_bind_group(cache->res, label, layout, entries, count, err);
     if (!group.id) return group;
     cache_slot *slot;
     if (cache->count < cache->capacity) {
         slot = &cache->slots[cache->count++];
     } else {
         slot = &cache->slots[oldest];
-        kiln_gfx_destroy_bind_group(cache->res, slot->group, NULL);
+        kiln_resources_destroy_bind_group(cache->res, slot->group, NULL);
     }
     slot->layout = layout;
     slot->count = count;

@@ -177,7 +177,7 @@ void kiln_render_pass_end(kiln_render_pass *pass) {
 
 bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline p, kiln_error *err) {
     if (pass->failed) return stuck(&pass->error, err);
-    WGPURenderPipeline raw = kiln_gfx_render_pipeline_raw(pass->encoder->res, p, &pass->error);
+    WGPURenderPipeline raw = kiln_resources_render_pipeline_raw(pass->encoder->res, p, &pass->error);
     if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuRenderPassEncoderSetPipeline(pass->raw, raw);
     return true;
@@ -186,16 +186,16 @@ bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline 
 bool kiln_render_pass_set_bind_group(kiln_render_pass *pass, uint32_t index, kiln_bind_group g,
                                      const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err) {
     if (pass->failed) return stuck(&pass->error, err);
-    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, &pass->error);
+    WGPUBindGroup raw = kiln_resources_bind_group_raw(pass->encoder->res, g, &pass->error);
     if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuRenderPassEncoderSetBindGroup(pass->raw, index, raw, dynamic_count, dynamic_offsets);
     return true;
 }
 
 static WGPUBuffer buffer_at(kiln_resources *res, kiln_buffer b, uint64_t offset, const char *what, kiln_error *err) {
-    WGPUBuffer raw = kiln_gfx_buffer_raw(res, b, err);
+    WGPUBuffer raw = kiln_resources_buffer_raw(res, b, err);
     if (!raw) return NULL;
-    uint64_t size = kiln_gfx_buffer_size(res, b);
+    uint64_t size = kiln_resources_buffer_size(res, b);
     if (offset > size) {
         kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: offset %llu is past the end of buffer 0x%08x (%llu bytes)", what,
                        (unsigned long long)offset, b.id, (unsigned long long)size);
@@ -254,7 +254,7 @@ void kiln_compute_pass_end(kiln_compute_pass *pass) {
 
 bool kiln_compute_pass_set_pipeline(kiln_compute_pass *pass, kiln_compute_pipeline p, kiln_error *err) {
     if (pass->failed) return stuck(&pass->error, err);
-    WGPUComputePipeline raw = kiln_gfx_compute_pipeline_raw(pass->encoder->res, p, &pass->error);
+    WGPUComputePipeline raw = kiln_resources_compute_pipeline_raw(pass->encoder->res, p, &pass->error);
     if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuComputePassEncoderSetPipeline(pass->raw, raw);
     return true;
@@ -263,7 +263,7 @@ bool kiln_compute_pass_set_pipeline(kiln_compute_pass *pass, kiln_compute_pipeli
 bool kiln_compute_pass_set_bind_group(kiln_compute_pass *pass, uint32_t index, kiln_bind_group g,
                                       const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err) {
     if (pass->failed) return stuck(&pass->error, err);
-    WGPUBindGroup raw = kiln_gfx_bind_group_raw(pass->encoder->res, g, &pass->error);
+    WGPUBindGroup raw = kiln_resources_bind_group_raw(pass->encoder->res, g, &pass->error);
     if (!raw) return stick(&pass->failed, &pass->error, err);
     wgpuComputePassEncoderSetBindGroup(pass->raw, index, raw, dynamic_count, dynamic_offsets);
     return true;
@@ -279,9 +279,9 @@ void kiln_compute_pass_dispatch(kiln_compute_pass *pass, uint32_t x, uint32_t y,
 bool kiln_encoder_copy_buffer_to_buffer(kiln_encoder *enc, kiln_buffer src, uint64_t src_offset, kiln_buffer dst,
                                         uint64_t dst_offset, uint64_t size, kiln_error *err) {
     if (!encoder_ready(enc, "copy_buffer_to_buffer", err)) return false;
-    WGPUBuffer s = kiln_gfx_buffer_raw(enc->res, src, err), d = s ? kiln_gfx_buffer_raw(enc->res, dst, err) : NULL;
+    WGPUBuffer s = kiln_resources_buffer_raw(enc->res, src, err), d = s ? kiln_resources_buffer_raw(enc->res, dst, err) : NULL;
     if (!s || !d) return false;
-    uint64_t ss = kiln_gfx_buffer_size(enc->res, src), ds = kiln_gfx_buffer_size(enc->res, dst);
+    uint64_t ss = kiln_resources_buffer_size(enc->res, src), ds = kiln_resources_buffer_size(enc->res, dst);
     if (src_offset > ss || size > ss - src_offset || dst_offset > ds || size > ds - dst_offset)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "copy_buffer_to_buffer: %llu bytes from %llu (of %llu) to %llu (of %llu) leave a buffer",
@@ -304,13 +304,13 @@ bool kiln_encoder_copy_texture_to_buffer(kiln_encoder *enc, WGPUTexture src, uin
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "copy_texture_to_buffer: %u texels of %u bytes do not fit a row of %u bytes", width, texel,
                               bytes_per_row);
-    WGPUBuffer d = kiln_gfx_buffer_raw(enc->res, dst, err);
+    WGPUBuffer d = kiln_resources_buffer_raw(enc->res, dst, err);
     if (!d) return false;
     uint64_t need = (uint64_t)bytes_per_row * height;
-    if (need > kiln_gfx_buffer_size(enc->res, dst))
+    if (need > kiln_resources_buffer_size(enc->res, dst))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "copy_texture_to_buffer: %llu bytes needed, buffer 0x%08x holds %llu",
-                              (unsigned long long)need, dst.id, (unsigned long long)kiln_gfx_buffer_size(enc->res, dst));
+                              (unsigned long long)need, dst.id, (unsigned long long)kiln_resources_buffer_size(enc->res, dst));
     WGPUTexelCopyTextureInfo s = {.texture = src, .mipLevel = mip, .aspect = WGPUTextureAspect_All};
     WGPUTexelCopyBufferInfo b = {.layout = {.offset = 0, .bytesPerRow = bytes_per_row, .rowsPerImage = height}, .buffer = d};
     WGPUExtent3D extent = {width, height, 1};

@@ -40,13 +40,13 @@ kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, WGPUTextureFormat c
     }
     dd->res = res;
     WGPUShaderModule module = kiln_gfx_compile_shader(res->gfx, "kiln/gfx/debug_lines.wgsl", kiln_wgsl_debug_lines, NULL, err);
-    if (!module || !(dd->shader = kiln_gfx_adopt_shader(res, module, "debug lines", err)).id) goto fail;
+    if (!module || !(dd->shader = kiln_resources_adopt_shader(res, module, "debug lines", err)).id) goto fail;
 
     kiln_layout_entry entry = {.binding = 0, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER,
                                .min_binding_size = 64};
-    dd->group_layout = kiln_gfx_create_bind_group_layout(res, "debug lines", &entry, 1, err);
+    dd->group_layout = kiln_resources_create_bind_group_layout(res, "debug lines", &entry, 1, err);
     if (!dd->group_layout.id) goto fail;
-    dd->layout = kiln_gfx_create_pipeline_layout(res, "debug lines", &dd->group_layout, 1, err);
+    dd->layout = kiln_resources_create_pipeline_layout(res, "debug lines", &dd->group_layout, 1, err);
     if (!dd->layout.id) goto fail;
 
     kiln_render_pipeline_desc pd = {
@@ -61,14 +61,14 @@ kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, WGPUTextureFormat c
         .topology = WGPUPrimitiveTopology_LineList,
     };
     if (depth_format != WGPUTextureFormat_Undefined) pd.depth = kiln_depth_reverse_z(depth_format, false);
-    dd->pipeline = kiln_gfx_create_render_pipeline(res, &pd, err);
+    dd->pipeline = kiln_resources_create_render_pipeline(res, &pd, err);
     if (!dd->pipeline.id) goto fail;
 
     kiln_buffer_desc cam = {.label = "debug lines camera", .size = 64, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
-    dd->camera = kiln_gfx_create_buffer(res, &cam, err);
+    dd->camera = kiln_resources_create_buffer(res, &cam, err);
     if (!dd->camera.id) goto fail;
     kiln_binding_resource binding = {.binding = 0, .buffer = dd->camera, .size = 64};
-    dd->group = kiln_gfx_create_bind_group(res, "debug lines", dd->group_layout, &binding, 1, err);
+    dd->group = kiln_resources_create_bind_group(res, "debug lines", dd->group_layout, &binding, 1, err);
     if (!dd->group.id) goto fail;
     return dd;
 fail:
@@ -79,13 +79,13 @@ fail:
 void kiln_debug_draw_destroy(kiln_debug_draw *dd) {
     if (!dd) return;
     kiln_resources *res = dd->res;
-    if (dd->group.id) kiln_gfx_destroy_bind_group(res, dd->group, NULL);
-    if (dd->camera.id) kiln_gfx_destroy_buffer(res, dd->camera, NULL);
-    if (dd->vertices.id) kiln_gfx_destroy_buffer(res, dd->vertices, NULL);
-    if (dd->pipeline.id) kiln_gfx_destroy_render_pipeline(res, dd->pipeline, NULL);
-    if (dd->layout.id) kiln_gfx_destroy_pipeline_layout(res, dd->layout, NULL);
-    if (dd->group_layout.id) kiln_gfx_destroy_bind_group_layout(res, dd->group_layout, NULL);
-    if (dd->shader.id) kiln_gfx_destroy_shader(res, dd->shader, NULL);
+    if (dd->group.id) kiln_resources_destroy_bind_group(res, dd->group, NULL);
+    if (dd->camera.id) kiln_resources_destroy_buffer(res, dd->camera, NULL);
+    if (dd->vertices.id) kiln_resources_destroy_buffer(res, dd->vertices, NULL);
+    if (dd->pipeline.id) kiln_resources_destroy_render_pipeline(res, dd->pipeline, NULL);
+    if (dd->layout.id) kiln_resources_destroy_pipeline_layout(res, dd->layout, NULL);
+    if (dd->group_layout.id) kiln_resources_destroy_bind_group_layout(res, dd->group_layout, NULL);
+    if (dd->shader.id) kiln_resources_destroy_shader(res, dd->shader, NULL);
     free(dd->cpu);
     free(dd);
 }
@@ -149,7 +149,7 @@ void kiln_debug_draw_grid(kiln_debug_draw *dd, uint32_t half_cells, float spacin
 }
 
 bool kiln_debug_draw_upload(kiln_debug_draw *dd, kiln_mat4 view_proj, kiln_error *err) {
-    if (!kiln_gfx_write_buffer(dd->res, dd->camera, 0, view_proj.m, sizeof view_proj.m, err)) return false;
+    if (!kiln_resources_write_buffer(dd->res, dd->camera, 0, view_proj.m, sizeof view_proj.m, err)) return false;
     dd->uploaded = dd->cpu_count;
     if (!dd->cpu_count) return true;
     if (dd->cpu_count > dd->vertex_capacity) {
@@ -157,16 +157,16 @@ bool kiln_debug_draw_upload(kiln_debug_draw *dd, kiln_mat4 view_proj, kiln_error
         while (cap < dd->cpu_count) cap *= 2;
         kiln_buffer_desc bd = {.label = "debug lines vertices", .size = cap * sizeof(debug_vertex),
                                .usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst};
-        kiln_buffer grown = kiln_gfx_create_buffer(dd->res, &bd, err);
+        kiln_buffer grown = kiln_resources_create_buffer(dd->res, &bd, err);
         if (!grown.id) return false;
         if (dd->vertices.id) {
-            kiln_gfx_destroy_buffer(dd->res, dd->vertices, NULL);
+            kiln_resources_destroy_buffer(dd->res, dd->vertices, NULL);
             dd->grows++;
         }
         dd->vertices = grown;
         dd->vertex_capacity = cap;
     }
-    return kiln_gfx_write_buffer(dd->res, dd->vertices, 0, dd->cpu, dd->cpu_count * sizeof(debug_vertex), err);
+    return kiln_resources_write_buffer(dd->res, dd->vertices, 0, dd->cpu, dd->cpu_count * sizeof(debug_vertex), err);
 }
 
 bool kiln_debug_draw_flush(kiln_debug_draw *dd, kiln_render_pass *pass, kiln_error *err) {

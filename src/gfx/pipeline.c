@@ -53,7 +53,7 @@ static bool creation_ok(kiln_gfx *gfx, const char *kind, const char *label, kiln
 
 #define MAX_LAYOUT_ENTRIES 32
 
-kiln_bind_group_layout kiln_gfx_create_bind_group_layout(kiln_resources *res, const char *label,
+kiln_bind_group_layout kiln_resources_create_bind_group_layout(kiln_resources *res, const char *label,
                                                          const kiln_layout_entry *entries, uint32_t count,
                                                          kiln_error *err) {
     WGPUBindGroupLayoutEntry raw_entries[MAX_LAYOUT_ENTRIES];
@@ -74,7 +74,7 @@ kiln_bind_group_layout kiln_gfx_create_bind_group_layout(kiln_resources *res, co
     return (kiln_bind_group_layout){kiln_resources_adopt_object(res, KILN_POOL_BIND_GROUP_LAYOUT, raw, label, err)};
 }
 
-kiln_pipeline_layout kiln_gfx_create_pipeline_layout(kiln_resources *res, const char *label,
+kiln_pipeline_layout kiln_resources_create_pipeline_layout(kiln_resources *res, const char *label,
                                                      const kiln_bind_group_layout *layouts, uint32_t count,
                                                      kiln_error *err) {
     WGPUBindGroupLayout raw_layouts[8];
@@ -83,7 +83,7 @@ kiln_pipeline_layout kiln_gfx_create_pipeline_layout(kiln_resources *res, const 
         return (kiln_pipeline_layout){0};
     }
     for (uint32_t i = 0; i < count; i++) {
-        raw_layouts[i] = kiln_gfx_bind_group_layout_raw(res, layouts[i], err);
+        raw_layouts[i] = kiln_resources_bind_group_layout_raw(res, layouts[i], err);
         if (!raw_layouts[i]) return (kiln_pipeline_layout){0};
     }
     WGPUPipelineLayoutDescriptor d = {.label = kiln_sv(label), .bindGroupLayoutCount = count, .bindGroupLayouts = raw_layouts};
@@ -96,7 +96,7 @@ kiln_pipeline_layout kiln_gfx_create_pipeline_layout(kiln_resources *res, const 
     return (kiln_pipeline_layout){kiln_resources_adopt_object(res, KILN_POOL_PIPELINE_LAYOUT, raw, label, err)};
 }
 
-kiln_bind_group kiln_gfx_create_bind_group(kiln_resources *res, const char *label, kiln_bind_group_layout layout,
+kiln_bind_group kiln_resources_create_bind_group(kiln_resources *res, const char *label, kiln_bind_group_layout layout,
                                            const kiln_binding_resource *entries, uint32_t count, kiln_error *err) {
     WGPUBindGroupEntry raw_entries[MAX_LAYOUT_ENTRIES];
     if (count > MAX_LAYOUT_ENTRIES) {
@@ -104,7 +104,7 @@ kiln_bind_group kiln_gfx_create_bind_group(kiln_resources *res, const char *labe
                        MAX_LAYOUT_ENTRIES);
         return (kiln_bind_group){0};
     }
-    WGPUBindGroupLayout raw_layout = kiln_gfx_bind_group_layout_raw(res, layout, err);
+    WGPUBindGroupLayout raw_layout = kiln_resources_bind_group_layout_raw(res, layout, err);
     if (!raw_layout) return (kiln_bind_group){0};
     for (uint32_t i = 0; i < count; i++) {
         const kiln_binding_resource *e = &entries[i];
@@ -117,9 +117,9 @@ kiln_bind_group kiln_gfx_create_bind_group(kiln_resources *res, const char *labe
                            label ? label : "", i, e->binding);
             return (kiln_bind_group){0};
         }
-        if (e->buffer.id && !(r->buffer = kiln_gfx_buffer_raw(res, e->buffer, err))) return (kiln_bind_group){0};
-        if (e->sampler.id && !(r->sampler = kiln_gfx_sampler_raw(res, e->sampler, err))) return (kiln_bind_group){0};
-        if (e->view.id && !(r->textureView = kiln_gfx_texture_view_raw(res, e->view, err))) return (kiln_bind_group){0};
+        if (e->buffer.id && !(r->buffer = kiln_resources_buffer_raw(res, e->buffer, err))) return (kiln_bind_group){0};
+        if (e->sampler.id && !(r->sampler = kiln_resources_sampler_raw(res, e->sampler, err))) return (kiln_bind_group){0};
+        if (e->view.id && !(r->textureView = kiln_resources_texture_view_raw(res, e->view, err))) return (kiln_bind_group){0};
     }
     WGPUBindGroupDescriptor d = {.label = kiln_sv(label), .layout = raw_layout, .entryCount = count, .entries = raw_entries};
     kiln_gfx_push_scope(res->gfx);
@@ -162,7 +162,7 @@ static WGPUBlendState blend_state(kiln_blend_mode mode) {
     }
 }
 
-WGPURenderPipeline kiln_gfx_build_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
+WGPURenderPipeline kiln_resources_build_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
                                                   kiln_error *err) {
     const char *label = desc->label ? desc->label : "";
     if (desc->vertex_buffer_count > KILN_MAX_VERTEX_BUFFERS || desc->target_count > KILN_MAX_COLOR_ATTACHMENTS) {
@@ -170,12 +170,12 @@ WGPURenderPipeline kiln_gfx_build_render_pipeline(kiln_resources *res, const kil
                        desc->vertex_buffer_count, desc->target_count, KILN_MAX_VERTEX_BUFFERS, KILN_MAX_COLOR_ATTACHMENTS);
         return NULL;
     }
-    WGPUShaderModule module = kiln_gfx_shader_raw(res, desc->shader, err);
+    WGPUShaderModule module = kiln_resources_shader_raw(res, desc->shader, err);
     if (!module) return NULL;
     WGPUShaderModule fragment_module = module;
-    if (desc->fragment_shader.id && !(fragment_module = kiln_gfx_shader_raw(res, desc->fragment_shader, err))) return NULL;
+    if (desc->fragment_shader.id && !(fragment_module = kiln_resources_shader_raw(res, desc->fragment_shader, err))) return NULL;
     WGPUPipelineLayout layout = NULL;
-    if (desc->layout.id && !(layout = kiln_gfx_pipeline_layout_raw(res, desc->layout, err))) return NULL;
+    if (desc->layout.id && !(layout = kiln_resources_pipeline_layout_raw(res, desc->layout, err))) return NULL;
 
     WGPUVertexAttribute attributes[KILN_MAX_VERTEX_BUFFERS][KILN_MAX_VERTEX_ATTRIBUTES];
     WGPUVertexBufferLayout buffers[KILN_MAX_VERTEX_BUFFERS];
@@ -251,12 +251,12 @@ WGPURenderPipeline kiln_gfx_build_render_pipeline(kiln_resources *res, const kil
     return raw;
 }
 
-WGPUComputePipeline kiln_gfx_build_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
+WGPUComputePipeline kiln_resources_build_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
                                                     kiln_error *err) {
-    WGPUShaderModule module = kiln_gfx_shader_raw(res, desc->shader, err);
+    WGPUShaderModule module = kiln_resources_shader_raw(res, desc->shader, err);
     if (!module) return NULL;
     WGPUPipelineLayout layout = NULL;
-    if (desc->layout.id && !(layout = kiln_gfx_pipeline_layout_raw(res, desc->layout, err))) return NULL;
+    if (desc->layout.id && !(layout = kiln_resources_pipeline_layout_raw(res, desc->layout, err))) return NULL;
     WGPUComputePipelineDescriptor d = {
         .label = kiln_sv(desc->label),
         .layout = layout,
@@ -271,16 +271,16 @@ WGPUComputePipeline kiln_gfx_build_compute_pipeline(kiln_resources *res, const k
     return raw;
 }
 
-kiln_render_pipeline kiln_gfx_create_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
+kiln_render_pipeline kiln_resources_create_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
                                                      kiln_error *err) {
-    WGPURenderPipeline raw = kiln_gfx_build_render_pipeline(res, desc, err);
+    WGPURenderPipeline raw = kiln_resources_build_render_pipeline(res, desc, err);
     if (!raw) return (kiln_render_pipeline){0};
-    return kiln_gfx_adopt_render_pipeline(res, raw, err);
+    return kiln_resources_adopt_render_pipeline(res, raw, err);
 }
 
-kiln_compute_pipeline kiln_gfx_create_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
+kiln_compute_pipeline kiln_resources_create_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
                                                        kiln_error *err) {
-    WGPUComputePipeline raw = kiln_gfx_build_compute_pipeline(res, desc, err);
+    WGPUComputePipeline raw = kiln_resources_build_compute_pipeline(res, desc, err);
     if (!raw) return (kiln_compute_pipeline){0};
-    return kiln_gfx_adopt_compute_pipeline(res, raw, err);
+    return kiln_resources_adopt_compute_pipeline(res, raw, err);
 }

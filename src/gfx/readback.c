@@ -33,10 +33,10 @@ bool kiln_gfx_wait_for_queue(kiln_gfx *gfx, kiln_error *err) {
     return true;
 }
 
-bool kiln_gfx_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t offset, void *dst, size_t size, kiln_error *err) {
-    WGPUBuffer raw = kiln_gfx_buffer_raw(res, b, err);
+bool kiln_resources_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t offset, void *dst, size_t size, kiln_error *err) {
+    WGPUBuffer raw = kiln_resources_buffer_raw(res, b, err);
     if (!raw) return false;
-    uint64_t total = kiln_gfx_buffer_size(res, b);
+    uint64_t total = kiln_resources_buffer_size(res, b);
     if (offset > total || size > total - offset)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_buffer: %zu bytes at %llu exceed buffer of %llu", size,
                               (unsigned long long)offset, (unsigned long long)total);
@@ -101,7 +101,7 @@ static void convert_row(WGPUTextureFormat format, const uint8_t *src, kiln_image
     }
 }
 
-bool kiln_gfx_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err) {
+bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err) {
     WGPUTextureFormat format = wgpuTextureGetFormat(texture);
     uint32_t texel = kiln_gfx_format_texel_size(format);
     if (!texel) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture: format 0x%x is not supported", (unsigned)format);
@@ -114,7 +114,7 @@ bool kiln_gfx_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image 
     uint32_t row = kiln_gfx_aligned_bytes_per_row(w * texel);
     kiln_buffer_desc bd = {.label = "readback", .size = (uint64_t)row * h,
                            .usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead};
-    kiln_buffer staging = kiln_gfx_create_buffer(res, &bd, err);
+    kiln_buffer staging = kiln_resources_create_buffer(res, &bd, err);
     if (!staging.id) return false;
     uint8_t *bytes = NULL;
     kiln_encoder enc;
@@ -124,7 +124,7 @@ bool kiln_gfx_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image 
     ok = ok && kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(res->gfx, err);
     if (ok) {
         bytes = malloc(bd.size);
-        ok = bytes ? kiln_gfx_read_buffer(res, staging, 0, bytes, bd.size, err)
+        ok = bytes ? kiln_resources_read_buffer(res, staging, 0, bytes, bd.size, err)
                    : kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "read_texture: out of memory");
     }
     ok = ok && kiln_image_create(out, w, h, img_format, err);
@@ -133,6 +133,6 @@ bool kiln_gfx_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image 
         if (format == WGPUTextureFormat_BGRA8Unorm || format == WGPUTextureFormat_BGRA8UnormSrgb) kiln_image_swap_rb(out);
     }
     free(bytes);
-    kiln_gfx_destroy_buffer(res, staging, NULL);
+    kiln_resources_destroy_buffer(res, staging, NULL);
     return ok;
 }

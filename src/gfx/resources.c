@@ -191,7 +191,7 @@ static void *object_raw(const kiln_resources *res, int pool, uint32_t id, kiln_e
 
 /* --- creation ----------------------------------------------------------------------------------- */
 
-kiln_buffer kiln_gfx_create_buffer(kiln_resources *res, const kiln_buffer_desc *desc, kiln_error *err) {
+kiln_buffer kiln_resources_create_buffer(kiln_resources *res, const kiln_buffer_desc *desc, kiln_error *err) {
     if (!desc || desc->size == 0) {
         kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "buffer '%s': size must be positive",
                        desc && desc->label ? desc->label : "");
@@ -221,7 +221,7 @@ kiln_buffer kiln_gfx_create_buffer(kiln_resources *res, const kiln_buffer_desc *
     return (kiln_buffer){id};
 }
 
-kiln_texture kiln_gfx_create_texture(kiln_resources *res, const kiln_texture_desc *desc_in, kiln_error *err) {
+kiln_texture kiln_resources_create_texture(kiln_resources *res, const kiln_texture_desc *desc_in, kiln_error *err) {
     kiln_texture_desc desc = *desc_in;
     if (!desc.depth_or_layers) desc.depth_or_layers = 1;
     if (!desc.mip_levels) desc.mip_levels = 1;
@@ -259,7 +259,7 @@ kiln_texture kiln_gfx_create_texture(kiln_resources *res, const kiln_texture_des
     return (kiln_texture){id};
 }
 
-kiln_texture_view kiln_gfx_create_texture_view(kiln_resources *res, kiln_texture texture,
+kiln_texture_view kiln_resources_create_texture_view(kiln_resources *res, kiln_texture texture,
                                                const kiln_texture_view_desc *desc, kiln_error *err) {
     kiln_texture_entry *t = kiln_resources_lookup(res, KILN_POOL_TEXTURE, texture.id, err);
     if (!t) return (kiln_texture_view){0};
@@ -292,7 +292,7 @@ kiln_texture_view kiln_gfx_create_texture_view(kiln_resources *res, kiln_texture
     return (kiln_texture_view){id};
 }
 
-kiln_sampler kiln_gfx_create_sampler(kiln_resources *res, const kiln_sampler_desc *desc, kiln_error *err) {
+kiln_sampler kiln_resources_create_sampler(kiln_resources *res, const kiln_sampler_desc *desc, kiln_error *err) {
     kiln_sampler_desc d = desc ? *desc : (kiln_sampler_desc){0};
     WGPUAddressMode address = d.address ? d.address : WGPUAddressMode_ClampToEdge;
     WGPUFilterMode filter = d.linear ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest;
@@ -313,12 +313,12 @@ kiln_sampler kiln_gfx_create_sampler(kiln_resources *res, const kiln_sampler_des
     return (kiln_sampler){adopt(res, KILN_POOL_SAMPLER, raw, d.label, err)};
 }
 
-kiln_sampler kiln_gfx_create_comparison_sampler(kiln_resources *res, const char *label, kiln_error *err) {
+kiln_sampler kiln_resources_create_comparison_sampler(kiln_resources *res, const char *label, kiln_error *err) {
     kiln_sampler_desc d = {.label = label, .linear = true, .compare = WGPUCompareFunction_GreaterEqual};
-    return kiln_gfx_create_sampler(res, &d, err);
+    return kiln_resources_create_sampler(res, &d, err);
 }
 
-kiln_texture_view kiln_gfx_import_texture_view(kiln_resources *res, WGPUTextureView view, kiln_error *err) {
+kiln_texture_view kiln_resources_import_texture_view(kiln_resources *res, WGPUTextureView view, kiln_error *err) {
     if (!view) {
         kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "cannot import a NULL texture view");
         return (kiln_texture_view){0};
@@ -334,7 +334,7 @@ kiln_texture_view kiln_gfx_import_texture_view(kiln_resources *res, WGPUTextureV
     return (kiln_texture_view){id};
 }
 
-bool kiln_gfx_forget_texture_view(kiln_resources *res, kiln_texture_view h, kiln_error *err) {
+bool kiln_resources_forget_texture_view(kiln_resources *res, kiln_texture_view h, kiln_error *err) {
     kiln_texture_view_entry *e = kiln_resources_lookup(res, KILN_POOL_TEXTURE_VIEW, h.id, err);
     if (!e) return false;
     if (!e->imported)
@@ -346,7 +346,7 @@ bool kiln_gfx_forget_texture_view(kiln_resources *res, kiln_texture_view h, kiln
 
 /* --- destruction -------------------------------------------------------------------------------- */
 
-bool kiln_gfx_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err) {
+bool kiln_resources_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err) {
     kiln_buffer_entry *e = kiln_resources_lookup(res, KILN_POOL_BUFFER, h.id, err);
     if (!e) return false;
     release_entry(KILN_POOL_BUFFER, e);
@@ -354,7 +354,7 @@ bool kiln_gfx_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err
     return true;
 }
 
-bool kiln_gfx_destroy_texture(kiln_resources *res, kiln_texture h, kiln_error *err) {
+bool kiln_resources_destroy_texture(kiln_resources *res, kiln_texture h, kiln_error *err) {
     kiln_texture_entry *e = kiln_resources_lookup(res, KILN_POOL_TEXTURE, h.id, err);
     if (!e) return false;
     if (e->view_count)
@@ -365,7 +365,7 @@ bool kiln_gfx_destroy_texture(kiln_resources *res, kiln_texture h, kiln_error *e
     return true;
 }
 
-bool kiln_gfx_destroy_texture_view(kiln_resources *res, kiln_texture_view h, kiln_error *err) {
+bool kiln_resources_destroy_texture_view(kiln_resources *res, kiln_texture_view h, kiln_error *err) {
     kiln_texture_view_entry *e = kiln_resources_lookup(res, KILN_POOL_TEXTURE_VIEW, h.id, err);
     if (!e) return false;
     if (e->imported)
@@ -378,43 +378,43 @@ bool kiln_gfx_destroy_texture_view(kiln_resources *res, kiln_texture_view h, kil
     return true;
 }
 
-bool kiln_gfx_destroy_sampler(kiln_resources *res, kiln_sampler h, kiln_error *err) {
+bool kiln_resources_destroy_sampler(kiln_resources *res, kiln_sampler h, kiln_error *err) {
     return destroy_object(res, KILN_POOL_SAMPLER, h.id, err);
 }
-bool kiln_gfx_destroy_shader(kiln_resources *res, kiln_shader h, kiln_error *err) {
+bool kiln_resources_destroy_shader(kiln_resources *res, kiln_shader h, kiln_error *err) {
     return destroy_object(res, KILN_POOL_SHADER, h.id, err);
 }
-bool kiln_gfx_destroy_bind_group_layout(kiln_resources *res, kiln_bind_group_layout h, kiln_error *err) {
+bool kiln_resources_destroy_bind_group_layout(kiln_resources *res, kiln_bind_group_layout h, kiln_error *err) {
     return destroy_object(res, KILN_POOL_BIND_GROUP_LAYOUT, h.id, err);
 }
-bool kiln_gfx_destroy_pipeline_layout(kiln_resources *res, kiln_pipeline_layout h, kiln_error *err) {
+bool kiln_resources_destroy_pipeline_layout(kiln_resources *res, kiln_pipeline_layout h, kiln_error *err) {
     return destroy_object(res, KILN_POOL_PIPELINE_LAYOUT, h.id, err);
 }
-bool kiln_gfx_destroy_bind_group(kiln_resources *res, kiln_bind_group h, kiln_error *err) {
+bool kiln_resources_destroy_bind_group(kiln_resources *res, kiln_bind_group h, kiln_error *err) {
     return destroy_object(res, KILN_POOL_BIND_GROUP, h.id, err);
 }
-bool kiln_gfx_destroy_render_pipeline(kiln_resources *res, kiln_render_pipeline h, kiln_error *err) {
+bool kiln_resources_destroy_render_pipeline(kiln_resources *res, kiln_render_pipeline h, kiln_error *err) {
     return destroy_object(res, KILN_POOL_RENDER_PIPELINE, h.id, err);
 }
-bool kiln_gfx_destroy_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, kiln_error *err) {
+bool kiln_resources_destroy_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, kiln_error *err) {
     return destroy_object(res, KILN_POOL_COMPUTE_PIPELINE, h.id, err);
 }
 
 /* --- access --------------------------------------------------------------------------------------- */
 
-WGPUBuffer kiln_gfx_buffer_raw(const kiln_resources *res, kiln_buffer h, kiln_error *err) {
+WGPUBuffer kiln_resources_buffer_raw(const kiln_resources *res, kiln_buffer h, kiln_error *err) {
     kiln_buffer_entry *e = kiln_resources_lookup(res, KILN_POOL_BUFFER, h.id, err);
     return e ? e->raw : NULL;
 }
-uint64_t kiln_gfx_buffer_size(const kiln_resources *res, kiln_buffer h) {
+uint64_t kiln_resources_buffer_size(const kiln_resources *res, kiln_buffer h) {
     kiln_buffer_entry *e = kiln_pool_get(&res->pools[KILN_POOL_BUFFER], h.id);
     return e ? e->size : 0;
 }
-WGPUTexture kiln_gfx_texture_raw(const kiln_resources *res, kiln_texture h, kiln_error *err) {
+WGPUTexture kiln_resources_texture_raw(const kiln_resources *res, kiln_texture h, kiln_error *err) {
     kiln_texture_entry *e = kiln_resources_lookup(res, KILN_POOL_TEXTURE, h.id, err);
     return e ? e->raw : NULL;
 }
-const kiln_texture_desc *kiln_gfx_texture_desc(const kiln_resources *res, kiln_texture h) {
+const kiln_texture_desc *kiln_resources_texture_desc(const kiln_resources *res, kiln_texture h) {
     kiln_texture_entry *e = kiln_pool_get(&res->pools[KILN_POOL_TEXTURE], h.id);
     return e ? &e->desc : NULL;
 }
@@ -429,57 +429,57 @@ kiln_texture_desc kiln_gfx_raw_texture_desc(WGPUTexture texture) {
         .usage = wgpuTextureGetUsage(texture),
     };
 }
-uint32_t kiln_gfx_texture_view_count(const kiln_resources *res, kiln_texture h) {
+uint32_t kiln_resources_texture_view_count(const kiln_resources *res, kiln_texture h) {
     kiln_texture_entry *e = kiln_pool_get(&res->pools[KILN_POOL_TEXTURE], h.id);
     return e ? e->view_count : 0;
 }
-WGPUTextureView kiln_gfx_texture_view_raw(const kiln_resources *res, kiln_texture_view h, kiln_error *err) {
+WGPUTextureView kiln_resources_texture_view_raw(const kiln_resources *res, kiln_texture_view h, kiln_error *err) {
     kiln_texture_view_entry *e = kiln_resources_lookup(res, KILN_POOL_TEXTURE_VIEW, h.id, err);
     return e ? e->raw : NULL;
 }
-WGPUSampler kiln_gfx_sampler_raw(const kiln_resources *res, kiln_sampler h, kiln_error *err) {
+WGPUSampler kiln_resources_sampler_raw(const kiln_resources *res, kiln_sampler h, kiln_error *err) {
     return object_raw(res, KILN_POOL_SAMPLER, h.id, err);
 }
-WGPUShaderModule kiln_gfx_shader_raw(const kiln_resources *res, kiln_shader h, kiln_error *err) {
+WGPUShaderModule kiln_resources_shader_raw(const kiln_resources *res, kiln_shader h, kiln_error *err) {
     return object_raw(res, KILN_POOL_SHADER, h.id, err);
 }
-WGPUBindGroupLayout kiln_gfx_bind_group_layout_raw(const kiln_resources *res, kiln_bind_group_layout h,
+WGPUBindGroupLayout kiln_resources_bind_group_layout_raw(const kiln_resources *res, kiln_bind_group_layout h,
                                                    kiln_error *err) {
     return object_raw(res, KILN_POOL_BIND_GROUP_LAYOUT, h.id, err);
 }
-WGPUPipelineLayout kiln_gfx_pipeline_layout_raw(const kiln_resources *res, kiln_pipeline_layout h, kiln_error *err) {
+WGPUPipelineLayout kiln_resources_pipeline_layout_raw(const kiln_resources *res, kiln_pipeline_layout h, kiln_error *err) {
     return object_raw(res, KILN_POOL_PIPELINE_LAYOUT, h.id, err);
 }
-WGPUBindGroup kiln_gfx_bind_group_raw(const kiln_resources *res, kiln_bind_group h, kiln_error *err) {
+WGPUBindGroup kiln_resources_bind_group_raw(const kiln_resources *res, kiln_bind_group h, kiln_error *err) {
     return object_raw(res, KILN_POOL_BIND_GROUP, h.id, err);
 }
-WGPURenderPipeline kiln_gfx_render_pipeline_raw(const kiln_resources *res, kiln_render_pipeline h, kiln_error *err) {
+WGPURenderPipeline kiln_resources_render_pipeline_raw(const kiln_resources *res, kiln_render_pipeline h, kiln_error *err) {
     return object_raw(res, KILN_POOL_RENDER_PIPELINE, h.id, err);
 }
-WGPUComputePipeline kiln_gfx_compute_pipeline_raw(const kiln_resources *res, kiln_compute_pipeline h,
+WGPUComputePipeline kiln_resources_compute_pipeline_raw(const kiln_resources *res, kiln_compute_pipeline h,
                                                   kiln_error *err) {
     return object_raw(res, KILN_POOL_COMPUTE_PIPELINE, h.id, err);
 }
 
 /* --- adoption ------------------------------------------------------------------------------------ */
 
-kiln_shader kiln_gfx_adopt_shader(kiln_resources *res, WGPUShaderModule module, const char *label, kiln_error *err) {
+kiln_shader kiln_resources_adopt_shader(kiln_resources *res, WGPUShaderModule module, const char *label, kiln_error *err) {
     return (kiln_shader){adopt(res, KILN_POOL_SHADER, module, label, err)};
 }
-kiln_render_pipeline kiln_gfx_adopt_render_pipeline(kiln_resources *res, WGPURenderPipeline p, kiln_error *err) {
+kiln_render_pipeline kiln_resources_adopt_render_pipeline(kiln_resources *res, WGPURenderPipeline p, kiln_error *err) {
     return (kiln_render_pipeline){adopt(res, KILN_POOL_RENDER_PIPELINE, p, NULL, err)};
 }
-kiln_compute_pipeline kiln_gfx_adopt_compute_pipeline(kiln_resources *res, WGPUComputePipeline p, kiln_error *err) {
+kiln_compute_pipeline kiln_resources_adopt_compute_pipeline(kiln_resources *res, WGPUComputePipeline p, kiln_error *err) {
     return (kiln_compute_pipeline){adopt(res, KILN_POOL_COMPUTE_PIPELINE, p, NULL, err)};
 }
-bool kiln_gfx_replace_shader(kiln_resources *res, kiln_shader h, WGPUShaderModule module, kiln_error *err) {
+bool kiln_resources_replace_shader(kiln_resources *res, kiln_shader h, WGPUShaderModule module, kiln_error *err) {
     return replace(res, KILN_POOL_SHADER, h.id, module, err);
 }
-bool kiln_gfx_replace_render_pipeline(kiln_resources *res, kiln_render_pipeline h, WGPURenderPipeline p,
+bool kiln_resources_replace_render_pipeline(kiln_resources *res, kiln_render_pipeline h, WGPURenderPipeline p,
                                       kiln_error *err) {
     return replace(res, KILN_POOL_RENDER_PIPELINE, h.id, p, err);
 }
-bool kiln_gfx_replace_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, WGPUComputePipeline p,
+bool kiln_resources_replace_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, WGPUComputePipeline p,
                                        kiln_error *err) {
     return replace(res, KILN_POOL_COMPUTE_PIPELINE, h.id, p, err);
 }
@@ -490,7 +490,7 @@ uint32_t kiln_resources_adopt_object(kiln_resources *res, int pool, void *raw, c
 
 /* --- uploads ------------------------------------------------------------------------------------- */
 
-bool kiln_gfx_write_buffer(kiln_resources *res, kiln_buffer h, uint64_t offset, const void *data, size_t size,
+bool kiln_resources_write_buffer(kiln_resources *res, kiln_buffer h, uint64_t offset, const void *data, size_t size,
                            kiln_error *err) {
     kiln_buffer_entry *e = kiln_resources_lookup(res, KILN_POOL_BUFFER, h.id, err);
     if (!e) return false;
@@ -506,7 +506,7 @@ bool kiln_gfx_write_buffer(kiln_resources *res, kiln_buffer h, uint64_t offset, 
     return true;
 }
 
-bool kiln_gfx_write_texture(kiln_resources *res, kiln_texture h, uint32_t mip, uint32_t layer, const void *data,
+bool kiln_resources_write_texture(kiln_resources *res, kiln_texture h, uint32_t mip, uint32_t layer, const void *data,
                             size_t size, uint32_t bytes_per_row, uint32_t width, uint32_t height, kiln_error *err) {
     kiln_texture_entry *e = kiln_resources_lookup(res, KILN_POOL_TEXTURE, h.id, err);
     if (!e) return false;

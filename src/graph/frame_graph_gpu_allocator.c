@@ -25,21 +25,21 @@ static bool create_texture(void *user, const char *name, const kiln_fg_texture_d
     };
     kiln_error inner = {0};
     kiln_gfx_push_scope(gfx);
-    kiln_fg_texture t = {.texture = kiln_gfx_create_texture(res, &td, &inner)};
+    kiln_fg_texture t = {.texture = kiln_resources_create_texture(res, &td, &inner)};
     if (t.texture.id) {
         /* A layered texture's default view is its whole array, sampled as texture_2d_array. */
         kiln_texture_view_desc vd = {.label = name,
                                      .dimension = desc->layers > 1 ? WGPUTextureViewDimension_2DArray
                                                                    : WGPUTextureViewDimension_Undefined};
-        t.view = kiln_gfx_create_texture_view(res, t.texture, &vd, &inner);
+        t.view = kiln_resources_create_texture_view(res, t.texture, &vd, &inner);
     }
     if (failed_scope(gfx, t.texture.id && t.view.id, &inner, err)) {
-        if (t.view.id) kiln_gfx_destroy_texture_view(res, t.view, NULL);
-        if (t.texture.id) kiln_gfx_destroy_texture(res, t.texture, NULL);
+        if (t.view.id) kiln_resources_destroy_texture_view(res, t.view, NULL);
+        if (t.texture.id) kiln_resources_destroy_texture(res, t.texture, NULL);
         return false;
     }
-    t.raw_texture = kiln_gfx_texture_raw(res, t.texture, NULL);
-    t.raw_view = kiln_gfx_texture_view_raw(res, t.view, NULL);
+    t.raw_texture = kiln_resources_texture_raw(res, t.texture, NULL);
+    t.raw_view = kiln_resources_texture_view_raw(res, t.view, NULL);
     *out = t;
     return true;
 }
@@ -52,24 +52,24 @@ static bool create_view(void *user, const kiln_fg_texture *texture, uint32_t mip
                                  .base_layer = layer, .layer_count = 1};
     kiln_error inner = {0};
     kiln_gfx_push_scope(gfx);
-    kiln_fg_view v = {.view = kiln_gfx_create_texture_view(res, texture->texture, &vd, &inner)};
+    kiln_fg_view v = {.view = kiln_resources_create_texture_view(res, texture->texture, &vd, &inner)};
     if (failed_scope(gfx, v.view.id != 0, &inner, err)) {
-        if (v.view.id) kiln_gfx_destroy_texture_view(res, v.view, NULL);
+        if (v.view.id) kiln_resources_destroy_texture_view(res, v.view, NULL);
         return false;
     }
-    v.raw_view = kiln_gfx_texture_view_raw(res, v.view, NULL);
+    v.raw_view = kiln_resources_texture_view_raw(res, v.view, NULL);
     *out = v;
     return true;
 }
 
 static void destroy_view(void *user, kiln_fg_view *view) {
-    kiln_gfx_destroy_texture_view(user, view->view, NULL);
+    kiln_resources_destroy_texture_view(user, view->view, NULL);
     *view = (kiln_fg_view){0};
 }
 
 static void destroy_texture(void *user, kiln_fg_texture *texture) {
-    kiln_gfx_destroy_texture_view(user, texture->view, NULL);
-    kiln_gfx_destroy_texture(user, texture->texture, NULL);
+    kiln_resources_destroy_texture_view(user, texture->view, NULL);
+    kiln_resources_destroy_texture(user, texture->texture, NULL);
     *texture = (kiln_fg_texture){0};
 }
 

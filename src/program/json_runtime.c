@@ -105,7 +105,7 @@ static const char *logged_since(kiln_programs *p, log_mark before) {
 }
 
 static bool texture_is_plain(const kiln_json_runtime *rt, uint32_t id) {
-    const kiln_texture_info *info = kiln_textures_info(rt->textures, id);
+    const kiln_texture_info *info = kiln_texture_registry_info(rt->textures, id);
     return info && info->kind == KILN_TEXTURE_PLAIN;
 }
 
@@ -115,7 +115,7 @@ static json_t *handle_create_texture(kiln_json_runtime *rt, const json_t *msg, k
     kiln_json_texture t;
     if (!kiln_json_decode_create_texture(msg, &t, err)) return NULL;
     kiln_error kerr = {0};
-    uint32_t id = kiln_textures_create(rt->textures, &t.desc, &kerr);
+    uint32_t id = kiln_texture_registry_add(rt->textures, &t.desc, &kerr);
     kiln_json_texture_free(&t);
     return id ? ok_id("texture_id", id, err) : set_error(err, "invalid_texture", kerr.message);
 }
@@ -130,10 +130,10 @@ static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, k
     /* An array or volume is not a texture update_texture can name, as the spec has it. */
     bool known = texture_is_plain(rt, id);
     kiln_error kerr = {0};
-    bool ok = known && kiln_textures_update(rt->textures, id, pixels.bytes ? (const void *)pixels.bytes : "",
+    bool ok = known && kiln_texture_registry_update(rt->textures, id, pixels.bytes ? (const void *)pixels.bytes : "",
                                             pixels.size, &kerr);
     kiln_json_blob_free(&pixels);
-    if (!known && kiln_textures_info(rt->textures, id))
+    if (!known && kiln_texture_registry_info(rt->textures, id))
         return set_errorf(err, "unknown_texture", "texture_id: texture %u is not a plain texture", id);
     if (!known) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
     return ok ? ok_empty(err) : set_error(err, "invalid_texture", kerr.message);
@@ -142,16 +142,16 @@ static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, k
 static json_t *handle_destroy_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
-    bool known = kiln_textures_info(rt->textures, id) != NULL;
+    bool known = kiln_texture_registry_info(rt->textures, id) != NULL;
     kiln_error kerr = {0};
-    if (kiln_textures_destroy(rt->textures, id, &kerr)) return ok_empty(err);
+    if (kiln_texture_registry_remove(rt->textures, id, &kerr)) return ok_empty(err);
     return set_error(err, known ? "invalid_texture" : "unknown_texture", kerr.message);
 }
 
 static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
-    const kiln_texture_info *info = kiln_textures_info(rt->textures, id);
+    const kiln_texture_info *info = kiln_texture_registry_info(rt->textures, id);
     if (!info) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
     /* A read answers with what every message before it asked for, queued dispatches included. */
     kiln_error kerr = {0};
@@ -159,7 +159,7 @@ static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kil
     kiln_texture_info copy = *info;
     void *pixels = NULL;
     size_t size = 0;
-    if (!kiln_textures_read(rt->textures, id, &pixels, &size, &kerr))
+    if (!kiln_texture_registry_read(rt->textures, id, &pixels, &size, &kerr))
         return set_error(err, "read_failed", kerr.message);
     char *text = kiln_json_base64_encode(pixels, size);
     free(pixels);

@@ -47,7 +47,7 @@ static kiln_dispatch_class check_bindings(kiln_programs *p, const program *prog,
     char site[128];
     uint32_t pid = prog->id;
     for (uint32_t b = 0; b < prog->binding_count; b++) {
-        info[b] = kiln_textures_info(p->textures, ids[b]);
+        info[b] = kiln_texture_registry_info(p->textures, ids[b]);
         if (!info[b])
             return drop(p, KILN_DISPATCH_UNKNOWN_TEXTURE, pid, "%s: unknown texture id %u",
                         binding_site(prog, b, site, sizeof site), ids[b]);

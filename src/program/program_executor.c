@@ -23,9 +23,9 @@ void program_executor_free(kiln_programs *p) {
     if (p->gpu_timing) kiln_timestamps_destroy(p->gpu_timing->timestamps);
     free(p->gpu_timing);
     p->gpu_timing = NULL;
-    for (uint32_t i = 0; i < p->retired_count; i++) kiln_gfx_destroy_buffer(p->res, p->retired[i].buffer, NULL);
+    for (uint32_t i = 0; i < p->retired_count; i++) kiln_resources_destroy_buffer(p->res, p->retired[i].buffer, NULL);
     free(p->retired);
-    if (p->uniforms.id) kiln_gfx_destroy_buffer(p->res, p->uniforms, NULL);
+    if (p->uniforms.id) kiln_resources_destroy_buffer(p->res, p->uniforms, NULL);
     free(p->staging);
     p->retired = NULL;
     p->retired_count = p->retired_capacity = 0;
@@ -84,7 +84,7 @@ static void release_retired(kiln_programs *p) {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < p->retired_count; i++) {
         if (p->record_calls - p->retired[i].retired_at >= PROGRAM_UNIFORM_INTACT_CALLS)
-            kiln_gfx_destroy_buffer(p->res, p->retired[i].buffer, NULL);
+            kiln_resources_destroy_buffer(p->res, p->retired[i].buffer, NULL);
         else
             p->retired[kept++] = p->retired[i];
     }
@@ -114,7 +114,7 @@ static bool upload_uniforms(kiln_programs *p, size_t *base, kiln_error *err) {
         if (p->uniforms.id && !retire_uniforms(p, err)) return false;
         uint64_t size = p->uniforms_size ? p->uniforms_size : 64 * 1024;
         while (size < need) size *= 2;
-        p->uniforms = kiln_gfx_create_buffer(
+        p->uniforms = kiln_resources_create_buffer(
             p->res, &(kiln_buffer_desc){.label = "program uniforms", .size = size,
                                         .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
         p->uniforms_size = p->uniforms.id ? size : 0;
@@ -124,7 +124,7 @@ static bool upload_uniforms(kiln_programs *p, size_t *base, kiln_error *err) {
     if (p->uniforms_cursor + total > p->uniforms_size) p->uniforms_cursor = 0;
     *base = (size_t)p->uniforms_cursor;
     stage_uniforms(p);
-    if (total && !kiln_gfx_write_buffer(p->res, p->uniforms, *base, p->staging, total, err)) return false;
+    if (total && !kiln_resources_write_buffer(p->res, p->uniforms, *base, p->staging, total, err)) return false;
     p->uniforms_cursor += total;
     return true;
 }

@@ -69,7 +69,7 @@ static kiln_fg_resource output_resource(kiln_programs *p, program *prog, const p
     if (pass->output.kind == PROGRAM_SLOT_TRANSIENT) return prog->transient_res[pass->output.index];
     kiln_fg_resource *res = &prog->binding_res[pass->output.index];
     if (res->index) return *res;
-    WGPUTextureView view = kiln_textures_gpu_view(p->textures, ids[pass->output.index], err);
+    WGPUTextureView view = kiln_texture_registry_gpu_view(p->textures, ids[pass->output.index], err);
     if (!view) return (kiln_fg_resource){0};
     *res = kiln_frame_graph_import_view(p->graph, "program output", view, NULL, NULL);
     kiln_frame_graph_export(p->graph, *res);
@@ -173,10 +173,10 @@ static bool input_resources(kiln_programs *p, kiln_fg_context *ctx, const progra
     bool linear = kiln_texture_format_filterable(format);
     if (in->slot.kind == PROGRAM_SLOT_BINDING) {
         uint32_t id = ids[in->slot.index];
-        if (!kiln_textures_gpu_view(p->textures, id, err)) return false;
-        *view = kiln_textures_view_handle(p->textures, id, err);
+        if (!kiln_texture_registry_gpu_view(p->textures, id, err)) return false;
+        *view = kiln_texture_registry_view_handle(p->textures, id, err);
         if (!view->id) return false;
-        const kiln_texture_info *info = kiln_textures_info(p->textures, id);
+        const kiln_texture_info *info = kiln_texture_registry_info(p->textures, id);
         linear = linear && info && info->sampling == KILN_SAMPLING_LINEAR;
     } else {
         *view = kiln_frame_graph_view_handle(ctx->graph, input_resource(prog, in), err);
@@ -206,9 +206,9 @@ static bool input_group(kiln_programs *p, kiln_fg_context *ctx, program *prog, p
 /* The pass's uniform bind group, rebuilt when the uniform buffer was regrown. */
 static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err) {
     if (pass->group0.id && pass->group0_buffer.id == p->uniforms.id) return true;
-    if (pass->group0.id) kiln_gfx_destroy_bind_group(p->res, pass->group0, NULL);
+    if (pass->group0.id) kiln_resources_destroy_bind_group(p->res, pass->group0, NULL);
     kiln_binding_resource entry = {.binding = 0, .buffer = p->uniforms, .size = pass->uniform_bind_size};
-    pass->group0 = kiln_gfx_create_bind_group(p->res, "program uniforms", pass->group0_layout, &entry, 1, err);
+    pass->group0 = kiln_resources_create_bind_group(p->res, "program uniforms", pass->group0_layout, &entry, 1, err);
     pass->group0_buffer = pass->group0.id ? p->uniforms : (kiln_buffer){0};
     return pass->group0.id != 0;
 }

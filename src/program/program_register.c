@@ -175,7 +175,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
     if (!kiln_wgsl_uniform_block_size(module, entry, 0, 0, &block, NULL)) block = 0;
     kiln_layout_entry group0 = {.binding = 0, .visibility = VISIBLE_BOTH, .kind = KILN_BINDING_UNIFORM_BUFFER,
                                 .dynamic_offset = true, .min_binding_size = block};
-    pass->group0_layout = kiln_gfx_create_bind_group_layout(p->res, "program uniforms", &group0, 1, &e);
+    pass->group0_layout = kiln_resources_create_bind_group_layout(p->res, "program uniforms", &group0, 1, &e);
     if (!pass->group0_layout.id)
         return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
 
@@ -186,7 +186,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
         uint32_t count = 0;
         for (uint32_t n = 0; n < pass->spec.input_count; n++)
             if (!input_layout(prog, pass, n, entries, &count, err)) return false;
-        pass->group1_layout = kiln_gfx_create_bind_group_layout(p->res, "program inputs", entries, count, &e);
+        pass->group1_layout = kiln_resources_create_bind_group_layout(p->res, "program inputs", entries, count, &e);
         if (!pass->group1_layout.id)
             return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
         layouts[layout_count++] = pass->group1_layout;
@@ -194,7 +194,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
         if (!pass->input_groups)
             return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
     }
-    pass->layout = kiln_gfx_create_pipeline_layout(p->res, "program pass", layouts, layout_count, &e);
+    pass->layout = kiln_resources_create_pipeline_layout(p->res, "program pass", layouts, layout_count, &e);
     if (!pass->layout.id) return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
 
     kiln_texture_format format = program_slot_format(prog, pass->output);
@@ -213,7 +213,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
         .targets = {{.format = kiln_texture_format_wgpu(format), .blend = blend_mode(pass->spec.blend)}},
         .sample_count = four ? 4 : 1,
     };
-    pass->pipeline = kiln_gfx_create_render_pipeline(p->res, &d, &e);
+    pass->pipeline = kiln_resources_create_render_pipeline(p->res, &d, &e);
     if (!pass->pipeline.id)
         return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
     return true;
@@ -223,7 +223,7 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
                        kiln_shader shader, kiln_program_error *err) {
     program *prog = calloc(1, sizeof *prog);
     if (!prog) {
-        kiln_gfx_destroy_shader(p->res, shader, NULL);
+        kiln_resources_destroy_shader(p->res, shader, NULL);
         fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
         return NULL;
     }
@@ -277,7 +277,7 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
         return 0;
     }
     /* Adopted before validation so that every path out releases it through kiln_resources. */
-    kiln_shader shader = kiln_gfx_adopt_shader(p->res, raw, PROGRAM_SOURCE_NAME, &e);
+    kiln_shader shader = kiln_resources_adopt_shader(p->res, raw, PROGRAM_SOURCE_NAME, &e);
     if (!shader.id) {
         kiln_wgsl_module_free(module);
         fail(err, KILN_PROGRAM_PIPELINE_FAILED, "%s", e.message);
@@ -287,7 +287,7 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
     if (kiln_program_validate(desc, module, p->gfx->features.float32_blendable, err))
         prog = program_build(p, desc, module, shader, err);
     else
-        kiln_gfx_destroy_shader(p->res, shader, NULL);
+        kiln_resources_destroy_shader(p->res, shader, NULL);
     kiln_wgsl_module_free(module);
     if (!prog) return 0;
     prog->id = ++p->program_count;

@@ -21,7 +21,7 @@ static bool create_samplers(kiln_programs *p, kiln_error *err) {
                     .address = wrap == KILN_WRAP_REPEAT ? WGPUAddressMode_Repeat : WGPUAddressMode_ClampToEdge,
                     .lod_max = mips == KILN_MIPS_BASE ? 0.25f : 0.0f,
                 };
-                p->samplers[wrap][mips][linear] = kiln_gfx_create_sampler(p->res, &d, err);
+                p->samplers[wrap][mips][linear] = kiln_resources_create_sampler(p->res, &d, err);
                 if (!p->samplers[wrap][mips][linear].id) return false;
             }
     return true;
@@ -78,7 +78,7 @@ void kiln_programs_destroy(kiln_programs *p) {
         for (int mips = 0; mips < 2; mips++)
             for (int linear = 0; linear < 2; linear++)
                 if (p->samplers[wrap][mips][linear].id)
-                    kiln_gfx_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
+                    kiln_resources_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
     kiln_shader_library_destroy(p->library); /* destroys p->fullscreen */
     kiln_log_free(&p->log);
     free(p);
@@ -91,18 +91,18 @@ program *programs_lookup(const kiln_programs *p, uint32_t id) {
 
 static void release_pass(kiln_resources *res, program_pass *pass) {
     kiln_bind_group_cache_destroy(pass->input_groups);
-    if (pass->group0.id) kiln_gfx_destroy_bind_group(res, pass->group0, NULL);
-    if (pass->pipeline.id) kiln_gfx_destroy_render_pipeline(res, pass->pipeline, NULL);
-    if (pass->layout.id) kiln_gfx_destroy_pipeline_layout(res, pass->layout, NULL);
-    if (pass->group1_layout.id) kiln_gfx_destroy_bind_group_layout(res, pass->group1_layout, NULL);
-    if (pass->group0_layout.id) kiln_gfx_destroy_bind_group_layout(res, pass->group0_layout, NULL);
+    if (pass->group0.id) kiln_resources_destroy_bind_group(res, pass->group0, NULL);
+    if (pass->pipeline.id) kiln_resources_destroy_render_pipeline(res, pass->pipeline, NULL);
+    if (pass->layout.id) kiln_resources_destroy_pipeline_layout(res, pass->layout, NULL);
+    if (pass->group1_layout.id) kiln_resources_destroy_bind_group_layout(res, pass->group1_layout, NULL);
+    if (pass->group0_layout.id) kiln_resources_destroy_bind_group_layout(res, pass->group0_layout, NULL);
 }
 
 void program_free(kiln_programs *p, program *prog) {
     if (!prog) return;
     if (prog->passes)
         for (uint32_t i = 0; i < prog->pass_count; i++) release_pass(p->res, &prog->passes[i]);
-    if (prog->module.id) kiln_gfx_destroy_shader(p->res, prog->module, NULL);
+    if (prog->module.id) kiln_resources_destroy_shader(p->res, prog->module, NULL);
     free(prog->bindings);
     free(prog->transients);
     free(prog->passes);

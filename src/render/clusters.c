@@ -155,7 +155,7 @@ struct kiln_clusters {
 
 static kiln_buffer make_buffer(kiln_resources *res, const char *label, uint64_t size, WGPUBufferUsage usage,
                                kiln_error *err) {
-    return kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = label, .size = size, .usage = usage}, err);
+    return kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = label, .size = size, .usage = usage}, err);
 }
 
 static bool create_buffers(kiln_clusters *c, kiln_error *err) {
@@ -188,13 +188,13 @@ static bool create_pipeline(kiln_clusters *c, kiln_error *err) {
         {.binding = 3, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_STORAGE_BUFFER,
          .min_binding_size = KILN_CLUSTER_INDICES_SIZE},
     };
-    c->group_layout = kiln_gfx_create_bind_group_layout(c->res, "clusters", entries, 4, err);
+    c->group_layout = kiln_resources_create_bind_group_layout(c->res, "clusters", entries, 4, err);
     if (!c->group_layout.id) return false;
-    c->layout = kiln_gfx_create_pipeline_layout(c->res, "clusters", &c->group_layout, 1, err);
+    c->layout = kiln_resources_create_pipeline_layout(c->res, "clusters", &c->group_layout, 1, err);
     if (!c->layout.id) return false;
     kiln_compute_pipeline_desc pd = {.label = "cluster light cull", .layout = c->layout, .shader = c->shader,
                                      .entry = "cs_cull"};
-    c->pipeline = kiln_gfx_create_compute_pipeline(c->res, &pd, err);
+    c->pipeline = kiln_resources_create_compute_pipeline(c->res, &pd, err);
     if (!c->pipeline.id || !kiln_shader_library_watch_compute_pipeline(c->library, c->shader, c->pipeline, &pd, err))
         return false;
     const kiln_binding_resource bindings[4] = {
@@ -203,7 +203,7 @@ static bool create_pipeline(kiln_clusters *c, kiln_error *err) {
         {.binding = 2, .buffer = c->counts},
         {.binding = 3, .buffer = c->indices},
     };
-    c->group = kiln_gfx_create_bind_group(c->res, "clusters", c->group_layout, bindings, 4, err);
+    c->group = kiln_resources_create_bind_group(c->res, "clusters", c->group_layout, bindings, 4, err);
     return c->group.id != 0;
 }
 
@@ -229,17 +229,17 @@ kiln_clusters *kiln_clusters_create(kiln_resources *res, kiln_shader_library *li
 void kiln_clusters_destroy(kiln_clusters *c) {
     if (!c) return;
     kiln_resources *res = c->res;
-    if (c->group.id) kiln_gfx_destroy_bind_group(res, c->group, NULL);
+    if (c->group.id) kiln_resources_destroy_bind_group(res, c->group, NULL);
     if (c->pipeline.id) {
         kiln_shader_library_unwatch_compute_pipeline(c->library, c->pipeline, NULL);
-        kiln_gfx_destroy_compute_pipeline(res, c->pipeline, NULL);
+        kiln_resources_destroy_compute_pipeline(res, c->pipeline, NULL);
     }
-    if (c->layout.id) kiln_gfx_destroy_pipeline_layout(res, c->layout, NULL);
-    if (c->group_layout.id) kiln_gfx_destroy_bind_group_layout(res, c->group_layout, NULL);
-    if (c->indices.id) kiln_gfx_destroy_buffer(res, c->indices, NULL);
-    if (c->counts.id) kiln_gfx_destroy_buffer(res, c->counts, NULL);
-    if (c->uniform.id) kiln_gfx_destroy_buffer(res, c->uniform, NULL);
-    if (c->lights.id) kiln_gfx_destroy_buffer(res, c->lights, NULL);
+    if (c->layout.id) kiln_resources_destroy_pipeline_layout(res, c->layout, NULL);
+    if (c->group_layout.id) kiln_resources_destroy_bind_group_layout(res, c->group_layout, NULL);
+    if (c->indices.id) kiln_resources_destroy_buffer(res, c->indices, NULL);
+    if (c->counts.id) kiln_resources_destroy_buffer(res, c->counts, NULL);
+    if (c->uniform.id) kiln_resources_destroy_buffer(res, c->uniform, NULL);
+    if (c->lights.id) kiln_resources_destroy_buffer(res, c->lights, NULL);
     free(c);
 }
 
@@ -250,9 +250,9 @@ bool kiln_clusters_update(kiln_clusters *c, kiln_mat4 view, kiln_mat4 proj, floa
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "clusters update: lights is NULL with count %u", count);
     kiln_cluster_uniform u;
     if (!kiln_cluster_uniform_compute(&u, view, proj, near, width, height, count, err)) return false;
-    if (count > 0 && !kiln_gfx_write_buffer(c->res, c->lights, 0, lights, (size_t)count * sizeof *lights, err))
+    if (count > 0 && !kiln_resources_write_buffer(c->res, c->lights, 0, lights, (size_t)count * sizeof *lights, err))
         return false;
-    if (!kiln_gfx_write_buffer(c->res, c->uniform, 0, &u, sizeof u, err)) return false;
+    if (!kiln_resources_write_buffer(c->res, c->uniform, 0, &u, sizeof u, err)) return false;
     c->last = u;
     return true;
 }

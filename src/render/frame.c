@@ -47,8 +47,8 @@ static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene,
     uint8_t view_bytes[KILN_VIEW_UNIFORM_SIZE], lighting_bytes[KILN_LIGHTING_UNIFORM_SIZE];
     return kiln_view_uniform_pack(&view, view_bytes, err) &&
            kiln_lighting_uniform_pack(&lighting, lighting_bytes, err) &&
-           kiln_gfx_write_buffer(r->res, r->view_uniform, 0, view_bytes, sizeof view_bytes, err) &&
-           kiln_gfx_write_buffer(r->res, r->lighting_uniform, 0, lighting_bytes, sizeof lighting_bytes, err);
+           kiln_resources_write_buffer(r->res, r->view_uniform, 0, view_bytes, sizeof view_bytes, err) &&
+           kiln_resources_write_buffer(r->res, r->lighting_uniform, 0, lighting_bytes, sizeof lighting_bytes, err);
 }
 
 /* Every view's view-projection into its pass-uniform slot, and the records of all views. */
@@ -56,12 +56,12 @@ static bool upload_views(kiln_renderer *r, kiln_error *err) {
     for (uint32_t i = 0; i < r->view_count; i++) {
         const render_view *v = &r->views[i];
         kiln_mat4 view_projection = kiln_mat4_mul(v->projection, v->view);
-        if (!kiln_gfx_write_buffer(r->res, r->pass_uniforms, (uint64_t)v->slot * KILN_PASS_SLOT_SIZE, view_projection.m,
+        if (!kiln_resources_write_buffer(r->res, r->pass_uniforms, (uint64_t)v->slot * KILN_PASS_SLOT_SIZE, view_projection.m,
                                    sizeof view_projection.m, err))
             return false;
     }
     if (!renderer_ensure_instance_capacity(r, r->record_count, err)) return false;
-    return !r->record_count || kiln_gfx_write_buffer(r->res, r->instances, 0, r->records.data,
+    return !r->record_count || kiln_resources_write_buffer(r->res, r->instances, 0, r->records.data,
                                                      (size_t)r->record_count * KILN_INSTANCE_RECORD_SIZE, err);
 }
 

@@ -62,7 +62,7 @@ kiln_bind_group_layout kiln_material_layout_create(kiln_resources *res, kiln_err
                                              .kind = KILN_BINDING_TEXTURE_2D};
     entries[KILN_TEX_COUNT + 1] = (kiln_layout_entry){.binding = KILN_TEX_COUNT + 1, .visibility = WGPUShaderStage_Fragment,
                                                       .kind = KILN_BINDING_FILTERING_SAMPLER};
-    return kiln_gfx_create_bind_group_layout(res, "material", entries, KILN_TEX_COUNT + 2, err);
+    return kiln_resources_create_bind_group_layout(res, "material", entries, KILN_TEX_COUNT + 2, err);
 }
 
 static const char *const slot_names[KILN_TEX_COUNT] = {"base colour", "metallic-roughness", "normal", "occlusion",
@@ -72,7 +72,7 @@ static bool validate_slot(const kiln_material *m, const kiln_texture_registry *r
     uint32_t id = m->textures[i];
     if (!id) return true;
     const char *label = m->label ? m->label : "";
-    const kiln_texture_info *info = registry ? kiln_textures_info(registry, id) : NULL;
+    const kiln_texture_info *info = registry ? kiln_texture_registry_info(registry, id) : NULL;
     if (!info || info->kind != KILN_TEXTURE_PLAIN)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "material '%s': %s slot names unknown texture id %u", label,
                               slot_names[i], id);
@@ -114,21 +114,21 @@ bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout
                                                         d->white_view};
     kiln_texture_view views[KILN_TEX_COUNT];
     for (int i = 0; i < KILN_TEX_COUNT; i++) {
-        views[i] = m->textures[i] ? kiln_textures_view_handle(registry, m->textures[i], err) : fallback[i];
+        views[i] = m->textures[i] ? kiln_texture_registry_view_handle(registry, m->textures[i], err) : fallback[i];
         if (!views[i].id) return false;
     }
     uint8_t params[KILN_MATERIAL_UNIFORM_SIZE];
     kiln_material_pack_uniform(m, params);
-    out->uniform = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = m->label, .size = KILN_MATERIAL_UNIFORM_SIZE,
+    out->uniform = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = m->label, .size = KILN_MATERIAL_UNIFORM_SIZE,
                                           .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
     if (!out->uniform.id) return false;
-    if (!kiln_gfx_write_buffer(res, out->uniform, 0, params, sizeof params, err)) goto fail;
+    if (!kiln_resources_write_buffer(res, out->uniform, 0, params, sizeof params, err)) goto fail;
     kiln_binding_resource entries[KILN_TEX_COUNT + 2];
     entries[0] = (kiln_binding_resource){.binding = 0, .buffer = out->uniform, .size = KILN_MATERIAL_UNIFORM_SIZE};
     for (int i = 0; i < KILN_TEX_COUNT; i++)
         entries[1 + i] = (kiln_binding_resource){.binding = 1 + (uint32_t)i, .view = views[i]};
     entries[KILN_TEX_COUNT + 1] = (kiln_binding_resource){.binding = KILN_TEX_COUNT + 1, .sampler = sampler};
-    out->group = kiln_gfx_create_bind_group(res, m->label, layout, entries, KILN_TEX_COUNT + 2, err);
+    out->group = kiln_resources_create_bind_group(res, m->label, layout, entries, KILN_TEX_COUNT + 2, err);
     if (out->group.id) return true;
 fail:
     kiln_gpu_material_destroy(res, out);
@@ -136,8 +136,8 @@ fail:
 }
 
 void kiln_gpu_material_destroy(kiln_resources *res, kiln_gpu_material *g) {
-    if (g->group.id) kiln_gfx_destroy_bind_group(res, g->group, NULL);
-    if (g->uniform.id) kiln_gfx_destroy_buffer(res, g->uniform, NULL);
+    if (g->group.id) kiln_resources_destroy_bind_group(res, g->group, NULL);
+    if (g->uniform.id) kiln_resources_destroy_buffer(res, g->uniform, NULL);
     g->group = (kiln_bind_group){0};
     g->uniform = (kiln_buffer){0};
 }

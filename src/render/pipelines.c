@@ -34,21 +34,21 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
          .min_binding_size = KILN_PASS_VIEW_SIZE},
     };
-    if (!(r->frame_layout = kiln_gfx_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
-    if (!(r->object_layout = kiln_gfx_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;
+    if (!(r->frame_layout = kiln_resources_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
+    if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
-    if (!(r->pass_layout = kiln_gfx_create_bind_group_layout(res, "pass", pass, 5, err)).id) return false;
+    if (!(r->pass_layout = kiln_resources_create_bind_group_layout(res, "pass", pass, 5, err)).id) return false;
     kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
-    if (!(r->scene_layout = kiln_gfx_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
+    if (!(r->scene_layout = kiln_resources_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
     r->forward_program = kiln_shader_library_load(r->library, "forward.wgsl", err);
     return r->forward_program.id != 0;
 }
 
 void renderer_destroy_layouts(kiln_renderer *r) {
-    if (r->scene_layout.id) kiln_gfx_destroy_pipeline_layout(r->res, r->scene_layout, NULL);
+    if (r->scene_layout.id) kiln_resources_destroy_pipeline_layout(r->res, r->scene_layout, NULL);
     kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
-        if (layouts[i].id) kiln_gfx_destroy_bind_group_layout(r->res, layouts[i], NULL);
+        if (layouts[i].id) kiln_resources_destroy_bind_group_layout(r->res, layouts[i], NULL);
 }
 
 pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, bool depth_only) {
@@ -111,10 +111,10 @@ kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key,
     char label[64];
     key_label(key, label, sizeof label);
     kiln_render_pipeline_desc d = scene_desc(r, key, label);
-    kiln_render_pipeline p = kiln_gfx_create_render_pipeline(r->res, &d, err);
+    kiln_render_pipeline p = kiln_resources_create_render_pipeline(r->res, &d, err);
     if (!p.id) return p;
     if (!kiln_shader_library_watch_render_pipeline(r->library, r->forward_program, p, &d, err)) {
-        kiln_gfx_destroy_render_pipeline(r->res, p, NULL);
+        kiln_resources_destroy_render_pipeline(r->res, p, NULL);
         return (kiln_render_pipeline){0};
     }
     r->pipelines[r->pipeline_count++] = (pipeline_cache_entry){.key = key, .pipeline = p};
@@ -124,7 +124,7 @@ kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key,
 void renderer_destroy_pipelines(kiln_renderer *r) {
     for (uint32_t i = 0; i < r->pipeline_count; i++) {
         kiln_shader_library_unwatch_render_pipeline(r->library, r->pipelines[i].pipeline, NULL);
-        kiln_gfx_destroy_render_pipeline(r->res, r->pipelines[i].pipeline, NULL);
+        kiln_resources_destroy_render_pipeline(r->res, r->pipelines[i].pipeline, NULL);
     }
     free(r->pipelines);
     r->pipelines = NULL;

@@ -38,15 +38,15 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
                              .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
     kiln_buffer_desc lighting = {.label = "lighting uniform", .size = KILN_LIGHTING_UNIFORM_SIZE,
                                  .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
-    if (!(r->view_uniform = kiln_gfx_create_buffer(res, &view, err)).id) return false;
-    if (!(r->lighting_uniform = kiln_gfx_create_buffer(res, &lighting, err)).id) return false;
+    if (!(r->view_uniform = kiln_resources_create_buffer(res, &view, err)).id) return false;
+    if (!(r->lighting_uniform = kiln_resources_create_buffer(res, &lighting, err)).id) return false;
     kiln_binding_resource frame[2] = {
         {.binding = 0, .buffer = r->view_uniform, .size = KILN_VIEW_UNIFORM_SIZE},
         {.binding = 1, .buffer = r->lighting_uniform, .size = KILN_LIGHTING_UNIFORM_SIZE},
     };
-    r->frame_group = kiln_gfx_create_bind_group(res, "frame", r->frame_layout, frame, 2, err);
+    r->frame_group = kiln_resources_create_bind_group(res, "frame", r->frame_layout, frame, 2, err);
     if (!r->frame_group.id) return false;
-    r->pass_uniforms = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = "pass uniforms",
+    r->pass_uniforms = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = "pass uniforms",
         .size = (uint64_t)KILN_MAX_PASS_VIEWS * KILN_PASS_SLOT_SIZE, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
     if (!r->pass_uniforms.id) return false;
     r->clusters = kiln_clusters_create(res, r->library, err);
@@ -58,7 +58,7 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
         {.binding = 3, .buffer = kiln_clusters_index_buffer(r->clusters)},
         {.binding = 4, .buffer = r->pass_uniforms, .size = KILN_PASS_VIEW_SIZE},
     };
-    r->pass_group = kiln_gfx_create_bind_group(res, "pass", r->pass_layout, cluster, 5, err);
+    r->pass_group = kiln_resources_create_bind_group(res, "pass", r->pass_layout, cluster, 5, err);
     return r->pass_group.id != 0;
 }
 
@@ -68,17 +68,17 @@ bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_
     if (r->instances.id && records <= r->instances_capacity) return true;
     uint64_t cap = r->instances_capacity ? r->instances_capacity : 256;
     while (cap < records) cap *= 2;
-    kiln_buffer grown = kiln_gfx_create_buffer(r->res, &(kiln_buffer_desc){.label = "instances", .size = cap * KILN_INSTANCE_RECORD_SIZE,
+    kiln_buffer grown = kiln_resources_create_buffer(r->res, &(kiln_buffer_desc){.label = "instances", .size = cap * KILN_INSTANCE_RECORD_SIZE,
                                                .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst}, err);
     if (!grown.id) return false;
     kiln_binding_resource entry = {.binding = 0, .buffer = grown};
-    kiln_bind_group group = kiln_gfx_create_bind_group(r->res, "objects", r->object_layout, &entry, 1, err);
+    kiln_bind_group group = kiln_resources_create_bind_group(r->res, "objects", r->object_layout, &entry, 1, err);
     if (!group.id) {
-        kiln_gfx_destroy_buffer(r->res, grown, NULL);
+        kiln_resources_destroy_buffer(r->res, grown, NULL);
         return false;
     }
-    if (r->object_group.id) kiln_gfx_destroy_bind_group(r->res, r->object_group, NULL);
-    if (r->instances.id) kiln_gfx_destroy_buffer(r->res, r->instances, NULL);
+    if (r->object_group.id) kiln_resources_destroy_bind_group(r->res, r->object_group, NULL);
+    if (r->instances.id) kiln_resources_destroy_buffer(r->res, r->instances, NULL);
     r->instances = grown;
     r->object_group = group;
     r->instances_capacity = cap;
@@ -161,11 +161,11 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_texture_registry_destroy(r->own_textures); /* after the material groups binding its views */
     kiln_bind_group groups[] = {r->pass_group, r->object_group, r->frame_group};
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
-        if (groups[i].id) kiln_gfx_destroy_bind_group(res, groups[i], NULL);
-    if (r->instances.id) kiln_gfx_destroy_buffer(res, r->instances, NULL);
-    if (r->pass_uniforms.id) kiln_gfx_destroy_buffer(res, r->pass_uniforms, NULL);
-    if (r->lighting_uniform.id) kiln_gfx_destroy_buffer(res, r->lighting_uniform, NULL);
-    if (r->view_uniform.id) kiln_gfx_destroy_buffer(res, r->view_uniform, NULL);
+        if (groups[i].id) kiln_resources_destroy_bind_group(res, groups[i], NULL);
+    if (r->instances.id) kiln_resources_destroy_buffer(res, r->instances, NULL);
+    if (r->pass_uniforms.id) kiln_resources_destroy_buffer(res, r->pass_uniforms, NULL);
+    if (r->lighting_uniform.id) kiln_resources_destroy_buffer(res, r->lighting_uniform, NULL);
+    if (r->view_uniform.id) kiln_resources_destroy_buffer(res, r->view_uniform, NULL);
     kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
     renderer_destroy_layouts(r);
@@ -183,20 +183,20 @@ const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r-
 /* ---- registries ---------------------------------------------------------------------------- */
 
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, kiln_error *err) {
-    uint32_t id = kiln_geometry_add(r->geometry, label, data, err);
+    uint32_t id = kiln_geometry_registry_add(r->geometry, label, data, err);
     return id ? id - 1 : KILN_INVALID_INDEX;
 }
 
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err) {
-    uint32_t count = kiln_geometry_count(r->geometry);
+    uint32_t count = kiln_geometry_registry_count(r->geometry);
     if (index >= count)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: remove_mesh: index %u out of range (%u meshes)",
                               index, count);
     /* An index already removed is removed again without complaint (the registry itself refuses). */
-    return !kiln_geometry_get_info(r->geometry, index + 1) || kiln_geometry_remove(r->geometry, index + 1, err);
+    return !kiln_geometry_registry_info(r->geometry, index + 1) || kiln_geometry_registry_remove(r->geometry, index + 1, err);
 }
 
-uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return kiln_geometry_count(r->geometry); }
+uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return kiln_geometry_registry_count(r->geometry); }
 
 kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r) { return r->geometry; }
 

@@ -33,7 +33,7 @@ static kiln_sampler create(kiln_resources *res, const kiln_sampler_state *s, kil
         /* WebGPU allows anisotropy only when every filter is linear. */
         .max_anisotropy = all_linear ? 8 : 1,
     };
-    return kiln_gfx_create_sampler(res, &desc, err);
+    return kiln_resources_create_sampler(res, &desc, err);
 }
 
 bool sampler_cache_get(sampler_cache *c, kiln_resources *res, const kiln_sampler_state *state, kiln_sampler *out,
@@ -55,7 +55,7 @@ bool sampler_cache_get(sampler_cache *c, kiln_resources *res, const kiln_sampler
 }
 
 void sampler_cache_destroy(sampler_cache *c, kiln_resources *res) {
-    for (uint32_t i = 0; i < c->count; i++) kiln_gfx_destroy_sampler(res, c->entries[i].sampler, NULL);
+    for (uint32_t i = 0; i < c->count; i++) kiln_resources_destroy_sampler(res, c->entries[i].sampler, NULL);
     free(c->entries);
     *c = (sampler_cache){0};
 }

@@ -68,8 +68,8 @@ static uint32_t float_order(float f) {
 /* Unknown meshes and materials are programming errors whatever the camera sees; a removed mesh
  * has no bounds to cull with. A removed material only matters where it would be drawn. */
 static bool check_instance(const kiln_renderer *r, const kiln_render_instance *inst, uint32_t i, kiln_error *err) {
-    uint32_t mesh_count = kiln_geometry_count(r->geometry);
-    if (inst->mesh >= mesh_count || !kiln_geometry_get_info(r->geometry, inst->mesh + 1))
+    uint32_t mesh_count = kiln_geometry_registry_count(r->geometry);
+    if (inst->mesh >= mesh_count || !kiln_geometry_registry_info(r->geometry, inst->mesh + 1))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses %s mesh %u", i,
                               inst->mesh >= mesh_count ? "unknown" : "removed", inst->mesh);
     if (inst->material >= r->material_count)
@@ -83,7 +83,7 @@ bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln
     r->view_count = r->record_count = r->batch_count = 0;
     /* The sort key packs (mesh, material, lod) into 32 bits and the instance index into 31:
      * beyond that keys would collide, so refuse rather than mis-sort. */
-    uint32_t mesh_count = kiln_geometry_count(r->geometry);
+    uint32_t mesh_count = kiln_geometry_registry_count(r->geometry);
     if ((uint64_t)mesh_count * (r->material_count ? r->material_count : 1) * KILN_MESH_MAX_LODS > 0xFFFFFFFFull ||
         n > 0x7FFFFFFFu)
         return kiln_error_set(err, KILN_ERR_CAPACITY, "renderer: %u meshes x %u materials x %u instances exceed the batch key",
@@ -96,7 +96,7 @@ bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln
     for (uint32_t i = 0; i < n; i++) {
         const kiln_render_instance *inst = &scene->instances[i];
         if (!check_instance(r, inst, i, err)) return false;
-        const kiln_mesh_bounds *b = kiln_geometry_get_bounds(r->geometry, inst->mesh + 1);
+        const kiln_mesh_bounds *b = kiln_geometry_registry_bounds(r->geometry, inst->mesh + 1);
         kiln_vec3 c = kiln_mat4_transform_point(inst->transform, b->center);
         spheres[i] = (kiln_vec4){c.x, c.y, c.z, b->radius * max_scale(&inst->transform)};
     }
@@ -220,7 +220,7 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
     for (uint32_t b = first; b < end && !pass->failed; b++) {
         const render_batch *batch = &batches[b];
         /* The frame's geometry sync put every live mesh on the GPU, so this uploads nothing. */
-        const kiln_gpu_mesh *mesh = kiln_geometry_gpu_mesh(r->geometry, batch->mesh + 1, &pass->error);
+        const kiln_gpu_mesh *mesh = kiln_geometry_registry_gpu_mesh(r->geometry, batch->mesh + 1, &pass->error);
         if (!mesh) {
             pass->failed = true;
             break;

@@ -106,7 +106,7 @@ void kiln_shader_library_destroy(kiln_shader_library *lib) {
     if (!lib) return;
     for (uint32_t i = 0; i < lib->program_count; i++) {
         program *p = &lib->programs[i];
-        kiln_gfx_destroy_shader(lib->res, p->handle, NULL); /* already gone when the user destroyed it */
+        kiln_resources_destroy_shader(lib->res, p->handle, NULL); /* already gone when the user destroyed it */
         free_program_files(p);
         free(p->entry);
     }
@@ -191,7 +191,7 @@ kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry
         return (kiln_shader){0};
     }
     program *known = find_program_by_entry(lib, entry);
-    if (known && kiln_gfx_shader_raw(lib->res, known->handle, NULL)) return known->handle;
+    if (known && kiln_resources_shader_raw(lib->res, known->handle, NULL)) return known->handle;
     if (known) forget_program(lib, (uint32_t)(known - lib->programs)); /* destroyed by the user: load anew */
 
     program *programs = kiln_array_reserve(lib->programs, &lib->program_capacity, lib->program_count + 1, sizeof *programs);
@@ -210,7 +210,7 @@ kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry
         wgpuShaderModuleRelease(module);
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory registering %s", entry);
     } else if (module) {
-        handle = kiln_gfx_adopt_shader(lib->res, module, entry, err);
+        handle = kiln_resources_adopt_shader(lib->res, module, entry, err);
     }
     kiln_assembled_wgsl_free(&a);
     if (!handle.id) {
@@ -271,7 +271,7 @@ bool kiln_shader_library_watch_render_pipeline(kiln_shader_library *lib, kiln_sh
                                                kiln_render_pipeline pipeline, const kiln_render_pipeline_desc *desc,
                                                kiln_error *err) {
     if (!check_watch(lib, program_handle, desc ? desc->shader : (kiln_shader){0}, desc, "render", err)) return false;
-    if (!kiln_gfx_render_pipeline_raw(lib->res, pipeline, err)) return false;
+    if (!kiln_resources_render_pipeline_raw(lib->res, pipeline, err)) return false;
     bool failed = false;
     render_watch w = {.pipeline = pipeline, .desc = *desc};
     w.desc.shader = program_handle;
@@ -299,7 +299,7 @@ bool kiln_shader_library_watch_compute_pipeline(kiln_shader_library *lib, kiln_s
                                                 kiln_compute_pipeline pipeline,
                                                 const kiln_compute_pipeline_desc *desc, kiln_error *err) {
     if (!check_watch(lib, program_handle, desc ? desc->shader : (kiln_shader){0}, desc, "compute", err)) return false;
-    if (!kiln_gfx_compute_pipeline_raw(lib->res, pipeline, err)) return false;
+    if (!kiln_resources_compute_pipeline_raw(lib->res, pipeline, err)) return false;
     bool failed = false;
     compute_watch w = {.pipeline = pipeline, .desc = *desc};
     w.desc.shader = program_handle;
@@ -346,14 +346,14 @@ static void rebuild_watched_pipelines(kiln_shader_library *lib, const program *p
     for (uint32_t i = lib->render_watch_count; i-- > 0;) {
         render_watch *w = &lib->render_watches[i];
         if (w->desc.shader.id != p->handle.id) continue;
-        if (!kiln_gfx_render_pipeline_raw(lib->res, w->pipeline, NULL)) {
+        if (!kiln_resources_render_pipeline_raw(lib->res, w->pipeline, NULL)) {
             free_render_watch(w);
             *w = lib->render_watches[--lib->render_watch_count];
             continue;
         }
         kiln_error err = {0};
-        WGPURenderPipeline raw = kiln_gfx_build_render_pipeline(lib->res, &w->desc, &err);
-        if (!raw || !kiln_gfx_replace_render_pipeline(lib->res, w->pipeline, raw, &err))
+        WGPURenderPipeline raw = kiln_resources_build_render_pipeline(lib->res, &w->desc, &err);
+        if (!raw || !kiln_resources_replace_render_pipeline(lib->res, w->pipeline, raw, &err))
             kiln_log_add(&lib->gfx->diagnostics, KILN_LOG_ERROR, LOG_CATEGORY,
                          "render pipeline '%s' not rebuilt after reloading %s, keeping the old one: %s",
                          w->label ? w->label : "", p->entry, err.message);
@@ -361,14 +361,14 @@ static void rebuild_watched_pipelines(kiln_shader_library *lib, const program *p
     for (uint32_t i = lib->compute_watch_count; i-- > 0;) {
         compute_watch *w = &lib->compute_watches[i];
         if (w->desc.shader.id != p->handle.id) continue;
-        if (!kiln_gfx_compute_pipeline_raw(lib->res, w->pipeline, NULL)) {
+        if (!kiln_resources_compute_pipeline_raw(lib->res, w->pipeline, NULL)) {
             free_compute_watch(w);
             *w = lib->compute_watches[--lib->compute_watch_count];
             continue;
         }
         kiln_error err = {0};
-        WGPUComputePipeline raw = kiln_gfx_build_compute_pipeline(lib->res, &w->desc, &err);
-        if (!raw || !kiln_gfx_replace_compute_pipeline(lib->res, w->pipeline, raw, &err))
+        WGPUComputePipeline raw = kiln_resources_build_compute_pipeline(lib->res, &w->desc, &err);
+        if (!raw || !kiln_resources_replace_compute_pipeline(lib->res, w->pipeline, raw, &err))
             kiln_log_add(&lib->gfx->diagnostics, KILN_LOG_ERROR, LOG_CATEGORY,
                          "compute pipeline '%s' not rebuilt after reloading %s, keeping the old one: %s",
                          w->label ? w->label : "", p->entry, err.message);
@@ -402,7 +402,7 @@ static bool reload_program(kiln_shader_library *lib, program *p, kiln_error *err
     kiln_assembled_wgsl a;
     if (!kiln_wgsl_assemble(&lib->source, p->entry, &a, err)) return false;
     WGPUShaderModule module = compile_assembled(lib, p->entry, &a, err);
-    bool ok = module && kiln_gfx_replace_shader(lib->res, p->handle, module, err);
+    bool ok = module && kiln_resources_replace_shader(lib->res, p->handle, module, err);
     /* The program is now made of these files, compiled or not: an include added with an error in
      * it must be watched so that fixing it alone triggers the next reload. Keeping the old list
      * when memory is short only means a missed reload, never a wrong module. */
@@ -416,7 +416,7 @@ uint32_t kiln_shader_library_check_for_changes(kiln_shader_library *lib, kiln_sh
     uint32_t succeeded = 0;
     for (uint32_t i = 0; i < lib->program_count;) {
         program *p = &lib->programs[i];
-        if (!kiln_gfx_shader_raw(lib->res, p->handle, NULL)) {
+        if (!kiln_resources_shader_raw(lib->res, p->handle, NULL)) {
             forget_program(lib, i); /* moves the last program into slot i */
             continue;
         }

@@ -5,9 +5,9 @@ static bool one_texel(kiln_resources *res, const char *label, const uint8_t rgba
                       kiln_texture_view *view, kiln_error *err) {
     kiln_texture_desc td = {.label = label, .width = 1, .height = 1, .format = WGPUTextureFormat_RGBA8Unorm,
                             .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst};
-    *tex = kiln_gfx_create_texture(res, &td, err);
-    if (!tex->id || !kiln_gfx_write_texture(res, *tex, 0, 0, rgba, 4, 4, 1, 1, err)) return false;
-    *view = kiln_gfx_create_texture_view(res, *tex, NULL, err);
+    *tex = kiln_resources_create_texture(res, &td, err);
+    if (!tex->id || !kiln_resources_write_texture(res, *tex, 0, 0, rgba, 4, 4, 1, 1, err)) return false;
+    *view = kiln_resources_create_texture_view(res, *tex, NULL, err);
     return view->id != 0;
 }
 
@@ -25,8 +25,8 @@ void kiln_default_textures_destroy(kiln_resources *res, kiln_default_textures *d
     kiln_texture_view views[3] = {d->white_view, d->flat_normal_view, d->black_view};
     kiln_texture textures[3] = {d->white, d->flat_normal, d->black};
     for (int i = 0; i < 3; i++) {
-        if (views[i].id) kiln_gfx_destroy_texture_view(res, views[i], NULL);
-        if (textures[i].id) kiln_gfx_destroy_texture(res, textures[i], NULL);
+        if (views[i].id) kiln_resources_destroy_texture_view(res, views[i], NULL);
+        if (textures[i].id) kiln_resources_destroy_texture(res, textures[i], NULL);
     }
     *d = (kiln_default_textures){0};
 }

@@ -11,7 +11,7 @@ static bool write_levels(kiln_resources *res, kiln_texture tex, const kiln_image
     const uint8_t *level = img->pixels;
     uint32_t w = img->width, h = img->height;
     for (uint32_t mip = 0; mip < levels; mip++) {
-        if (!kiln_gfx_write_texture(res, tex, mip, 0, level, (size_t)w * h * 4, w * 4, w, h, err)) return false;
+        if (!kiln_resources_write_texture(res, tex, mip, 0, level, (size_t)w * h * 4, w * 4, w, h, err)) return false;
         level = mip == 0 ? chain : level + (size_t)w * h * 4;
         w = w > 1 ? w / 2 : 1, h = h > 1 ? h / 2 : 1;
     }
@@ -36,11 +36,11 @@ bool kiln_upload_image(kiln_resources *res, const char *label, const kiln_image 
     kiln_texture_desc td = {.label = label, .width = img->width, .height = img->height, .mip_levels = levels,
                             .format = srgb ? WGPUTextureFormat_RGBA8UnormSrgb : WGPUTextureFormat_RGBA8Unorm,
                             .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst};
-    out->texture = kiln_gfx_create_texture(res, &td, err);
+    out->texture = kiln_resources_create_texture(res, &td, err);
     bool ok = out->texture.id && write_levels(res, out->texture, img, chain, levels, err);
     free(chain);
     if (ok) {
-        out->view = kiln_gfx_create_texture_view(res, out->texture, NULL, err);
+        out->view = kiln_resources_create_texture_view(res, out->texture, NULL, err);
         ok = out->view.id != 0;
     }
     if (!ok) {
@@ -52,7 +52,7 @@ bool kiln_upload_image(kiln_resources *res, const char *label, const kiln_image 
 }
 
 void kiln_gpu_texture_destroy(kiln_resources *res, kiln_gpu_texture *t) {
-    if (t->view.id) kiln_gfx_destroy_texture_view(res, t->view, NULL);
-    if (t->texture.id) kiln_gfx_destroy_texture(res, t->texture, NULL);
+    if (t->view.id) kiln_resources_destroy_texture_view(res, t->view, NULL);
+    if (t->texture.id) kiln_resources_destroy_texture(res, t->texture, NULL);
     *t = (kiln_gpu_texture){0};
 }

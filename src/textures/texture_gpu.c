@@ -20,7 +20,7 @@ static bool upload(kiln_texture_registry *reg, texture_entry *e, kiln_error *err
     uint32_t w = e->info.width, h = e->info.height, bytes = kiln_texture_format_bytes(e->info.format);
     const uint8_t *level = e->pixels;
     for (uint32_t mip = 0; mip < e->info.mip_levels; mip++) {
-        if (!kiln_gfx_write_texture(reg->res, e->gpu, mip, 0, level, (size_t)w * h * bytes, w * bytes, w, h, err))
+        if (!kiln_resources_write_texture(reg->res, e->gpu, mip, 0, level, (size_t)w * h * bytes, w * bytes, w, h, err))
             return false;
         level = mip == 0 ? e->mips : level + (size_t)w * h * bytes;
         w = w > 1 ? w / 2 : 1, h = h > 1 ? h / 2 : 1;
@@ -36,12 +36,12 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
     snprintf(label, sizeof label, "registry texture %u", e->id);
     kiln_texture_desc desc = {.label = label, .width = e->info.width, .height = e->info.height,
                               .mip_levels = e->info.mip_levels, .format = kiln_texture_format_wgpu(e->info.format), .usage = usage_of(&e->info)};
-    kiln_texture tex = kiln_gfx_create_texture(reg->res, &desc, err);
+    kiln_texture tex = kiln_resources_create_texture(reg->res, &desc, err);
     if (!tex.id) return false;
     kiln_texture_view_desc view_desc = {.label = label};
-    kiln_texture_view view = kiln_gfx_create_texture_view(reg->res, tex, &view_desc, err);
+    kiln_texture_view view = kiln_resources_create_texture_view(reg->res, tex, &view_desc, err);
     if (!view.id) {
-        kiln_gfx_destroy_texture(reg->res, tex, NULL);
+        kiln_resources_destroy_texture(reg->res, tex, NULL);
         return false;
     }
     e->gpu = tex;
@@ -74,8 +74,8 @@ kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_r
 }
 
 void texture_gpu_release(kiln_texture_registry *reg, texture_entry *e) {
-    if (e->view.id) kiln_gfx_destroy_texture_view(reg->res, e->view, NULL);
-    if (e->gpu.id) kiln_gfx_destroy_texture(reg->res, e->gpu, NULL);
+    if (e->view.id) kiln_resources_destroy_texture_view(reg->res, e->view, NULL);
+    if (e->gpu.id) kiln_resources_destroy_texture(reg->res, e->gpu, NULL);
     e->view = (kiln_texture_view){0};
     e->gpu = (kiln_texture){0};
 }
@@ -88,41 +88,41 @@ bool texture_gpu_read(kiln_texture_registry *reg, texture_entry *e, uint8_t *out
     uint32_t padded = kiln_gfx_aligned_bytes_per_row(tight);
     kiln_buffer_desc bd = {.label = "registry texture readback", .size = (uint64_t)padded * h,
                            .usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead};
-    kiln_buffer staging = kiln_gfx_create_buffer(reg->res, &bd, err);
+    kiln_buffer staging = kiln_resources_create_buffer(reg->res, &bd, err);
     if (!staging.id) return false;
     uint8_t *bytes = malloc(bd.size);
     bool ok = bytes != NULL;
     if (!ok) kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "read_texture %u: out of memory", e->id);
     kiln_encoder enc = {0};
     ok = ok && kiln_encoder_begin(&enc, reg->res, "registry texture readback", err);
-    if (ok && !kiln_encoder_copy_texture_to_buffer(&enc, kiln_gfx_texture_raw(reg->res, e->gpu, NULL), 0, staging,
+    if (ok && !kiln_encoder_copy_texture_to_buffer(&enc, kiln_resources_texture_raw(reg->res, e->gpu, NULL), 0, staging,
                                                    padded, w, h, err)) {
         kiln_encoder_discard(&enc);
         ok = false;
     }
     ok = ok && kiln_encoder_finish_and_submit(&enc, err) &&
          kiln_gfx_wait_for_queue(kiln_resources_gfx(reg->res), err) &&
-         kiln_gfx_read_buffer(reg->res, staging, 0, bytes, bd.size, err);
+         kiln_resources_read_buffer(reg->res, staging, 0, bytes, bd.size, err);
     if (ok)
         for (uint32_t y = 0; y < h; y++) memcpy(out + (size_t)y * tight, bytes + (size_t)y * padded, tight);
     free(bytes);
-    kiln_gfx_destroy_buffer(reg->res, staging, NULL);
+    kiln_resources_destroy_buffer(reg->res, staging, NULL);
     return ok;
 }
 
-WGPUTexture kiln_textures_gpu_texture(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
+WGPUTexture kiln_texture_registry_gpu_texture(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
     texture_entry *e = texture_registry_lookup(reg, id, err);
     if (!e || !texture_gpu_ensure(reg, e, err)) return NULL;
-    return kiln_gfx_texture_raw(reg->res, e->gpu, err);
+    return kiln_resources_texture_raw(reg->res, e->gpu, err);
 }
 
-WGPUTextureView kiln_textures_gpu_view(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
+WGPUTextureView kiln_texture_registry_gpu_view(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
     texture_entry *e = texture_registry_lookup(reg, id, err);
     if (!e || !texture_gpu_ensure(reg, e, err)) return NULL;
-    return kiln_gfx_texture_view_raw(reg->res, e->view, err);
+    return kiln_resources_texture_view_raw(reg->res, e->view, err);
 }
 
-kiln_texture_view kiln_textures_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
+kiln_texture_view kiln_texture_registry_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
     texture_entry *e = texture_registry_lookup(reg, id, err);
     if (!e || !texture_gpu_ensure(reg, e, err)) return (kiln_texture_view){0};
     return e->view;

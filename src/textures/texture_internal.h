@@ -2,7 +2,7 @@
  * GPU side (realization, uploads, readback) make of each other.
  *
  * An entry lives from create to destroy, allocated on its own so that the kiln_texture_info
- * pointer kiln_textures_info hands out stays valid while the texture exists, however many
+ * pointer kiln_texture_registry_info hands out stays valid while the texture exists, however many
  * textures are created after it. */
 #ifndef KILN_TEXTURE_INTERNAL_H
 #define KILN_TEXTURE_INTERNAL_H

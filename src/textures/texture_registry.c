@@ -95,7 +95,7 @@ static bool reserve_slot(kiln_texture_registry *reg, kiln_error *err) {
     return true;
 }
 
-uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err) {
+uint32_t kiln_texture_registry_add(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err) {
     if (!validate_create(reg, desc, err) || !reserve_slot(reg, err)) return 0;
     size_t size = (size_t)desc->width * desc->height * kiln_texture_format_bytes(desc->format);
     uint32_t levels = desc->mips ? kiln_mip_count(desc->width, desc->height) : 1;
@@ -127,7 +127,7 @@ uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_cre
     return e->id;
 }
 
-bool kiln_textures_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err) {
+bool kiln_texture_registry_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err) {
     texture_entry *e = texture_registry_lookup(reg, id, err);
     if (!e) return false;
     /* Arrays and volumes (next issue) share the id sequence; a plain-texture path treats their ids
@@ -149,7 +149,7 @@ bool kiln_textures_update(kiln_texture_registry *reg, uint32_t id, const void *p
     return true;
 }
 
-bool kiln_textures_destroy(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
+bool kiln_texture_registry_remove(kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
     texture_entry *e = texture_registry_lookup(reg, id, err);
     if (!e) return false;
     reg->entries[id - 1] = NULL;
@@ -157,12 +157,12 @@ bool kiln_textures_destroy(kiln_texture_registry *reg, uint32_t id, kiln_error *
     return true;
 }
 
-const kiln_texture_info *kiln_textures_info(const kiln_texture_registry *reg, uint32_t id) {
+const kiln_texture_info *kiln_texture_registry_info(const kiln_texture_registry *reg, uint32_t id) {
     texture_entry *e = texture_registry_lookup(reg, id, NULL);
     return e ? &e->info : NULL;
 }
 
-bool kiln_textures_read(kiln_texture_registry *reg, uint32_t id, void **pixels, size_t *size, kiln_error *err) {
+bool kiln_texture_registry_read(kiln_texture_registry *reg, uint32_t id, void **pixels, size_t *size, kiln_error *err) {
     texture_entry *e = texture_registry_lookup(reg, id, err);
     if (!e) return false;
     if (!pixels || !size) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture %u: no output given", id);
@@ -184,6 +184,6 @@ bool kiln_textures_read(kiln_texture_registry *reg, uint32_t id, void **pixels, 
     return true;
 }
 
-uint32_t kiln_textures_next_id(const kiln_texture_registry *reg) {
+uint32_t kiln_texture_registry_next_id(const kiln_texture_registry *reg) {
     return reg->count + 1;
 }

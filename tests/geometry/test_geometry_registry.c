@@ -28,7 +28,7 @@ typedef struct registry_env {
 /* Adds a cube of the given half extent; returns its id (0 when refused). */
 static uint32_t add_cube(kiln_geometry_registry *reg, const char *label, float half, kiln_error *err) {
     kiln_mesh_data md = {0};
-    uint32_t id = kiln_mesh_cube(&md, half, err) ? kiln_geometry_add(reg, label, &md, err) : 0;
+    uint32_t id = kiln_mesh_cube(&md, half, err) ? kiln_geometry_registry_add(reg, label, &md, err) : 0;
     kiln_mesh_data_free(&md);
     return id;
 }
@@ -46,7 +46,7 @@ TEST(ids_are_dense_from_one) {
     kiln_error err = {0};
     uint32_t a = add_cube(e.reg, "a", 0.5f, &err), b = add_cube(e.reg, "b", 0.5f, &err),
              c = add_cube(e.reg, "c", 0.5f, &err);
-    uint32_t count = kiln_geometry_count(e.reg);
+    uint32_t count = kiln_geometry_registry_count(e.reg);
     ENV_CLOSE_CLEAN(e);
     CHECK_MSG(a, "%s", err.message);
     CHECK_EQ_INT(a, 1);
@@ -61,12 +61,12 @@ TEST(a_rejected_add_takes_no_id_and_names_the_label) {
     kiln_error err = {0};
     kiln_mesh_data md;
     make_broken_square(&md);
-    uint32_t refused = kiln_geometry_add(e.reg, "broken", &md, &err);
+    uint32_t refused = kiln_geometry_registry_add(e.reg, "broken", &md, &err);
     kiln_error refused_err = err;
-    uint32_t unnamed = kiln_geometry_add(e.reg, NULL, &md, &err);
+    uint32_t unnamed = kiln_geometry_registry_add(e.reg, NULL, &md, &err);
     kiln_error unnamed_err = err;
     kiln_mesh_data_free(&md);
-    uint32_t count = kiln_geometry_count(e.reg);
+    uint32_t count = kiln_geometry_registry_count(e.reg);
     uint32_t next = add_cube(e.reg, "cube", 0.5f, &err);
     ENV_CLOSE_CLEAN(e);
     CHECK_EQ_INT(refused, 0);
@@ -83,7 +83,7 @@ TEST(an_add_without_a_label_is_called_mesh) {
     ENV_OPEN(e);
     kiln_error err = {0};
     uint32_t id = add_cube(e.reg, NULL, 0.5f, &err);
-    const kiln_geometry_info *info = kiln_geometry_get_info(e.reg, id);
+    const kiln_geometry_info *info = kiln_geometry_registry_info(e.reg, id);
     bool named = info && strcmp(info->label, "mesh") == 0;
     ENV_CLOSE_CLEAN(e);
     CHECK_MSG(id, "%s", err.message);
@@ -98,14 +98,14 @@ TEST(the_registry_keeps_its_own_copy_of_the_mesh) {
     CHECK(kiln_mesh_uv_sphere(&md, 2.0f, 4, 6, &err));
     kiln_mesh_bounds expected = kiln_mesh_data_bounds(&md);
     char label[] = "sphere";
-    uint32_t id = kiln_geometry_add(e.reg, label, &md, &err);
+    uint32_t id = kiln_geometry_registry_add(e.reg, label, &md, &err);
     kiln_vec3 third = md.positions[3];
     uint32_t vertices = md.vertex_count, indices = md.index_count;
     kiln_mesh_data_free(&md); /* the caller's copy goes; the registry's stays */
     label[0] = 'X';
-    const kiln_mesh_data *copy = kiln_geometry_get_data(e.reg, id);
-    const kiln_geometry_info *info = kiln_geometry_get_info(e.reg, id);
-    const kiln_mesh_bounds *bounds = kiln_geometry_get_bounds(e.reg, id);
+    const kiln_mesh_data *copy = kiln_geometry_registry_data(e.reg, id);
+    const kiln_geometry_info *info = kiln_geometry_registry_info(e.reg, id);
+    const kiln_mesh_bounds *bounds = kiln_geometry_registry_bounds(e.reg, id);
     bool same_data = copy && copy->vertex_count == vertices && copy->index_count == indices && copy->tangents &&
                      memcmp(&copy->positions[3], &third, sizeof third) == 0;
     bool same_info = info && strcmp(info->label, "sphere") == 0 && info->vertex_count == vertices &&
@@ -124,13 +124,13 @@ TEST(a_removed_id_is_reused_by_the_next_add_lowest_first) {
     ENV_OPEN(e);
     kiln_error err = {0};
     for (int i = 0; i < 4; i++) CHECK_MSG(add_cube(e.reg, "cube", 0.5f, &err), "%s", err.message);
-    CHECK(kiln_geometry_remove(e.reg, 3, &err) && kiln_geometry_remove(e.reg, 1, &err));
-    uint32_t count_after_remove = kiln_geometry_count(e.reg);
+    CHECK(kiln_geometry_registry_remove(e.reg, 3, &err) && kiln_geometry_registry_remove(e.reg, 1, &err));
+    uint32_t count_after_remove = kiln_geometry_registry_count(e.reg);
     uint32_t first = add_cube(e.reg, "first", 0.5f, &err), second = add_cube(e.reg, "second", 0.5f, &err),
              third = add_cube(e.reg, "third", 0.5f, &err);
-    const kiln_geometry_info *reused = kiln_geometry_get_info(e.reg, 1);
+    const kiln_geometry_info *reused = kiln_geometry_registry_info(e.reg, 1);
     bool renamed = reused && strcmp(reused->label, "first") == 0;
-    uint32_t count = kiln_geometry_count(e.reg);
+    uint32_t count = kiln_geometry_registry_count(e.reg);
     ENV_CLOSE_CLEAN(e);
     CHECK_EQ_INT(count_after_remove, 4); /* removed ids stay counted: they are not unknown */
     CHECK_EQ_INT(first, 1);
@@ -145,23 +145,23 @@ TEST(a_removed_or_unknown_id_is_refused_by_every_call) {
     ENV_OPEN(e);
     kiln_error err = {0};
     uint32_t id = add_cube(e.reg, "cube", 0.5f, &err);
-    CHECK(kiln_geometry_remove(e.reg, id, &err));
+    CHECK(kiln_geometry_registry_remove(e.reg, id, &err));
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 1.0f, &err));
     char messages[5][256];
-    bool removed_again = kiln_geometry_remove(e.reg, id, &err);
+    bool removed_again = kiln_geometry_registry_remove(e.reg, id, &err);
     snprintf(messages[0], sizeof messages[0], "%s", err.message);
-    bool replaced = kiln_geometry_replace(e.reg, id, &md, &err);
+    bool replaced = kiln_geometry_registry_replace(e.reg, id, &md, &err);
     snprintf(messages[1], sizeof messages[1], "%s", err.message);
-    bool unknown_removed = kiln_geometry_remove(e.reg, 9, &err);
+    bool unknown_removed = kiln_geometry_registry_remove(e.reg, 9, &err);
     snprintf(messages[2], sizeof messages[2], "%s", err.message);
-    bool zero_removed = kiln_geometry_remove(e.reg, 0, &err);
+    bool zero_removed = kiln_geometry_registry_remove(e.reg, 0, &err);
     snprintf(messages[3], sizeof messages[3], "%s", err.message);
-    const kiln_gpu_mesh *gpu = kiln_geometry_gpu_mesh(e.reg, id, &err);
+    const kiln_gpu_mesh *gpu = kiln_geometry_registry_gpu_mesh(e.reg, id, &err);
     snprintf(messages[4], sizeof messages[4], "%s", err.message);
-    bool queries_null = !kiln_geometry_get_info(e.reg, id) && !kiln_geometry_get_bounds(e.reg, id) &&
-                        !kiln_geometry_get_data(e.reg, id) && !kiln_geometry_get_info(e.reg, 0) &&
-                        !kiln_geometry_get_info(e.reg, 2);
+    bool queries_null = !kiln_geometry_registry_info(e.reg, id) && !kiln_geometry_registry_bounds(e.reg, id) &&
+                        !kiln_geometry_registry_data(e.reg, id) && !kiln_geometry_registry_info(e.reg, 0) &&
+                        !kiln_geometry_registry_info(e.reg, 2);
     kiln_mesh_data_free(&md);
     ENV_CLOSE_CLEAN(e);
     CHECK(!removed_again && !replaced && !unknown_removed && !zero_removed && !gpu);
@@ -180,13 +180,13 @@ TEST(replace_keeps_the_id_and_takes_the_new_mesh) {
     uint32_t id = add_cube(e.reg, "shape", 0.5f, &err);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 3.0f, 2, &err));
-    bool replaced = kiln_geometry_replace(e.reg, id, &md, &err);
+    bool replaced = kiln_geometry_registry_replace(e.reg, id, &md, &err);
     uint32_t vertices = md.vertex_count;
     kiln_mesh_data_free(&md);
-    const kiln_geometry_info *info = kiln_geometry_get_info(e.reg, id);
+    const kiln_geometry_info *info = kiln_geometry_registry_info(e.reg, id);
     bool updated = info && info->vertex_count == vertices && info->index_count == 24 && info->bounds.max.x == 3.0f &&
-                   strcmp(info->label, "shape") == 0 && kiln_geometry_get_data(e.reg, id)->vertex_count == vertices;
-    uint32_t count = kiln_geometry_count(e.reg);
+                   strcmp(info->label, "shape") == 0 && kiln_geometry_registry_data(e.reg, id)->vertex_count == vertices;
+    uint32_t count = kiln_geometry_registry_count(e.reg);
     ENV_CLOSE_CLEAN(e);
     CHECK_MSG(replaced, "%s", err.message);
     CHECK(updated);
@@ -198,13 +198,13 @@ TEST(a_refused_replace_leaves_the_slot_untouched_and_names_it) {
     ENV_OPEN(e);
     kiln_error err = {0};
     uint32_t id = add_cube(e.reg, "cube", 0.5f, &err);
-    const kiln_mesh_data *before = kiln_geometry_get_data(e.reg, id);
+    const kiln_mesh_data *before = kiln_geometry_registry_data(e.reg, id);
     kiln_mesh_data md;
     make_broken_square(&md);
-    bool replaced = kiln_geometry_replace(e.reg, id, &md, &err);
+    bool replaced = kiln_geometry_registry_replace(e.reg, id, &md, &err);
     kiln_mesh_data_free(&md);
-    const kiln_geometry_info *info = kiln_geometry_get_info(e.reg, id);
-    bool untouched = kiln_geometry_get_data(e.reg, id) == before && before->vertex_count == 24 && info &&
+    const kiln_geometry_info *info = kiln_geometry_registry_info(e.reg, id);
+    bool untouched = kiln_geometry_registry_data(e.reg, id) == before && before->vertex_count == 24 && info &&
                      info->vertex_count == 24 && info->index_count == 36;
     ENV_CLOSE_CLEAN(e);
     CHECK(!replaced);
@@ -220,7 +220,7 @@ TEST(add_replace_and_remove_make_no_gpu_object) {
     uint32_t a = add_cube(e.reg, "a", 0.5f, &err), b = add_cube(e.reg, "b", 0.5f, &err);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 2.0f, &err));
-    bool ok = a && b && kiln_geometry_replace(e.reg, a, &md, &err) && kiln_geometry_remove(e.reg, b, &err);
+    bool ok = a && b && kiln_geometry_registry_replace(e.reg, a, &md, &err) && kiln_geometry_registry_remove(e.reg, b, &err);
     kiln_mesh_data_free(&md);
     kiln_live_counts after = kiln_resources_live_counts(e.f.res);
     kiln_geometry_registry_stats stats = kiln_geometry_registry_get_stats(e.reg);

@@ -9,7 +9,7 @@
 
 static uint32_t add_cube(kiln_geometry_registry *reg, const char *label, kiln_error *err) {
     kiln_mesh_data md = {0};
-    uint32_t id = kiln_mesh_cube(&md, 0.5f, err) ? kiln_geometry_add(reg, label, &md, err) : 0;
+    uint32_t id = kiln_mesh_cube(&md, 0.5f, err) ? kiln_geometry_registry_add(reg, label, &md, err) : 0;
     kiln_mesh_data_free(&md);
     return id;
 }
@@ -47,7 +47,7 @@ TEST(sync_with_nothing_changed_allocates_nothing_and_uploads_nothing) {
     kiln_live_counts live = kiln_resources_live_counts(f.res);
     kiln_alloc_counter_start();
     bool ok = kiln_geometry_registry_sync(reg, &err) && kiln_geometry_registry_sync(reg, &err) &&
-              kiln_geometry_gpu_mesh(reg, 1, &err) != NULL;
+              kiln_geometry_registry_gpu_mesh(reg, 1, &err) != NULL;
     uint64_t allocations = kiln_alloc_counter_stop();
     kiln_geometry_registry_stats again = kiln_geometry_registry_get_stats(reg);
     kiln_live_counts live_again = kiln_resources_live_counts(f.res);
@@ -67,13 +67,13 @@ TEST(first_gpu_use_uploads_ahead_of_the_sync) {
     kiln_geometry_registry *reg = kiln_geometry_registry_create(f.res, &err);
     CHECK_MSG(reg, "%s", err.message);
     uint32_t a = add_cube(reg, "a", &err), b = add_cube(reg, "b", &err);
-    const kiln_gpu_mesh *gpu = kiln_geometry_gpu_mesh(reg, b, &err);
+    const kiln_gpu_mesh *gpu = kiln_geometry_registry_gpu_mesh(reg, b, &err);
     bool matches = gpu && gpu->vertices.id && gpu->indices.id && gpu->vertex_count == 24 && gpu->index_count == 36 &&
-                   gpu->lod_count == 1 && memcmp(&gpu->bounds, kiln_geometry_get_bounds(reg, b), sizeof gpu->bounds) == 0;
+                   gpu->lod_count == 1 && memcmp(&gpu->bounds, kiln_geometry_registry_bounds(reg, b), sizeof gpu->bounds) == 0;
     kiln_geometry_registry_stats early = kiln_geometry_registry_get_stats(reg);
     bool synced = kiln_geometry_registry_sync(reg, &err);
     kiln_geometry_registry_stats late = kiln_geometry_registry_get_stats(reg);
-    bool same_pointer = kiln_geometry_gpu_mesh(reg, b, NULL) == gpu;
+    bool same_pointer = kiln_geometry_registry_gpu_mesh(reg, b, NULL) == gpu;
     kiln_geometry_registry_destroy(reg);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(a && b);
@@ -95,11 +95,11 @@ TEST(replacing_an_uploaded_mesh_uploads_at_once_and_frees_the_old_buffers) {
     uint32_t buffers = kiln_resources_live_counts(f.res).buffers;
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 2.0f, 1, &err));
-    bool replaced = kiln_geometry_replace(reg, id, &md, &err);
+    bool replaced = kiln_geometry_registry_replace(reg, id, &md, &err);
     kiln_mesh_data_free(&md);
     kiln_geometry_registry_stats stats = kiln_geometry_registry_get_stats(reg);
     uint32_t buffers_after = kiln_resources_live_counts(f.res).buffers;
-    const kiln_gpu_mesh *gpu = kiln_geometry_gpu_mesh(reg, id, &err);
+    const kiln_gpu_mesh *gpu = kiln_geometry_registry_gpu_mesh(reg, id, &err);
     bool new_mesh = gpu && gpu->vertex_count == 4 && gpu->index_count == 6;
     kiln_geometry_registry_destroy(reg);
     FIXTURE_CLOSE_CLEAN(f);
@@ -119,7 +119,7 @@ TEST(removing_an_uploaded_mesh_releases_its_buffers) {
     uint32_t buffers = kiln_resources_live_counts(f.res).buffers;
     uint32_t a = add_cube(reg, "a", &err), b = add_cube(reg, "b", &err);
     CHECK_MSG(kiln_geometry_registry_sync(reg, &err), "%s", err.message);
-    bool removed = kiln_geometry_remove(reg, a, &err);
+    bool removed = kiln_geometry_registry_remove(reg, a, &err);
     uint32_t buffers_after = kiln_resources_live_counts(f.res).buffers;
     kiln_geometry_registry_stats stats = kiln_geometry_registry_get_stats(reg);
     kiln_geometry_registry_destroy(reg);
@@ -143,8 +143,8 @@ TEST(a_failed_sync_names_the_mesh_and_retries_it_at_the_next_sync) {
     bool synced = kiln_geometry_registry_sync(reg, &err);
     kiln_error failed = err;
     uint32_t buffers = kiln_resources_live_counts(small).buffers;
-    bool b_left_pending = kiln_geometry_get_info(reg, b) != NULL && kiln_geometry_registry_get_stats(reg).gpu_meshes == 1;
-    bool removed = kiln_geometry_remove(reg, a, &err);
+    bool b_left_pending = kiln_geometry_registry_info(reg, b) != NULL && kiln_geometry_registry_get_stats(reg).gpu_meshes == 1;
+    bool removed = kiln_geometry_registry_remove(reg, a, &err);
     bool retried = removed && kiln_geometry_registry_sync(reg, &err);
     kiln_geometry_registry_stats stats = kiln_geometry_registry_get_stats(reg);
     kiln_geometry_registry_destroy(reg);
@@ -170,16 +170,16 @@ TEST(a_replace_whose_upload_fails_keeps_the_old_mesh_on_the_gpu) {
     kiln_geometry_registry *reg = kiln_geometry_registry_create(small, &err);
     CHECK_MSG(reg, "%s", err.message);
     uint32_t id = add_cube(reg, "cube", &err);
-    const kiln_gpu_mesh *gpu = kiln_geometry_gpu_mesh(reg, id, &err);
+    const kiln_gpu_mesh *gpu = kiln_geometry_registry_gpu_mesh(reg, id, &err);
     kiln_gpu_mesh before = gpu ? *gpu : (kiln_gpu_mesh){0};
-    const kiln_mesh_data *data = kiln_geometry_get_data(reg, id);
+    const kiln_mesh_data *data = kiln_geometry_registry_data(reg, id);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 2.0f, 1, &err));
-    bool replaced = kiln_geometry_replace(reg, id, &md, &err);
+    bool replaced = kiln_geometry_registry_replace(reg, id, &md, &err);
     kiln_mesh_data_free(&md);
-    const kiln_gpu_mesh *after = kiln_geometry_gpu_mesh(reg, id, NULL);
-    bool untouched = after && memcmp(after, &before, sizeof before) == 0 && kiln_geometry_get_data(reg, id) == data &&
-                     data->vertex_count == 24 && kiln_geometry_get_info(reg, id)->vertex_count == 24;
+    const kiln_gpu_mesh *after = kiln_geometry_registry_gpu_mesh(reg, id, NULL);
+    bool untouched = after && memcmp(after, &before, sizeof before) == 0 && kiln_geometry_registry_data(reg, id) == data &&
+                     data->vertex_count == 24 && kiln_geometry_registry_info(reg, id)->vertex_count == 24;
     uint32_t buffers = kiln_resources_live_counts(small).buffers;
     kiln_geometry_registry_destroy(reg);
     kiln_resources_destroy(small);

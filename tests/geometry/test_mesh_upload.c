@@ -145,15 +145,15 @@ TEST(packed_morph_deltas_are_two_vec4_per_vertex_per_target_vertex_major) {
 
 /* Copies `size` bytes of `src` into a MapRead buffer and reads them into out. */
 static bool read_back(kiln_resources *res, kiln_buffer src, uint64_t size, void *out, kiln_error *err) {
-    kiln_buffer staging = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = "readback", .size = size,
+    kiln_buffer staging = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = "readback", .size = size,
         .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
     kiln_encoder enc;
     bool ok = staging.id && kiln_encoder_begin(&enc, res, "mesh readback", err);
     ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, src, 0, staging, 0, size, err);
     ok = ok && kiln_encoder_finish_and_submit(&enc, err);
     ok = ok && kiln_gfx_wait_for_queue(kiln_resources_gfx(res), err);
-    ok = ok && kiln_gfx_read_buffer(res, staging, 0, out, size, err);
-    if (staging.id) kiln_gfx_destroy_buffer(res, staging, NULL);
+    ok = ok && kiln_resources_read_buffer(res, staging, 0, out, size, err);
+    if (staging.id) kiln_resources_destroy_buffer(res, staging, NULL);
     return ok;
 }
 
@@ -175,10 +175,10 @@ TEST(uploaded_buffers_hold_exactly_the_packed_streams) {
     bool uploaded = kiln_gpu_mesh_upload(f.res, &md, "square", &mesh, &err);
     kiln_mesh_data_free(&md);
     CHECK_MSG(uploaded, "%s", err.message);
-    CHECK_EQ_INT(kiln_gfx_buffer_size(f.res, mesh.vertices), 224);
-    CHECK_EQ_INT(kiln_gfx_buffer_size(f.res, mesh.skin), 96);
-    CHECK_EQ_INT(kiln_gfx_buffer_size(f.res, mesh.indices), 24);
-    CHECK_EQ_INT(kiln_gfx_buffer_size(f.res, mesh.morph_deltas), 128);
+    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.vertices), 224);
+    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.skin), 96);
+    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.indices), 24);
+    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.morph_deltas), 128);
 
     uint8_t vertices[224], skin[96], morph[128];
     uint32_t indices[6];

@@ -14,19 +14,19 @@ static bool cache_fixture_open(cache_fixture *c) {
     *c = (cache_fixture){0};
     if (!fixture_open(&c->f)) return false;
     kiln_layout_entry entry = {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D};
-    c->layout = kiln_gfx_create_bind_group_layout(c->f.res, "cached", &entry, 1, NULL);
+    c->layout = kiln_resources_create_bind_group_layout(c->f.res, "cached", &entry, 1, NULL);
     kiln_texture_desc td = {.label = "t", .width = 4, .height = 4, .format = WGPUTextureFormat_RGBA8Unorm,
                             .usage = WGPUTextureUsage_TextureBinding};
-    c->texture = kiln_gfx_create_texture(c->f.res, &td, NULL);
-    for (int i = 0; i < 3; i++) c->views[i] = kiln_gfx_create_texture_view(c->f.res, c->texture, NULL, NULL);
+    c->texture = kiln_resources_create_texture(c->f.res, &td, NULL);
+    for (int i = 0; i < 3; i++) c->views[i] = kiln_resources_create_texture_view(c->f.res, c->texture, NULL, NULL);
     return c->layout.id && c->views[2].id;
 }
 
 static bool cache_fixture_close(cache_fixture *c) {
     for (int i = 0; i < 3; i++)
-        if (c->views[i].id) kiln_gfx_destroy_texture_view(c->f.res, c->views[i], NULL);
-    kiln_gfx_destroy_texture(c->f.res, c->texture, NULL);
-    kiln_gfx_destroy_bind_group_layout(c->f.res, c->layout, NULL);
+        if (c->views[i].id) kiln_resources_destroy_texture_view(c->f.res, c->views[i], NULL);
+    kiln_resources_destroy_texture(c->f.res, c->texture, NULL);
+    kiln_resources_destroy_bind_group_layout(c->f.res, c->layout, NULL);
     kiln_live_counts live = kiln_resources_live_counts(c->f.res);
     bool empty = kiln_live_counts_total(&live) == 0;
     return fixture_close(&c->f) == 0 && empty;
@@ -72,13 +72,13 @@ TEST(a_view_destroyed_and_made_again_misses) {
     kiln_bind_group_cache *cache = kiln_bind_group_cache_create(c.f.res, 4, NULL);
     kiln_bind_group before = get(&c, cache, c.views[0]);
     kiln_texture_view old = c.views[0];
-    CHECK(kiln_gfx_destroy_texture_view(c.f.res, old, NULL));
+    CHECK(kiln_resources_destroy_texture_view(c.f.res, old, NULL));
     /* Free slots are reused oldest first: walk the ring until the old slot comes back, under a
      * new generation. The handle differs, so does the group. */
     for (int tries = 0; tries < 1024; tries++) {
-        c.views[0] = kiln_gfx_create_texture_view(c.f.res, c.texture, NULL, NULL);
+        c.views[0] = kiln_resources_create_texture_view(c.f.res, c.texture, NULL, NULL);
         if ((c.views[0].id & KILN_POOL_INDEX_MASK) == (old.id & KILN_POOL_INDEX_MASK)) break;
-        kiln_gfx_destroy_texture_view(c.f.res, c.views[0], NULL);
+        kiln_resources_destroy_texture_view(c.f.res, c.views[0], NULL);
     }
     CHECK(c.views[0].id != old.id);
     CHECK_EQ_INT(c.views[0].id & KILN_POOL_INDEX_MASK, old.id & KILN_POOL_INDEX_MASK);
@@ -101,7 +101,7 @@ TEST(a_full_cache_evicts_the_least_recently_returned_group) {
     /* b made room: one group destroyed, one made, a still cached. */
     CHECK_EQ_INT(kiln_resources_live_counts(c.f.res).bind_groups, groups);
     CHECK_EQ_INT(kiln_bind_group_cache_count(cache), 2);
-    CHECK(!kiln_gfx_bind_group_raw(c.f.res, b, NULL));
+    CHECK(!kiln_resources_bind_group_raw(c.f.res, b, NULL));
     CHECK_EQ_INT(get(&c, cache, c.views[0]).id, a.id);
     kiln_bind_group_cache_destroy(cache);
     CHECK(cache_fixture_close(&c));

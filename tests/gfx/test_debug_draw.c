@@ -11,7 +11,7 @@ static float ndc_y(int i) { return 1.0f - ((float)i + 0.5f) / SIZE * 2.0f; }
 static bool draw_frame(gfx_fixture *f, kiln_debug_draw *dd, kiln_texture_view view, kiln_error *err) {
     kiln_encoder enc;
     kiln_render_pass pass;
-    kiln_color_attachment c = kiln_color_cleared(kiln_gfx_texture_view_raw(f->res, view, NULL), 0, 0, 0, 1);
+    kiln_color_attachment c = kiln_color_cleared(kiln_resources_texture_view_raw(f->res, view, NULL), 0, 0, 0, 1);
     if (!kiln_debug_draw_upload(dd, kiln_mat4_identity(), err)) return false;
     if (!kiln_encoder_begin(&enc, f->res, "debug lines", err)) return false;
     if (!kiln_encoder_begin_render_pass(&enc, "lines", &c, 1, NULL, &pass, err)) return false;
@@ -26,9 +26,9 @@ TEST(lines_land_on_the_expected_pixels_and_growth_stops) {
     kiln_error err = {0};
     kiln_debug_draw *dd = kiln_debug_draw_create(f.res, WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_Undefined, &err);
     CHECK_MSG(dd, "%s", err.message);
-    kiln_texture target = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = SIZE, .height = SIZE,
+    kiln_texture target = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = SIZE, .height = SIZE,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
-    kiln_texture_view view = kiln_gfx_create_texture_view(f.res, target, NULL, &err);
+    kiln_texture_view view = kiln_resources_create_texture_view(f.res, target, NULL, &err);
 
     kiln_color8 red = {255, 0, 0, 255}, green = {0, 255, 0, 255};
     kiln_debug_draw_line(dd, (kiln_vec3){-1.0f, ndc_y(20), 0}, (kiln_vec3){1.0f, ndc_y(20), 0}, red);
@@ -38,7 +38,7 @@ TEST(lines_land_on_the_expected_pixels_and_growth_stops) {
     CHECK_EQ_INT(kiln_debug_draw_vertex_count(dd), 0); /* flush cleared the list */
 
     kiln_image img;
-    CHECK_MSG(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, target, NULL), &img, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, target, NULL), &img, &err), "%s", err.message);
     const uint8_t *px = img.pixels;
     int red_on_row = 0, green_on_column = 0, lit_elsewhere = 0;
     for (int y = 0; y < SIZE; y++)
@@ -71,8 +71,8 @@ TEST(lines_land_on_the_expected_pixels_and_growth_stops) {
     CHECK(kiln_gfx_wait_for_queue(f.gfx, &err));
     uint32_t grows_after_steady = kiln_debug_draw_grows(dd);
     kiln_debug_draw_destroy(dd);
-    kiln_gfx_destroy_texture_view(f.res, view, NULL);
-    kiln_gfx_destroy_texture(f.res, target, NULL);
+    kiln_resources_destroy_texture_view(f.res, view, NULL);
+    kiln_resources_destroy_texture(f.res, target, NULL);
     kiln_live_counts left = kiln_resources_live_counts(f.res);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(grows_after_warmup <= 1);

@@ -56,7 +56,7 @@ TEST(zero_sized_buffer_is_refused_with_a_reason) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_buffer b = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.label = "empty", .size = 0}, &err);
+    kiln_buffer b = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.label = "empty", .size = 0}, &err);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_EQ_INT(b.id, 0);
     CHECK_STR_CONTAINS(err.message, "buffer 'empty'");

@@ -40,12 +40,12 @@ static const char *MRT_WGSL =
 
 static kiln_shader compile(gfx_fixture *f, const char *name, const char *src, kiln_error *err) {
     WGPUShaderModule m = kiln_gfx_compile_shader(f->gfx, name, src, NULL, err);
-    return m ? kiln_gfx_adopt_shader(f->res, m, name, err) : (kiln_shader){0};
+    return m ? kiln_resources_adopt_shader(f->res, m, name, err) : (kiln_shader){0};
 }
 
 static kiln_texture target(gfx_fixture *f, WGPUTextureFormat format, uint32_t samples, kiln_error *err) {
     WGPUTextureUsage usage = WGPUTextureUsage_RenderAttachment | (samples == 1 ? WGPUTextureUsage_CopySrc : 0);
-    return kiln_gfx_create_texture(f->res, &(kiln_texture_desc){.width = SIZE, .height = SIZE, .format = format,
+    return kiln_resources_create_texture(f->res, &(kiln_texture_desc){.width = SIZE, .height = SIZE, .format = format,
                                    .sample_count = samples, .usage = usage}, err);
 }
 
@@ -58,18 +58,18 @@ TEST(reverse_z_depth_keeps_the_nearer_triangle) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_shader s = compile(&f, "depth.wgsl", DEPTH_WGSL, &err);
-    kiln_render_pipeline p = kiln_gfx_create_render_pipeline(f.res, &(kiln_render_pipeline_desc){
+    kiln_render_pipeline p = kiln_resources_create_render_pipeline(f.res, &(kiln_render_pipeline_desc){
         .label = "depth", .shader = s, .target_count = 1, .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}},
         .depth = kiln_depth_reverse_z(WGPUTextureFormat_Depth32Float, true)}, &err);
     CHECK_MSG(p.id, "%s", err.message);
     kiln_texture color = target(&f, WGPUTextureFormat_RGBA8Unorm, 1, &err);
     kiln_texture depth = target(&f, WGPUTextureFormat_Depth32Float, 1, &err);
-    kiln_texture_view cv = kiln_gfx_create_texture_view(f.res, color, NULL, &err);
-    kiln_texture_view dv = kiln_gfx_create_texture_view(f.res, depth, NULL, &err);
+    kiln_texture_view cv = kiln_resources_create_texture_view(f.res, color, NULL, &err);
+    kiln_texture_view dv = kiln_resources_create_texture_view(f.res, depth, NULL, &err);
     kiln_encoder enc;
     kiln_render_pass pass;
-    kiln_color_attachment c = kiln_color_cleared(kiln_gfx_texture_view_raw(f.res, cv, NULL), 0, 0, 0, 1);
-    kiln_depth_attachment d = kiln_depth_cleared_reverse_z(kiln_gfx_texture_view_raw(f.res, dv, NULL));
+    kiln_color_attachment c = kiln_color_cleared(kiln_resources_texture_view_raw(f.res, cv, NULL), 0, 0, 0, 1);
+    kiln_depth_attachment d = kiln_depth_cleared_reverse_z(kiln_resources_texture_view_raw(f.res, dv, NULL));
     CHECK(kiln_encoder_begin(&enc, f.res, "depth", &err));
     CHECK(kiln_encoder_begin_render_pass(&enc, "depth", &c, 1, &d, &pass, &err));
     CHECK(kiln_render_pass_set_pipeline(&pass, p, &err));
@@ -78,7 +78,7 @@ TEST(reverse_z_depth_keeps_the_nearer_triangle) {
     kiln_render_pass_end(&pass);
     CHECK(kiln_encoder_finish_and_submit(&enc, &err));
     kiln_image img;
-    CHECK_MSG(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, color, NULL), &img, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, color, NULL), &img, &err), "%s", err.message);
     uint32_t green = 0;
     for (uint32_t y = 0; y < SIZE; y++)
         for (uint32_t x = 0; x < SIZE; x++) green += pixel(&img, x, y)[1] == 255 && pixel(&img, x, y)[0] == 0;
@@ -92,18 +92,18 @@ TEST(msaa_resolves_into_the_single_sample_target) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_shader s = compile(&f, "msaa.wgsl", MSAA_WGSL, &err);
-    kiln_render_pipeline p = kiln_gfx_create_render_pipeline(f.res, &(kiln_render_pipeline_desc){
+    kiln_render_pipeline p = kiln_resources_create_render_pipeline(f.res, &(kiln_render_pipeline_desc){
         .label = "msaa", .shader = s, .sample_count = 4, .target_count = 1,
         .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}}, &err);
     CHECK_MSG(p.id, "%s", err.message);
     kiln_texture ms = target(&f, WGPUTextureFormat_RGBA8Unorm, 4, &err);
     kiln_texture resolved = target(&f, WGPUTextureFormat_RGBA8Unorm, 1, &err);
-    kiln_texture_view msv = kiln_gfx_create_texture_view(f.res, ms, NULL, &err);
-    kiln_texture_view rv = kiln_gfx_create_texture_view(f.res, resolved, NULL, &err);
+    kiln_texture_view msv = kiln_resources_create_texture_view(f.res, ms, NULL, &err);
+    kiln_texture_view rv = kiln_resources_create_texture_view(f.res, resolved, NULL, &err);
     kiln_encoder enc;
     kiln_render_pass pass;
-    kiln_color_attachment c = kiln_color_cleared_resolving(kiln_gfx_texture_view_raw(f.res, msv, NULL),
-                                                           kiln_gfx_texture_view_raw(f.res, rv, NULL), 0, 0, 0, 1);
+    kiln_color_attachment c = kiln_color_cleared_resolving(kiln_resources_texture_view_raw(f.res, msv, NULL),
+                                                           kiln_resources_texture_view_raw(f.res, rv, NULL), 0, 0, 0, 1);
     CHECK(kiln_encoder_begin(&enc, f.res, "msaa", &err));
     CHECK(kiln_encoder_begin_render_pass(&enc, "msaa", &c, 1, NULL, &pass, &err));
     CHECK(kiln_render_pass_set_pipeline(&pass, p, &err));
@@ -111,7 +111,7 @@ TEST(msaa_resolves_into_the_single_sample_target) {
     kiln_render_pass_end(&pass);
     CHECK(kiln_encoder_finish_and_submit(&enc, &err));
     kiln_image img;
-    CHECK_MSG(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, resolved, NULL), &img, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, resolved, NULL), &img, &err), "%s", err.message);
     /* Inside: white; outside: black; on the diagonal (x == y) partial coverage gives grey levels
      * that a single-sample render could not produce. */
     uint8_t inside = pixel(&img, 2, SIZE - 3)[0], outside = pixel(&img, SIZE - 3, 2)[0];
@@ -134,15 +134,15 @@ TEST(four_colour_attachments_are_written_in_one_pass) {
     kiln_shader s = compile(&f, "mrt.wgsl", MRT_WGSL, &err);
     kiln_render_pipeline_desc pd = {.label = "mrt", .shader = s, .target_count = 4};
     for (int i = 0; i < 4; i++) pd.targets[i].format = WGPUTextureFormat_RGBA8Unorm;
-    kiln_render_pipeline p = kiln_gfx_create_render_pipeline(f.res, &pd, &err);
+    kiln_render_pipeline p = kiln_resources_create_render_pipeline(f.res, &pd, &err);
     CHECK_MSG(p.id, "%s", err.message);
     kiln_texture t[4];
     kiln_texture_view v[4];
     kiln_color_attachment c[4];
     for (int i = 0; i < 4; i++) {
         t[i] = target(&f, WGPUTextureFormat_RGBA8Unorm, 1, &err);
-        v[i] = kiln_gfx_create_texture_view(f.res, t[i], NULL, &err);
-        c[i] = kiln_color_cleared(kiln_gfx_texture_view_raw(f.res, v[i], NULL), 0, 0, 0, 0);
+        v[i] = kiln_resources_create_texture_view(f.res, t[i], NULL, &err);
+        c[i] = kiln_color_cleared(kiln_resources_texture_view_raw(f.res, v[i], NULL), 0, 0, 0, 0);
     }
     kiln_encoder enc;
     kiln_render_pass pass;
@@ -158,7 +158,7 @@ TEST(four_colour_attachments_are_written_in_one_pass) {
     int matching = 0;
     for (int i = 0; i < 4; i++) {
         kiln_image img;
-        CHECK_MSG(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t[i], NULL), &img, &err), "%s", err.message);
+        CHECK_MSG(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t[i], NULL), &img, &err), "%s", err.message);
         matching += memcmp(pixel(&img, SIZE / 2, SIZE / 2), expected[i], 4) == 0;
         kiln_image_free(&img);
     }
@@ -186,11 +186,11 @@ TEST(await_reports_a_timeout_naming_what_it_waited_for) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_shader s = compile(&f, "spin.wgsl", SPIN_WGSL, &err);
-    kiln_compute_pipeline p = kiln_gfx_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "spin", .shader = s}, &err);
+    kiln_compute_pipeline p = kiln_resources_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "spin", .shader = s}, &err);
     CHECK_MSG(p.id, "%s", err.message);
-    kiln_buffer acc = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = 64 * 64 * 4, .usage = WGPUBufferUsage_Storage}, &err);
-    WGPUBindGroupLayout raw_bgl = wgpuComputePipelineGetBindGroupLayout(kiln_gfx_compute_pipeline_raw(f.res, p, NULL), 0);
-    WGPUBindGroupEntry entry = {.binding = 0, .buffer = kiln_gfx_buffer_raw(f.res, acc, NULL), .size = WGPU_WHOLE_SIZE};
+    kiln_buffer acc = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = 64 * 64 * 4, .usage = WGPUBufferUsage_Storage}, &err);
+    WGPUBindGroupLayout raw_bgl = wgpuComputePipelineGetBindGroupLayout(kiln_resources_compute_pipeline_raw(f.res, p, NULL), 0);
+    WGPUBindGroupEntry entry = {.binding = 0, .buffer = kiln_resources_buffer_raw(f.res, acc, NULL), .size = WGPU_WHOLE_SIZE};
     WGPUBindGroup group = wgpuDeviceCreateBindGroup(f.gfx->device, &(WGPUBindGroupDescriptor){.layout = raw_bgl, .entryCount = 1, .entries = &entry});
     kiln_encoder enc;
     kiln_compute_pass cp;

@@ -5,18 +5,18 @@
 static kiln_texture make_texture(kiln_resources *res, uint32_t w, uint32_t h) {
     kiln_texture_desc td = {.label = "t", .width = w, .height = h, .format = WGPUTextureFormat_RGBA8Unorm,
                             .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst};
-    return kiln_gfx_create_texture(res, &td, NULL);
+    return kiln_resources_create_texture(res, &td, NULL);
 }
 
 TEST(created_objects_are_counted_and_destroyed) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_buffer b = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.label = "b", .size = 256,
+    kiln_buffer b = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.label = "b", .size = 256,
                                            .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst}, &err);
     kiln_texture t = make_texture(f.res, 8, 8);
-    kiln_texture_view v = kiln_gfx_create_texture_view(f.res, t, NULL, &err);
-    kiln_sampler s = kiln_gfx_create_sampler(f.res, &(kiln_sampler_desc){.linear = true}, &err);
+    kiln_texture_view v = kiln_resources_create_texture_view(f.res, t, NULL, &err);
+    kiln_sampler s = kiln_resources_create_sampler(f.res, &(kiln_sampler_desc){.linear = true}, &err);
     kiln_live_counts c = kiln_resources_live_counts(f.res);
     CHECK(b.id && t.id && v.id && s.id);
     CHECK_EQ_INT(c.buffers, 1);
@@ -24,10 +24,10 @@ TEST(created_objects_are_counted_and_destroyed) {
     CHECK_EQ_INT(c.texture_views, 1);
     CHECK_EQ_INT(c.samplers, 1);
     CHECK_EQ_INT(kiln_live_counts_total(&c), 4);
-    CHECK(kiln_gfx_destroy_texture_view(f.res, v, &err));
-    CHECK(kiln_gfx_destroy_texture(f.res, t, &err));
-    CHECK(kiln_gfx_destroy_sampler(f.res, s, &err));
-    CHECK(kiln_gfx_destroy_buffer(f.res, b, &err));
+    CHECK(kiln_resources_destroy_texture_view(f.res, v, &err));
+    CHECK(kiln_resources_destroy_texture(f.res, t, &err));
+    CHECK(kiln_resources_destroy_sampler(f.res, s, &err));
+    CHECK(kiln_resources_destroy_buffer(f.res, b, &err));
     c = kiln_resources_live_counts(f.res);
     CHECK_EQ_INT(kiln_live_counts_total(&c), 0);
     FIXTURE_CLOSE_CLEAN(f);
@@ -37,20 +37,20 @@ TEST(a_stale_handle_is_an_error_not_a_crash) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_buffer b = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = 64, .usage = WGPUBufferUsage_CopyDst}, &err);
-    CHECK(kiln_gfx_destroy_buffer(f.res, b, &err));
+    kiln_buffer b = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = 64, .usage = WGPUBufferUsage_CopyDst}, &err);
+    CHECK(kiln_resources_destroy_buffer(f.res, b, &err));
     /* The slot is reused by the next buffer, under a new generation. */
-    kiln_buffer again = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = 64, .usage = WGPUBufferUsage_CopyDst}, &err);
+    kiln_buffer again = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = 64, .usage = WGPUBufferUsage_CopyDst}, &err);
     CHECK(again.id != b.id);
-    CHECK(kiln_gfx_buffer_raw(f.res, b, &err) == NULL);
+    CHECK(kiln_resources_buffer_raw(f.res, b, &err) == NULL);
     CHECK_EQ_INT(err.code, KILN_ERR_INVALID_HANDLE);
     CHECK_STR_CONTAINS(err.message, "invalid buffer handle");
-    CHECK(!kiln_gfx_destroy_buffer(f.res, b, NULL));
+    CHECK(!kiln_resources_destroy_buffer(f.res, b, NULL));
     uint32_t data[4] = {1, 2, 3, 4};
-    CHECK(!kiln_gfx_write_buffer(f.res, b, 0, data, sizeof data, NULL));
-    CHECK(kiln_gfx_buffer_raw(f.res, again, NULL) != NULL);
-    CHECK(kiln_gfx_texture_raw(f.res, (kiln_texture){0}, NULL) == NULL);
-    CHECK(kiln_gfx_destroy_buffer(f.res, again, &err));
+    CHECK(!kiln_resources_write_buffer(f.res, b, 0, data, sizeof data, NULL));
+    CHECK(kiln_resources_buffer_raw(f.res, again, NULL) != NULL);
+    CHECK(kiln_resources_texture_raw(f.res, (kiln_texture){0}, NULL) == NULL);
+    CHECK(kiln_resources_destroy_buffer(f.res, again, &err));
     FIXTURE_CLOSE_CLEAN(f);
 }
 
@@ -59,15 +59,15 @@ TEST(a_texture_with_live_views_cannot_be_destroyed) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_texture t = make_texture(f.res, 4, 4);
-    kiln_texture_view v1 = kiln_gfx_create_texture_view(f.res, t, NULL, &err);
-    kiln_texture_view v2 = kiln_gfx_create_texture_view(f.res, t, NULL, &err);
-    CHECK_EQ_INT(kiln_gfx_texture_view_count(f.res, t), 2);
-    CHECK(!kiln_gfx_destroy_texture(f.res, t, &err));
+    kiln_texture_view v1 = kiln_resources_create_texture_view(f.res, t, NULL, &err);
+    kiln_texture_view v2 = kiln_resources_create_texture_view(f.res, t, NULL, &err);
+    CHECK_EQ_INT(kiln_resources_texture_view_count(f.res, t), 2);
+    CHECK(!kiln_resources_destroy_texture(f.res, t, &err));
     CHECK_STR_CONTAINS(err.message, "2 live view");
-    CHECK(kiln_gfx_texture_raw(f.res, t, NULL) != NULL); /* nothing was released */
-    CHECK(kiln_gfx_destroy_texture_view(f.res, v1, &err));
-    CHECK(kiln_gfx_destroy_texture_view(f.res, v2, &err));
-    CHECK(kiln_gfx_destroy_texture(f.res, t, &err));
+    CHECK(kiln_resources_texture_raw(f.res, t, NULL) != NULL); /* nothing was released */
+    CHECK(kiln_resources_destroy_texture_view(f.res, v1, &err));
+    CHECK(kiln_resources_destroy_texture_view(f.res, v2, &err));
+    CHECK(kiln_resources_destroy_texture(f.res, t, &err));
     FIXTURE_CLOSE_CLEAN(f);
 }
 
@@ -76,18 +76,18 @@ TEST(imported_views_are_forgotten_never_released) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_texture t = make_texture(f.res, 4, 4);
-    WGPUTextureView borrowed = wgpuTextureCreateView(kiln_gfx_texture_raw(f.res, t, NULL), NULL);
-    kiln_texture_view imported = kiln_gfx_import_texture_view(f.res, borrowed, &err);
-    kiln_texture_view owned = kiln_gfx_create_texture_view(f.res, t, NULL, &err);
+    WGPUTextureView borrowed = wgpuTextureCreateView(kiln_resources_texture_raw(f.res, t, NULL), NULL);
+    kiln_texture_view imported = kiln_resources_import_texture_view(f.res, borrowed, &err);
+    kiln_texture_view owned = kiln_resources_create_texture_view(f.res, t, NULL, &err);
     CHECK(imported.id && owned.id);
-    CHECK(!kiln_gfx_destroy_texture_view(f.res, imported, &err));
+    CHECK(!kiln_resources_destroy_texture_view(f.res, imported, &err));
     CHECK_STR_CONTAINS(err.message, "imported");
-    CHECK(!kiln_gfx_forget_texture_view(f.res, owned, &err));
+    CHECK(!kiln_resources_forget_texture_view(f.res, owned, &err));
     CHECK_STR_CONTAINS(err.message, "owned by kiln");
-    CHECK(kiln_gfx_forget_texture_view(f.res, imported, &err));
-    CHECK(kiln_gfx_destroy_texture_view(f.res, owned, &err));
+    CHECK(kiln_resources_forget_texture_view(f.res, imported, &err));
+    CHECK(kiln_resources_destroy_texture_view(f.res, owned, &err));
     wgpuTextureViewRelease(borrowed); /* still ours: this would crash or error had kiln released it */
-    CHECK(kiln_gfx_destroy_texture(f.res, t, &err));
+    CHECK(kiln_resources_destroy_texture(f.res, t, &err));
     FIXTURE_CLOSE_CLEAN(f);
 }
 
@@ -95,19 +95,19 @@ TEST(uploads_are_bounds_checked) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_buffer b = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = 64, .usage = WGPUBufferUsage_CopyDst}, &err);
+    kiln_buffer b = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = 64, .usage = WGPUBufferUsage_CopyDst}, &err);
     uint8_t data[64] = {0};
-    CHECK(kiln_gfx_write_buffer(f.res, b, 0, data, 64, &err));
-    CHECK(!kiln_gfx_write_buffer(f.res, b, 16, data, 64, &err));
+    CHECK(kiln_resources_write_buffer(f.res, b, 0, data, 64, &err));
+    CHECK(!kiln_resources_write_buffer(f.res, b, 16, data, 64, &err));
     CHECK_STR_CONTAINS(err.message, "exceed buffer");
     kiln_texture t = make_texture(f.res, 4, 4);
-    CHECK(kiln_gfx_write_texture(f.res, t, 0, 0, data, 64, 16, 4, 4, &err));
-    CHECK(!kiln_gfx_write_texture(f.res, t, 0, 0, data, 64, 16, 8, 4, &err));
+    CHECK(kiln_resources_write_texture(f.res, t, 0, 0, data, 64, 16, 4, 4, &err));
+    CHECK(!kiln_resources_write_texture(f.res, t, 0, 0, data, 64, 16, 8, 4, &err));
     CHECK_STR_CONTAINS(err.message, "does not fit");
-    CHECK(!kiln_gfx_write_texture(f.res, t, 0, 0, data, 32, 16, 4, 4, &err));
+    CHECK(!kiln_resources_write_texture(f.res, t, 0, 0, data, 32, 16, 4, 4, &err));
     CHECK_STR_CONTAINS(err.message, "32 bytes given");
-    CHECK(kiln_gfx_destroy_texture(f.res, t, &err));
-    CHECK(kiln_gfx_destroy_buffer(f.res, b, &err));
+    CHECK(kiln_resources_destroy_texture(f.res, t, &err));
+    CHECK(kiln_resources_destroy_buffer(f.res, b, &err));
     FIXTURE_CLOSE_CLEAN(f);
 }
 
@@ -115,8 +115,8 @@ TEST(objects_left_alive_are_released_and_reported_at_teardown) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_texture t = make_texture(f.res, 4, 4);
-    kiln_gfx_create_texture_view(f.res, t, NULL, NULL);
-    kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = 16, .usage = WGPUBufferUsage_CopyDst}, NULL);
+    kiln_resources_create_texture_view(f.res, t, NULL, NULL);
+    kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = 16, .usage = WGPUBufferUsage_CopyDst}, NULL);
     kiln_gfx *gfx = f.gfx;
     kiln_resources_destroy(f.res);
     kiln_gfx_pump(gfx, true);
@@ -143,7 +143,7 @@ TEST(a_full_pool_refuses_with_a_capacity_error) {
     kiln_buffer last = {0};
     int made = 0;
     for (int i = 0; i < 5; i++) {
-        last = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = 16, .usage = WGPUBufferUsage_CopyDst}, &err);
+        last = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.size = 16, .usage = WGPUBufferUsage_CopyDst}, &err);
         if (last.id) made++;
     }
     kiln_resources_destroy(res);

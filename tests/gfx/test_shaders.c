@@ -32,10 +32,10 @@ TEST(a_broken_pipeline_fails_at_creation_naming_it) {
     kiln_error err = {0};
     WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "vs.wgsl", "@vertex fn vs_main() -> @builtin(position) vec4f { return vec4f(0.0); }\n", NULL, &err);
     CHECK_MSG(m, "%s", err.message);
-    kiln_shader s = kiln_gfx_adopt_shader(f.res, m, "vs", &err);
+    kiln_shader s = kiln_resources_adopt_shader(f.res, m, "vs", &err);
     kiln_render_pipeline_desc pd = {.label = "no fragment entry", .shader = s, .target_count = 1,
                                     .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}};
-    kiln_render_pipeline p = kiln_gfx_create_render_pipeline(f.res, &pd, &err);
+    kiln_render_pipeline p = kiln_resources_create_render_pipeline(f.res, &pd, &err);
     uint64_t errors = fixture_close(&f);
     CHECK_EQ_INT(p.id, 0);
     CHECK_EQ_INT(err.code, KILN_ERR_PIPELINE);

@@ -22,7 +22,7 @@ static bool clear_and_read(kiln_swapchain *sc, kiln_resources *res, double r, do
               kiln_encoder_begin_render_pass(&enc, "clear", &c, 1, NULL, &pass, err);
     if (ok) kiln_render_pass_end(&pass);
     ok = ok && kiln_encoder_finish_and_submit(&enc, err);
-    ok = ok && kiln_gfx_read_texture(res, frame.texture, out, err);
+    ok = ok && kiln_resources_read_texture(res, frame.texture, out, err);
     kiln_swapchain_present(sc, &frame);
     return ok;
 }

@@ -14,10 +14,10 @@ typedef struct timed_fixture {
 static bool timed_open(timed_fixture *t, uint32_t capacity) {
     kiln_error err = {0};
     t->ts = kiln_timestamps_create(t->f.res, capacity, &err);
-    t->target = kiln_gfx_create_texture(t->f.res, &(kiln_texture_desc){.width = SIZE, .height = SIZE,
+    t->target = kiln_resources_create_texture(t->f.res, &(kiln_texture_desc){.width = SIZE, .height = SIZE,
                                         .format = WGPUTextureFormat_RGBA8Unorm,
                                         .usage = WGPUTextureUsage_RenderAttachment}, &err);
-    t->view = t->target.id ? kiln_gfx_create_texture_view(t->f.res, t->target, NULL, &err) : (kiln_texture_view){0};
+    t->view = t->target.id ? kiln_resources_create_texture_view(t->f.res, t->target, NULL, &err) : (kiln_texture_view){0};
     if (!t->ts || !t->view.id) fprintf(stderr, "timed_open: %s\n", err.message);
     return t->ts && t->view.id;
 }
@@ -34,7 +34,7 @@ static bool timed_open(timed_fixture *t, uint32_t capacity) {
 
 /* A cleared pass writing `begin` at its start and `end` at its finish. */
 static bool timed_clear(timed_fixture *t, kiln_encoder *enc, uint32_t begin, uint32_t end, kiln_error *err) {
-    kiln_color_attachment c = kiln_color_cleared(kiln_gfx_texture_view_raw(t->f.res, t->view, NULL), 0, 0, 1, 1);
+    kiln_color_attachment c = kiln_color_cleared(kiln_resources_texture_view_raw(t->f.res, t->view, NULL), 0, 0, 1, 1);
     kiln_pass_timestamps w = kiln_timestamps_pass(t->ts, begin, end);
     kiln_render_pass pass;
     if (!kiln_encoder_begin_render_pass_timed(enc, "timed", &c, 1, NULL, &w, &pass, err)) return false;
@@ -55,8 +55,8 @@ static uint32_t poll_until_done(timed_fixture *t, uint64_t *values, uint32_t max
 
 static void timed_close(timed_fixture *t) {
     kiln_timestamps_destroy(t->ts);
-    kiln_gfx_destroy_texture_view(t->f.res, t->view, NULL);
-    kiln_gfx_destroy_texture(t->f.res, t->target, NULL);
+    kiln_resources_destroy_texture_view(t->f.res, t->view, NULL);
+    kiln_resources_destroy_texture(t->f.res, t->target, NULL);
 }
 
 TEST(a_timed_pass_reads_back_its_begin_and_end) {

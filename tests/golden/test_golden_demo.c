@@ -25,14 +25,14 @@ static bool render_demo(kiln_image *img, kiln_error *err) {
     kiln_texture t = {0};
     kiln_texture_view v = {0};
     if (ok) {
-        t = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8UnormSrgb,
+        t = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8UnormSrgb,
                                     .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-        v = kiln_gfx_create_texture_view(f.res, t, NULL, err);
-        ok = v.id && kiln_renderer_render(r, &demo.scene, (kiln_render_target){kiln_gfx_texture_raw(f.res, t, NULL), kiln_gfx_texture_view_raw(f.res, v, NULL)}, err) &&
-             kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), img, err);
+        v = kiln_resources_create_texture_view(f.res, t, NULL, err);
+        ok = v.id && kiln_renderer_render(r, &demo.scene, (kiln_render_target){kiln_resources_texture_raw(f.res, t, NULL), kiln_resources_texture_view_raw(f.res, v, NULL)}, err) &&
+             kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), img, err);
     }
-    if (v.id) kiln_gfx_destroy_texture_view(f.res, v, NULL);
-    if (t.id) kiln_gfx_destroy_texture(f.res, t, NULL);
+    if (v.id) kiln_resources_destroy_texture_view(f.res, v, NULL);
+    if (t.id) kiln_resources_destroy_texture(f.res, t, NULL);
     demo_scene_free(&demo);
     kiln_renderer_destroy(r);
     uint64_t errors = fixture_close(&f);

@@ -27,12 +27,12 @@ typedef struct blit {
 
 static bool blit_make(gfx_fixture *f, blit *b, kiln_error *err) {
     WGPUShaderModule m = kiln_gfx_compile_shader(f->gfx, "blit.wgsl", BLIT_WGSL, NULL, err);
-    kiln_shader s = m ? kiln_gfx_adopt_shader(f->res, m, "blit.wgsl", err) : (kiln_shader){0};
+    kiln_shader s = m ? kiln_resources_adopt_shader(f->res, m, "blit.wgsl", err) : (kiln_shader){0};
     if (!s.id) return false;
     kiln_layout_entry e = {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D};
-    b->bgl = kiln_gfx_create_bind_group_layout(f->res, "blit", &e, 1, err);
-    b->layout = kiln_gfx_create_pipeline_layout(f->res, "blit", &b->bgl, 1, err);
-    b->pipeline = kiln_gfx_create_render_pipeline(f->res, &(kiln_render_pipeline_desc){
+    b->bgl = kiln_resources_create_bind_group_layout(f->res, "blit", &e, 1, err);
+    b->layout = kiln_resources_create_pipeline_layout(f->res, "blit", &b->bgl, 1, err);
+    b->pipeline = kiln_resources_create_render_pipeline(f->res, &(kiln_render_pipeline_desc){
         .label = "blit", .layout = b->layout, .shader = s, .target_count = 1,
         .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}}, err);
     return b->pipeline.id != 0;
@@ -49,18 +49,18 @@ typedef struct caller_view {
 
 static bool caller_view_make(kiln_resources *res, uint32_t w, uint32_t h, caller_view *out) {
     out->desc = (kiln_fg_texture_desc){.width = w, .height = h, .format = WGPUTextureFormat_RGBA8Unorm};
-    out->texture = kiln_gfx_create_texture(res, &(kiln_texture_desc){.label = "backbuffer", .width = w, .height = h,
+    out->texture = kiln_resources_create_texture(res, &(kiln_texture_desc){.label = "backbuffer", .width = w, .height = h,
                                            .format = WGPUTextureFormat_RGBA8Unorm,
                                            .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, NULL);
-    out->view = kiln_gfx_create_texture_view(res, out->texture, NULL, NULL);
-    out->raw_texture = kiln_gfx_texture_raw(res, out->texture, NULL);
-    out->raw_view = kiln_gfx_texture_view_raw(res, out->view, NULL);
+    out->view = kiln_resources_create_texture_view(res, out->texture, NULL, NULL);
+    out->raw_texture = kiln_resources_texture_raw(res, out->texture, NULL);
+    out->raw_view = kiln_resources_texture_view_raw(res, out->view, NULL);
     return out->raw_texture && out->raw_view;
 }
 
 static void caller_view_free(kiln_resources *res, caller_view *b) {
-    kiln_gfx_destroy_texture_view(res, b->view, NULL);
-    kiln_gfx_destroy_texture(res, b->texture, NULL);
+    kiln_resources_destroy_texture_view(res, b->view, NULL);
+    kiln_resources_destroy_texture(res, b->texture, NULL);
 }
 
 static kiln_frame_graph *graph_create(gfx_fixture *f) {
@@ -242,7 +242,7 @@ TEST(a_record_functions_failure_names_the_pass_and_stops_execute) {
     blit b;
     CHECK_MSG(blit_make(&f, &b, &err), "%s", err.message);
     kiln_render_pipeline stale = b.pipeline;
-    CHECK(kiln_gfx_destroy_render_pipeline(f.res, stale, &err));
+    CHECK(kiln_resources_destroy_render_pipeline(f.res, stale, &err));
     kiln_frame_graph *g = graph_create(&f);
     CHECK(g);
     static const struct { const char *id; int how; int code; const char *message; } rows[] = {
@@ -298,7 +298,7 @@ TEST(a_subresource_view_is_a_view_of_one_mip) {
     WGPUTexture texture = kiln_frame_graph_texture_of(g, chain, &err);
     CHECK(texture);
 
-    kiln_buffer readback = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){
+    kiln_buffer readback = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){
         .label = "mip 1 readback", .size = 256 * 4, .usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead}, &err);
     CHECK_MSG(readback.id, "%s", err.message);
     kiln_encoder enc;
@@ -307,7 +307,7 @@ TEST(a_subresource_view_is_a_view_of_one_mip) {
     CHECK_MSG(kiln_encoder_copy_texture_to_buffer(&enc, texture, 1, readback, 256, 4, 4, &err), "%s", err.message);
     CHECK_MSG(kiln_encoder_finish_and_submit(&enc, &err), "%s", err.message);
     uint8_t rows[256 * 4];
-    CHECK_MSG(kiln_gfx_read_buffer(f.res, readback, 0, rows, sizeof rows, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_buffer(f.res, readback, 0, rows, sizeof rows, &err), "%s", err.message);
     for (uint32_t y = 0; y < 4; y++)
         for (uint32_t x = 0; x < 4; x++) {
             const uint8_t *p = rows + y * 256 + x * 4;
@@ -315,12 +315,12 @@ TEST(a_subresource_view_is_a_view_of_one_mip) {
                       p[1], p[2], p[3]);
         }
     kiln_image img;
-    CHECK_MSG(kiln_gfx_read_texture(f.res, texture, &img, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_texture(f.res, texture, &img, &err), "%s", err.message);
     static const uint8_t red[4] = {255, 0, 0, 255};
     bool mip0_red = img.width == 8 && image_is(&img, red);
     kiln_image_free(&img);
     CHECK(mip0_red);
-    kiln_gfx_destroy_buffer(f.res, readback, NULL);
+    kiln_resources_destroy_buffer(f.res, readback, NULL);
     kiln_frame_graph_destroy(g);
     FIXTURE_CLOSE_CLEAN(f);
 }
@@ -339,7 +339,7 @@ static void record_show(kiln_fg_context *ctx, void *user) {
     kiln_texture_view view = kiln_fg_context_view_handle(ctx, s->resolved);
     if (!view.id) return;
     kiln_binding_resource entry = {.binding = 0, .view = view};
-    s->group = kiln_gfx_create_bind_group(s->res, "show", s->blit->bgl, &entry, 1, &ctx->error);
+    s->group = kiln_resources_create_bind_group(s->res, "show", s->blit->bgl, &entry, 1, &ctx->error);
     if (!s->group.id) return;
     kiln_render_pass_set_pipeline(ctx->render, s->blit->pipeline, NULL);
     kiln_render_pass_set_bind_group(ctx->render, 0, s->group, NULL, 0, NULL);
@@ -378,12 +378,12 @@ TEST(an_msaa_transient_is_resolved_into_its_resolve_target_by_execute) {
     CHECK_MSG(kiln_frame_graph_execute(g, &enc, &err), "%s", err.message);
     CHECK_MSG(kiln_encoder_finish_and_submit(&enc, &err), "%s", err.message);
     kiln_image img;
-    CHECK_MSG(kiln_gfx_read_texture(f.res, bb.raw_texture, &img, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_texture(f.res, bb.raw_texture, &img, &err), "%s", err.message);
     static const uint8_t orange[4] = {255, 128, 0, 255};
     bool resolved_orange = image_is(&img, orange);
     kiln_image_free(&img);
     CHECK(resolved_orange);
-    kiln_gfx_destroy_bind_group(f.res, s.group, NULL);
+    kiln_resources_destroy_bind_group(f.res, s.group, NULL);
     kiln_frame_graph_destroy(g);
     caller_view_free(f.res, &bb);
     FIXTURE_CLOSE_CLEAN(f);

@@ -63,10 +63,10 @@ TEST(a_steady_frame_allocates_nothing) {
     scene.lights = lights;
     scene.light_count = 1 + LIGHTS;
 
-    kiln_texture target = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
+    kiln_texture target = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment}, &err);
-    kiln_texture_view view = kiln_gfx_create_texture_view(f.res, target, NULL, &err);
-    kiln_render_target raw = {kiln_gfx_texture_raw(f.res, target, NULL), kiln_gfx_texture_view_raw(f.res, view, NULL)};
+    kiln_texture_view view = kiln_resources_create_texture_view(f.res, target, NULL, &err);
+    kiln_render_target raw = {kiln_resources_texture_raw(f.res, target, NULL), kiln_resources_texture_view_raw(f.res, view, NULL)};
     bool report = getenv("KILN_ALLOC_REPORT") != NULL;
     if (report) kiln_renderer_set_alloc_probe(r, kiln_alloc_counter_total);
 
@@ -91,8 +91,8 @@ TEST(a_steady_frame_allocates_nothing) {
     printf("frames %d, allocations %llu, instances drawn %u, draw calls %u, lights %u\n", MEASURED,
            (unsigned long long)allocations, stats.instances_drawn, stats.draw_calls, stats.lights);
     kiln_gfx_wait_for_queue(f.gfx, NULL);
-    kiln_gfx_destroy_texture_view(f.res, view, NULL);
-    kiln_gfx_destroy_texture(f.res, target, NULL);
+    kiln_resources_destroy_texture_view(f.res, view, NULL);
+    kiln_resources_destroy_texture(f.res, target, NULL);
     free(instances);
     demo_scene_free(&demo);
     kiln_renderer_destroy(r);

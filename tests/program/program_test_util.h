@@ -46,7 +46,7 @@ static inline uint32_t make_texture(program_fixture *f, kiln_texture_format form
         .pixels_size = pixels ? (size_t)w * h * kiln_texture_format_bytes(format) : 0,
         .usage = writable ? KILN_USAGE_WRITABLE : KILN_USAGE_SAMPLED,
     };
-    uint32_t id = kiln_textures_create(f->reg, &d, &err);
+    uint32_t id = kiln_texture_registry_add(f->reg, &d, &err);
     if (!id) fprintf(stderr, "make_texture: %s\n", err.message);
     return id;
 }
@@ -58,11 +58,11 @@ static inline uint32_t format_channels(kiln_texture_format format) {
 /* Reads every channel of every texel as a float (unorm formats in 0..1), rows top-down, into
  * `out`, which holds width * height * channels values. */
 static inline bool read_texels(program_fixture *f, uint32_t id, float *out) {
-    const kiln_texture_info *info = kiln_textures_info(f->reg, id);
+    const kiln_texture_info *info = kiln_texture_registry_info(f->reg, id);
     void *pixels = NULL;
     size_t size = 0;
     kiln_error err = {0};
-    if (!info || !kiln_textures_read(f->reg, id, &pixels, &size, &err)) {
+    if (!info || !kiln_texture_registry_read(f->reg, id, &pixels, &size, &err)) {
         fprintf(stderr, "read_texels: %s\n", info ? err.message : "unknown texture");
         return false;
     }

@@ -780,7 +780,7 @@ TEST(runtime_refusals_reply_their_class_and_error) {
     int failures =
         failed_refusals(RUNTIME_REFUSALS, sizeof RUNTIME_REFUSALS / sizeof RUNTIME_REFUSALS[0], runtime_refuses, e.rt);
     CHECK_MSG(failures == 0, "%d of %zu rows failed", failures, sizeof RUNTIME_REFUSALS / sizeof RUNTIME_REFUSALS[0]);
-    CHECK_EQ_INT(kiln_textures_next_id(kiln_json_runtime_textures(e.rt)), 1);
+    CHECK_EQ_INT(kiln_texture_registry_next_id(kiln_json_runtime_textures(e.rt)), 1);
     CHECK_EQ_INT(register_e2e(e.rt), 1);
     ENV_CLOSE_CLEAN(e);
 }

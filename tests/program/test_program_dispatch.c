@@ -250,7 +250,7 @@ TEST(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing) {
     memset(white, 255, sizeof white);
     uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, NULL, true),
                       make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, white, false)};
-    CHECK(kiln_textures_gpu_view(f.reg, ids[0], NULL)); /* realized: reads come from the GPU */
+    CHECK(kiln_texture_registry_gpu_view(f.reg, ids[0], NULL)); /* realized: reads come from the GPU */
     CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, WHITE, sizeof WHITE), KILN_DISPATCH_OK);
     CHECK(kiln_programs_destroy_program(f.programs, prog));
     CHECK(run_frame(&f));

@@ -149,10 +149,10 @@ TEST(dispatching_the_same_blob_twice_is_bit_identical) {
     size_t first_size = 0, second_size = 0;
     CHECK_EQ_INT(kiln_programs_dispatch(f.programs, b.program, ids, 2, b.blob, sizeof b.blob), KILN_DISPATCH_OK);
     CHECK(run_frame(&f));
-    CHECK(kiln_textures_read(f.reg, b.output, &first, &first_size, NULL));
+    CHECK(kiln_texture_registry_read(f.reg, b.output, &first, &first_size, NULL));
     CHECK_EQ_INT(kiln_programs_dispatch(f.programs, b.program, ids, 2, b.blob, sizeof b.blob), KILN_DISPATCH_OK);
     CHECK(run_frame(&f));
-    CHECK(kiln_textures_read(f.reg, b.output, &second, &second_size, NULL));
+    CHECK(kiln_texture_registry_read(f.reg, b.output, &second, &second_size, NULL));
     bool same = first_size == second_size && memcmp(first, second, first_size) == 0;
     free(first);
     free(second);
@@ -226,7 +226,7 @@ TEST(a_composite_of_two_inputs_matches_the_cpu) {
     kiln_texture_create_desc nearest = {.format = KILN_FORMAT_RGBA8, .width = W / 2, .height = H / 2, .pixels = b,
                                         .pixels_size = sizeof b, .sampling = KILN_SAMPLING_NEAREST};
     uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, W, H, NULL, true),
-                      make_texture(&f, KILN_FORMAT_RGBA8, W, H, a, false), kiln_textures_create(f.reg, &nearest, NULL)};
+                      make_texture(&f, KILN_FORMAT_RGBA8, W, H, a, false), kiln_texture_registry_add(f.reg, &nearest, NULL)};
     const float t = 0.25f;
     CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 3, &t, sizeof t), KILN_DISPATCH_OK);
     CHECK(run_frame(&f));
@@ -582,7 +582,7 @@ TEST(a_frame_over_1024_passes_submits_and_continues_in_order) {
     kiln_encoder enc;
     kiln_error err = {0};
     CHECK(kiln_encoder_begin(&enc, f.gfx.res, "frame", &err));
-    kiln_color_attachment white = kiln_color_cleared(kiln_textures_gpu_view(f.reg, marker, NULL), 1, 1, 1, 1);
+    kiln_color_attachment white = kiln_color_cleared(kiln_texture_registry_gpu_view(f.reg, marker, NULL), 1, 1, 1, 1);
     kiln_render_pass rp;
     CHECK(kiln_encoder_begin_render_pass(&enc, "marker", &white, 1, NULL, &rp, &err));
     kiln_render_pass_end(&rp);
@@ -618,7 +618,7 @@ TEST(a_frame_under_1024_passes_is_not_submitted_early) {
     kiln_encoder enc;
     kiln_error err = {0};
     CHECK(kiln_encoder_begin(&enc, f.gfx.res, "frame", &err));
-    kiln_color_attachment white = kiln_color_cleared(kiln_textures_gpu_view(f.reg, marker, NULL), 1, 1, 1, 1);
+    kiln_color_attachment white = kiln_color_cleared(kiln_texture_registry_gpu_view(f.reg, marker, NULL), 1, 1, 1, 1);
     kiln_render_pass rp;
     CHECK(kiln_encoder_begin_render_pass(&enc, "marker", &white, 1, NULL, &rp, &err));
     kiln_render_pass_end(&rp);

@@ -14,16 +14,16 @@ static const char *PAINT =
     "@fragment fn fs_paint(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> { return paint.color; }\n";
 
 static bool render_center(gfx_fixture *f, kiln_renderer *r, const kiln_render_scene *scene, uint8_t out[4], kiln_error *err) {
-    kiln_texture t = kiln_gfx_create_texture(f->res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8Unorm,
+    kiln_texture t = kiln_resources_create_texture(f->res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8Unorm,
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-    kiln_texture_view v = kiln_gfx_create_texture_view(f->res, t, NULL, err);
+    kiln_texture_view v = kiln_resources_create_texture_view(f->res, t, NULL, err);
     kiln_image img = {0};
-    bool ok = v.id && kiln_renderer_render(r, scene, (kiln_render_target){kiln_gfx_texture_raw(f->res, t, NULL), kiln_gfx_texture_view_raw(f->res, v, NULL)}, err) &&
-              kiln_gfx_read_texture(f->res, kiln_gfx_texture_raw(f->res, t, NULL), &img, err);
+    bool ok = v.id && kiln_renderer_render(r, scene, (kiln_render_target){kiln_resources_texture_raw(f->res, t, NULL), kiln_resources_texture_view_raw(f->res, v, NULL)}, err) &&
+              kiln_resources_read_texture(f->res, kiln_resources_texture_raw(f->res, t, NULL), &img, err);
     if (ok) memcpy(out, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
     kiln_image_free(&img);
-    if (v.id) kiln_gfx_destroy_texture_view(f->res, v, NULL);
-    if (t.id) kiln_gfx_destroy_texture(f->res, t, NULL);
+    if (v.id) kiln_resources_destroy_texture_view(f->res, v, NULL);
+    if (t.id) kiln_resources_destroy_texture(f->res, t, NULL);
     return ok;
 }
 
@@ -34,7 +34,7 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
     kiln_programs *programs = kiln_programs_create(f.gfx, f.res, reg, &err);
     CHECK_MSG(programs, "%s", err.message);
-    uint32_t canvas = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 8, .height = 8,
+    uint32_t canvas = kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 8, .height = 8,
                                            .usage = KILN_USAGE_WRITABLE}, &err);
     CHECK_MSG(canvas, "%s", err.message);
     kiln_slot_spec binding = {.format = KILN_FORMAT_RGBA8, .shape = {.kind = KILN_SHAPE_TARGET}};
@@ -77,20 +77,20 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     float violet[4] = {0.5f, 0.0f, 1.0f, 1.0f};
     uint8_t third[4] = {0};
     CHECK_EQ_INT(kiln_programs_dispatch(programs, program, &canvas, 1, violet, sizeof violet), KILN_DISPATCH_OK);
-    kiln_texture t = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8Unorm,
+    kiln_texture t = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8Unorm,
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
-    kiln_texture_view v = kiln_gfx_create_texture_view(f.res, t, NULL, &err);
+    kiln_texture_view v = kiln_resources_create_texture_view(f.res, t, NULL, &err);
     kiln_encoder enc;
     CHECK(kiln_encoder_begin(&enc, f.res, "one frame", &err));
     CHECK_MSG(kiln_programs_record(programs, &enc, &err), "%s", err.message);
-    CHECK_MSG(kiln_renderer_record(r, &scene, (kiln_render_target){kiln_gfx_texture_raw(f.res, t, NULL), kiln_gfx_texture_view_raw(f.res, v, NULL)}, &enc, &err), "%s", err.message);
+    CHECK_MSG(kiln_renderer_record(r, &scene, (kiln_render_target){kiln_resources_texture_raw(f.res, t, NULL), kiln_resources_texture_view_raw(f.res, v, NULL)}, &enc, &err), "%s", err.message);
     CHECK_MSG(kiln_encoder_finish_and_submit(&enc, &err), "%s", err.message);
     kiln_image img = {0};
-    CHECK_MSG(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), &img, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &img, &err), "%s", err.message);
     memcpy(third, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
     kiln_image_free(&img);
-    kiln_gfx_destroy_texture_view(f.res, v, NULL);
-    kiln_gfx_destroy_texture(f.res, t, NULL);
+    kiln_resources_destroy_texture_view(f.res, v, NULL);
+    kiln_resources_destroy_texture(f.res, t, NULL);
 
     /* A slot naming an id the registry does not know is refused by name. */
     kiln_material bad = kiln_material_default("bad");

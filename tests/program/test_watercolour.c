@@ -158,7 +158,7 @@ static bool develop_on_gpu(gfx_fixture *f, json_t *script, uint8_t *rgba, size_t
     }
     void *pixels = NULL;
     size_t size = 0;
-    ok = ok && kiln_textures_read(kiln_json_runtime_textures(rt), named(&s, "sheet"), &pixels, &size, &err);
+    ok = ok && kiln_texture_registry_read(kiln_json_runtime_textures(rt), named(&s, "sheet"), &pixels, &size, &err);
     if (!ok && err.message[0]) fprintf(stderr, "read: %s\n", err.message);
     ok = ok && size == rgba_size;
     if (ok) memcpy(rgba, pixels, size);

@@ -130,9 +130,9 @@ static uint32_t cpu_indices[KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS];
 
 /* Records cs_cull, copies the counts and indices into MapRead buffers and reads them back. */
 static bool cull_on_gpu(gfx_fixture *f, kiln_clusters *c, kiln_error *err) {
-    kiln_buffer counts_back = kiln_gfx_create_buffer(f->res, &(kiln_buffer_desc){.label = "counts readback",
+    kiln_buffer counts_back = kiln_resources_create_buffer(f->res, &(kiln_buffer_desc){.label = "counts readback",
         .size = KILN_CLUSTER_COUNTS_SIZE, .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
-    kiln_buffer indices_back = kiln_gfx_create_buffer(f->res, &(kiln_buffer_desc){.label = "indices readback",
+    kiln_buffer indices_back = kiln_resources_create_buffer(f->res, &(kiln_buffer_desc){.label = "indices readback",
         .size = KILN_CLUSTER_INDICES_SIZE, .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
     if (!counts_back.id || !indices_back.id) return false;
     kiln_encoder enc;
@@ -150,10 +150,10 @@ static bool cull_on_gpu(gfx_fixture *f, kiln_clusters *c, kiln_error *err) {
         return false;
     }
     ok = kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(f->gfx, err) &&
-         kiln_gfx_read_buffer(f->res, counts_back, 0, gpu_counts, sizeof gpu_counts, err) &&
-         kiln_gfx_read_buffer(f->res, indices_back, 0, gpu_indices, sizeof gpu_indices, err);
-    kiln_gfx_destroy_buffer(f->res, counts_back, NULL);
-    kiln_gfx_destroy_buffer(f->res, indices_back, NULL);
+         kiln_resources_read_buffer(f->res, counts_back, 0, gpu_counts, sizeof gpu_counts, err) &&
+         kiln_resources_read_buffer(f->res, indices_back, 0, gpu_indices, sizeof gpu_indices, err);
+    kiln_resources_destroy_buffer(f->res, counts_back, NULL);
+    kiln_resources_destroy_buffer(f->res, indices_back, NULL);
     return ok;
 }
 
@@ -383,34 +383,34 @@ TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
     WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "lights.wgsl+echo", source, NULL, &err);
     free(source);
     CHECK_MSG(m, "%s", err.message);
-    kiln_shader shader = kiln_gfx_adopt_shader(res, m, "echo", &err);
+    kiln_shader shader = kiln_resources_adopt_shader(res, m, "echo", &err);
     WGPUBufferUsage in = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
-    kiln_buffer ub = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof u,
+    kiln_buffer ub = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.size = sizeof u,
         .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, &err);
-    kiln_buffer lb = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof records, .usage = in}, &err);
-    kiln_buffer pb = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof probes, .usage = in}, &err);
+    kiln_buffer lb = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.size = sizeof records, .usage = in}, &err);
+    kiln_buffer pb = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.size = sizeof probes, .usage = in}, &err);
     uint32_t words[64 + 3 * PROBES];
-    kiln_buffer wb = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof words,
+    kiln_buffer wb = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.size = sizeof words,
         .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc}, &err);
-    kiln_buffer back = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.size = sizeof words,
+    kiln_buffer back = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.size = sizeof words,
         .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, &err);
-    CHECK(kiln_gfx_write_buffer(res, ub, 0, &u, sizeof u, &err));
-    CHECK(kiln_gfx_write_buffer(res, lb, 0, records, sizeof records, &err));
-    CHECK(kiln_gfx_write_buffer(res, pb, 0, probes, sizeof probes, &err));
+    CHECK(kiln_resources_write_buffer(res, ub, 0, &u, sizeof u, &err));
+    CHECK(kiln_resources_write_buffer(res, lb, 0, records, sizeof records, &err));
+    CHECK(kiln_resources_write_buffer(res, pb, 0, probes, sizeof probes, &err));
     kiln_layout_entry entries[4] = {
         {.binding = 0, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_UNIFORM_BUFFER},
         {.binding = 1, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 2, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 3, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_STORAGE_BUFFER},
     };
-    kiln_bind_group_layout bgl = kiln_gfx_create_bind_group_layout(res, "echo", entries, 4, &err);
-    kiln_pipeline_layout pl = kiln_gfx_create_pipeline_layout(res, "echo", &bgl, 1, &err);
-    kiln_compute_pipeline pipeline = kiln_gfx_create_compute_pipeline(res, &(kiln_compute_pipeline_desc){
+    kiln_bind_group_layout bgl = kiln_resources_create_bind_group_layout(res, "echo", entries, 4, &err);
+    kiln_pipeline_layout pl = kiln_resources_create_pipeline_layout(res, "echo", &bgl, 1, &err);
+    kiln_compute_pipeline pipeline = kiln_resources_create_compute_pipeline(res, &(kiln_compute_pipeline_desc){
         .label = "echo", .layout = pl, .shader = shader, .entry = "echo"}, &err);
     CHECK_MSG(pipeline.id, "%s", err.message);
     kiln_binding_resource bindings[4] = {{.binding = 0, .buffer = ub}, {.binding = 1, .buffer = lb},
                                          {.binding = 2, .buffer = pb}, {.binding = 3, .buffer = wb}};
-    kiln_bind_group group = kiln_gfx_create_bind_group(res, "echo", bgl, bindings, 4, &err);
+    kiln_bind_group group = kiln_resources_create_bind_group(res, "echo", bgl, bindings, 4, &err);
     kiln_encoder enc;
     kiln_compute_pass pass;
     CHECK(kiln_encoder_begin(&enc, res, "echo", &err));
@@ -422,7 +422,7 @@ TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
     CHECK(kiln_encoder_copy_buffer_to_buffer(&enc, wb, 0, back, 0, sizeof words, &err));
     CHECK(kiln_encoder_finish_and_submit(&enc, &err));
     CHECK(kiln_gfx_wait_for_queue(f.gfx, &err));
-    bool read = kiln_gfx_read_buffer(res, back, 0, words, sizeof words, &err);
+    bool read = kiln_resources_read_buffer(res, back, 0, words, sizeof words, &err);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_MSG(read, "%s", err.message);
 

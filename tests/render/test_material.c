@@ -57,7 +57,7 @@ TEST(the_uniform_puts_every_field_at_its_documented_offset) {
 /* A 2x2 Rgba8Srgb registry texture with its mip chain: red, green / blue, white. */
 static uint32_t checker(kiln_texture_registry *reg, kiln_error *err) {
     static const uint8_t texels[16] = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
-    return kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8_SRGB, .width = 2, .height = 2,
+    return kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8_SRGB, .width = 2, .height = 2,
                                 .pixels = texels, .pixels_size = sizeof texels, .mips = true}, err);
 }
 
@@ -68,16 +68,16 @@ static bool render_center(gfx_fixture *f, kiln_renderer *r, uint32_t plane, uint
     kiln_render_instance inst = {.mesh = plane, .material = material, .transform = kiln_mat4_identity()};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 3, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
                                .instances = &inst, .instance_count = 1};
-    kiln_texture t = kiln_gfx_create_texture(f->res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8UnormSrgb,
+    kiln_texture t = kiln_resources_create_texture(f->res, &(kiln_texture_desc){.width = 16, .height = 16, .format = WGPUTextureFormat_RGBA8UnormSrgb,
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-    kiln_texture_view v = kiln_gfx_create_texture_view(f->res, t, NULL, err);
+    kiln_texture_view v = kiln_resources_create_texture_view(f->res, t, NULL, err);
     kiln_image img = {0};
-    bool ok = v.id && kiln_renderer_render(r, &scene, (kiln_render_target){kiln_gfx_texture_raw(f->res, t, NULL), kiln_gfx_texture_view_raw(f->res, v, NULL)}, err) &&
-              kiln_gfx_read_texture(f->res, kiln_gfx_texture_raw(f->res, t, NULL), &img, err);
+    bool ok = v.id && kiln_renderer_render(r, &scene, (kiln_render_target){kiln_resources_texture_raw(f->res, t, NULL), kiln_resources_texture_view_raw(f->res, v, NULL)}, err) &&
+              kiln_resources_read_texture(f->res, kiln_resources_texture_raw(f->res, t, NULL), &img, err);
     if (ok) memcpy(out, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
     kiln_image_free(&img);
-    if (v.id) kiln_gfx_destroy_texture_view(f->res, v, NULL);
-    if (t.id) kiln_gfx_destroy_texture(f->res, t, NULL);
+    if (v.id) kiln_resources_destroy_texture_view(f->res, v, NULL);
+    if (t.id) kiln_resources_destroy_texture(f->res, t, NULL);
     return ok;
 }
 
@@ -118,7 +118,7 @@ TEST(a_textured_material_samples_through_the_uv_transform) {
     CHECK_MSG(env_open(&e, &err), "%s", err.message);
     uint32_t tex = checker(kiln_renderer_texture_registry(e.r), &err);
     CHECK_MSG(tex, "%s", err.message);
-    uint32_t mips = kiln_textures_info(kiln_renderer_texture_registry(e.r), tex)->mip_levels;
+    uint32_t mips = kiln_texture_registry_info(kiln_renderer_texture_registry(e.r), tex)->mip_levels;
     kiln_material m = kiln_material_default("textured");
     m.textures[KILN_TEX_BASE_COLOR] = tex;
     uint8_t got[4][4];
@@ -204,7 +204,7 @@ TEST(a_bad_material_is_refused_by_name_and_changes_nothing) {
     kiln_error err = {0};
     CHECK_MSG(env_open(&e, &err), "%s", err.message);
     kiln_texture_registry *reg = kiln_renderer_texture_registry(e.r);
-    uint32_t floats = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_R32_FLOAT, .width = 1,
+    uint32_t floats = kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_R32_FLOAT, .width = 1,
                                            .height = 1}, &err);
     CHECK_MSG(floats, "%s", err.message);
     kiln_material m = kiln_material_default("rock");
@@ -274,7 +274,7 @@ TEST(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it) {
     kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
     CHECK_MSG(reg, "%s", err.message);
     static const uint8_t red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255};
-    uint32_t id = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 1, .height = 1,
+    uint32_t id = kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 1, .height = 1,
                                        .pixels = red, .pixels_size = sizeof red}, &err);
     CHECK_MSG(id, "%s", err.message);
     kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &(kiln_render_settings){.debug = KILN_DEBUG_ALBEDO},
@@ -291,7 +291,7 @@ TEST(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it) {
     CHECK_MSG(mat != KILN_INVALID_INDEX, "%s", err.message);
     uint8_t before[4] = {0}, after[4] = {0};
     CHECK_MSG(render_center(&f, r, plane, mat, before, &err), "%s", err.message);
-    CHECK_MSG(kiln_textures_update(reg, id, green, sizeof green, &err), "%s", err.message);
+    CHECK_MSG(kiln_texture_registry_update(reg, id, green, sizeof green, &err), "%s", err.message);
     CHECK_MSG(render_center(&f, r, plane, mat, after, &err), "%s", err.message);
     kiln_renderer_destroy(r);
     kiln_texture_registry_destroy(reg);

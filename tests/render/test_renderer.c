@@ -21,25 +21,25 @@ static bool harness_open(harness *h, const kiln_render_settings *settings, kiln_
     if (!fixture_open(&h->f)) return false;
     h->r = kiln_renderer_create(h->f.gfx, h->f.res, settings, WGPUTextureFormat_RGBA8UnormSrgb, err);
     if (!h->r) return false;
-    h->target = kiln_gfx_create_texture(h->f.res, &(kiln_texture_desc){.width = W, .height = H,
+    h->target = kiln_resources_create_texture(h->f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA8UnormSrgb, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-    h->view = kiln_gfx_create_texture_view(h->f.res, h->target, NULL, err);
+    h->view = kiln_resources_create_texture_view(h->f.res, h->target, NULL, err);
     return h->view.id != 0;
 }
 
 static kiln_render_target harness_target(const harness *h) {
-    return (kiln_render_target){kiln_gfx_texture_raw(h->f.res, h->target, NULL), kiln_gfx_texture_view_raw(h->f.res, h->view, NULL)};
+    return (kiln_render_target){kiln_resources_texture_raw(h->f.res, h->target, NULL), kiln_resources_texture_view_raw(h->f.res, h->view, NULL)};
 }
 
 static bool harness_render(harness *h, const kiln_render_scene *scene, kiln_image *out, kiln_error *err) {
     if (!kiln_renderer_render(h->r, scene, harness_target(h), err)) return false;
-    return !out || kiln_gfx_read_texture(h->f.res, kiln_gfx_texture_raw(h->f.res, h->target, NULL), out, err);
+    return !out || kiln_resources_read_texture(h->f.res, kiln_resources_texture_raw(h->f.res, h->target, NULL), out, err);
 }
 
 static uint64_t harness_close(harness *h) {
     kiln_renderer_destroy(h->r);
-    if (h->view.id) kiln_gfx_destroy_texture_view(h->f.res, h->view, NULL);
-    if (h->target.id) kiln_gfx_destroy_texture(h->f.res, h->target, NULL);
+    if (h->view.id) kiln_resources_destroy_texture_view(h->f.res, h->view, NULL);
+    if (h->target.id) kiln_resources_destroy_texture(h->f.res, h->target, NULL);
     kiln_live_counts left = kiln_resources_live_counts(h->f.res);
     uint64_t errors = fixture_close(&h->f);
     /* Every object the renderer made was released with it. */
@@ -194,7 +194,7 @@ TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
     kiln_mesh_data_free(&md);
     bool rendered_reused = harness_render(&h, &scene, NULL, &err);
     uint32_t count = kiln_renderer_mesh_count(h.r);
-    const kiln_geometry_info *info = kiln_geometry_get_info(geometry, reused + 1);
+    const kiln_geometry_info *info = kiln_geometry_registry_info(geometry, reused + 1);
     bool named = info && strcmp(info->label, "c") == 0;
     CHECK_EQ_INT(harness_close(&h), 0);
     CHECK_EQ_INT(a, 0);
@@ -259,9 +259,9 @@ TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
     kiln_render_target good = harness_target(&h);
-    kiln_texture other = kiln_gfx_create_texture(h.f.res, &(kiln_texture_desc){.width = W, .height = H,
+    kiln_texture other = kiln_resources_create_texture(h.f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA16Float, .usage = WGPUTextureUsage_RenderAttachment}, &err);
-    kiln_texture_view other_view = kiln_gfx_create_texture_view(h.f.res, other, NULL, &err);
+    kiln_texture_view other_view = kiln_resources_create_texture_view(h.f.res, other, NULL, &err);
     struct {
         const char *id;
         kiln_render_target target;
@@ -269,7 +269,7 @@ TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
     } rows[] = {
         {"target-1", {NULL, good.view}, "renderer: the target has no texture"},
         {"target-2", {good.texture, NULL}, "renderer: the target has no view"},
-        {"target-3", {kiln_gfx_texture_raw(h.f.res, other, NULL), kiln_gfx_texture_view_raw(h.f.res, other_view, NULL)},
+        {"target-3", {kiln_resources_texture_raw(h.f.res, other, NULL), kiln_resources_texture_view_raw(h.f.res, other_view, NULL)},
          "renderer: the target's format 0x22 is not the renderer's output format 0x13"},
     };
     char got[3][512];
@@ -278,8 +278,8 @@ TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
         refused[i] = !kiln_renderer_render(h.r, &scene, rows[i].target, &err);
         snprintf(got[i], sizeof got[i], "%s", err.message);
     }
-    kiln_gfx_destroy_texture_view(h.f.res, other_view, NULL);
-    kiln_gfx_destroy_texture(h.f.res, other, NULL);
+    kiln_resources_destroy_texture_view(h.f.res, other_view, NULL);
+    kiln_resources_destroy_texture(h.f.res, other, NULL);
     CHECK_EQ_INT(harness_close(&h), 0);
     for (int i = 0; i < 3; i++) {
         CHECK_MSG(refused[i], "%s: rendered", rows[i].id);
@@ -292,18 +292,18 @@ TEST(the_frame_is_the_size_of_its_target) {
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, &(kiln_render_settings){.debug = KILN_DEBUG_NORMALS}, &err), "%s", err.message);
     /* A target half as wide as the harness's: the whole of it is drawn, nothing cropped. */
-    kiln_texture half = kiln_gfx_create_texture(h.f.res, &(kiln_texture_desc){.width = W / 2, .height = H,
+    kiln_texture half = kiln_resources_create_texture(h.f.res, &(kiln_texture_desc){.width = W / 2, .height = H,
         .format = WGPUTextureFormat_RGBA8UnormSrgb, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
-    kiln_texture_view half_view = kiln_gfx_create_texture_view(h.f.res, half, NULL, &err);
+    kiln_texture_view half_view = kiln_resources_create_texture_view(h.f.res, half, NULL, &err);
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
     kiln_image img = {0};
-    bool ok = kiln_renderer_render(h.r, &scene, (kiln_render_target){kiln_gfx_texture_raw(h.f.res, half, NULL),
-                                   kiln_gfx_texture_view_raw(h.f.res, half_view, NULL)}, &err) &&
-              kiln_gfx_read_texture(h.f.res, kiln_gfx_texture_raw(h.f.res, half, NULL), &img, &err);
+    bool ok = kiln_renderer_render(h.r, &scene, (kiln_render_target){kiln_resources_texture_raw(h.f.res, half, NULL),
+                                   kiln_resources_texture_view_raw(h.f.res, half_view, NULL)}, &err) &&
+              kiln_resources_read_texture(h.f.res, kiln_resources_texture_raw(h.f.res, half, NULL), &img, &err);
     uint32_t width = img.width;
     kiln_image_free(&img);
-    kiln_gfx_destroy_texture_view(h.f.res, half_view, NULL);
-    kiln_gfx_destroy_texture(h.f.res, half, NULL);
+    kiln_resources_destroy_texture_view(h.f.res, half_view, NULL);
+    kiln_resources_destroy_texture(h.f.res, half, NULL);
     CHECK_EQ_INT(harness_close(&h), 0);
     CHECK_MSG(ok, "%s", err.message);
     CHECK_EQ_INT(width, W / 2);

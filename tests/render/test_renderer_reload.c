@@ -74,24 +74,24 @@ TEST(editing_the_post_program_rebuilds_the_tonemap_pipeline) {
     kiln_render_settings s = {.shader_dir = dir};
     kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &s, WGPUTextureFormat_RGBA8Unorm, &err);
     CHECK_MSG(r, "%s", err.message);
-    kiln_texture t = kiln_gfx_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8Unorm,
+    kiln_texture t = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8Unorm,
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
-    kiln_texture_view v = kiln_gfx_create_texture_view(f.res, t, NULL, &err);
-    kiln_render_target target = {kiln_gfx_texture_raw(f.res, t, NULL), kiln_gfx_texture_view_raw(f.res, v, NULL)};
+    kiln_texture_view v = kiln_resources_create_texture_view(f.res, t, NULL, &err);
+    kiln_render_target target = {kiln_resources_texture_raw(f.res, t, NULL), kiln_resources_texture_view_raw(f.res, v, NULL)};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 1, 0}, (kiln_vec3){0, 1, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
     kiln_image before, after, broken;
     CHECK(kiln_renderer_render(r, &scene, target, &err));
-    CHECK(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), &before, &err));
+    CHECK(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &before, &err));
 
     CHECK(edit(post, "return vec4<f32>(color, 1.0);", "return vec4<f32>(1.0, 0.0, 1.0, 1.0);", 2));
     uint32_t reloaded = kiln_renderer_reload_shaders(r);
     CHECK(kiln_renderer_render(r, &scene, target, &err));
-    CHECK(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), &after, &err));
+    CHECK(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &after, &err));
 
     CHECK(edit(post, "return vec4<f32>(1.0, 0.0, 1.0, 1.0);", "return vec4<f32>(1.0, 0.0, 1.0);", 4));
     uint32_t reloaded_broken = kiln_renderer_reload_shaders(r);
     CHECK(kiln_renderer_render(r, &scene, target, &err));
-    CHECK(kiln_gfx_read_texture(f.res, kiln_gfx_texture_raw(f.res, t, NULL), &broken, &err));
+    CHECK(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &broken, &err));
     bool logged = false;
     for (uint32_t i = 0; i < kiln_log_count(&f.gfx->diagnostics); i++) {
         const kiln_log_record *rec = kiln_log_at(&f.gfx->diagnostics, i);
@@ -104,8 +104,8 @@ TEST(editing_the_post_program_rebuilds_the_tonemap_pipeline) {
     kiln_image_free(&before);
     kiln_image_free(&after);
     kiln_image_free(&broken);
-    kiln_gfx_destroy_texture_view(f.res, v, NULL);
-    kiln_gfx_destroy_texture(f.res, t, NULL);
+    kiln_resources_destroy_texture_view(f.res, v, NULL);
+    kiln_resources_destroy_texture(f.res, t, NULL);
     kiln_renderer_destroy(r);
     uint64_t errors = fixture_close(&f); /* the broken compile is caught by an error scope, not left uncaptured */
     CHECK_EQ_INT(errors, 0);

@@ -263,14 +263,14 @@ TEST(changing_only_an_include_reloads_the_program_under_the_same_handle) {
     kiln_error err = {0};
     kiln_shader h = kiln_shader_library_load(l.lib, "compute.wgsl", &err);
     CHECK_MSG(h.id, "%s", err.message);
-    WGPUShaderModule before = kiln_gfx_shader_raw(l.f.res, h, NULL);
+    WGPUShaderModule before = kiln_resources_shader_raw(l.f.res, h, NULL);
     kiln_shader reloaded[4] = {{0}};
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, reloaded, 4), 0); /* nothing changed */
 
     CHECK(rewrite(dir, "value.wgsl", VALUE_V2, 1));
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, reloaded, 4), 1);
     CHECK_EQ_INT(reloaded[0].id, h.id);
-    WGPUShaderModule after = kiln_gfx_shader_raw(l.f.res, h, NULL);
+    WGPUShaderModule after = kiln_resources_shader_raw(l.f.res, h, NULL);
     CHECK(after != NULL && after != before);
     CHECK(log_has(&l.f.gfx->diagnostics, KILN_LOG_INFO, "render.shaders", "reloaded compute.wgsl"));
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, reloaded, 4), 0); /* seen once */
@@ -286,14 +286,14 @@ TEST(a_failing_reload_keeps_the_last_good_module_and_logs_the_mapped_error) {
     kiln_error err = {0};
     kiln_shader h = kiln_shader_library_load(l.lib, "compute.wgsl", &err);
     CHECK_MSG(h.id, "%s", err.message);
-    WGPUShaderModule good = kiln_gfx_shader_raw(l.f.res, h, NULL);
+    WGPUShaderModule good = kiln_resources_shader_raw(l.f.res, h, NULL);
 
     CHECK(rewrite(dir, "value.wgsl", VALUE_BROKEN, 1));
     kiln_shader reloaded[4] = {{0}};
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, reloaded, 4), 0);
     CHECK_EQ_INT(reloaded[0].id, 0);
     CHECK_EQ_INT(kiln_shader_library_reload_failures(l.lib), 1);
-    CHECK(kiln_gfx_shader_raw(l.f.res, h, NULL) == good);
+    CHECK(kiln_resources_shader_raw(l.f.res, h, NULL) == good);
     CHECK(log_has(&l.f.gfx->diagnostics, KILN_LOG_ERROR, "render.shaders",
                   "reload of compute.wgsl failed, keeping the last good module: "
                   "value.wgsl:2:20: error: unresolved value 'undefined_thing'"));
@@ -336,14 +336,14 @@ typedef struct compute_rig {
 } compute_rig;
 
 static bool compute_rig_init(compute_rig *c, kiln_resources *res, kiln_error *err) {
-    c->storage = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = "value", .size = 16,
+    c->storage = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = "value", .size = 16,
         .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc}, err);
-    c->readback = kiln_gfx_create_buffer(res, &(kiln_buffer_desc){.label = "value readback", .size = 16,
+    c->readback = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = "value readback", .size = 16,
         .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
     kiln_layout_entry entry = {.binding = 0, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_STORAGE_BUFFER};
-    kiln_bind_group_layout bgl = kiln_gfx_create_bind_group_layout(res, "value", &entry, 1, err);
-    c->layout = kiln_gfx_create_pipeline_layout(res, "value", &bgl, 1, err);
-    c->group = kiln_gfx_create_bind_group(res, "value", bgl, &(kiln_binding_resource){.binding = 0, .buffer = c->storage}, 1, err);
+    kiln_bind_group_layout bgl = kiln_resources_create_bind_group_layout(res, "value", &entry, 1, err);
+    c->layout = kiln_resources_create_pipeline_layout(res, "value", &bgl, 1, err);
+    c->group = kiln_resources_create_bind_group(res, "value", bgl, &(kiln_binding_resource){.binding = 0, .buffer = c->storage}, 1, err);
     return c->group.id != 0 && c->layout.id != 0;
 }
 
@@ -364,7 +364,7 @@ static uint32_t run_compute(kiln_resources *res, const compute_rig *c, kiln_comp
         kiln_encoder_discard(&enc);
         return 0;
     }
-    if (kiln_encoder_finish_and_submit(&enc, &err)) kiln_gfx_read_buffer(res, c->readback, 0, &value, sizeof value, &err);
+    if (kiln_encoder_finish_and_submit(&enc, &err)) kiln_resources_read_buffer(res, c->readback, 0, &value, sizeof value, &err);
     return value;
 }
 
@@ -374,7 +374,7 @@ static uint32_t run_draw(kiln_resources *res, kiln_texture target, kiln_texture_
     kiln_encoder enc;
     kiln_render_pass pass;
     if (!kiln_encoder_begin(&enc, res, "draw", &err)) return 0;
-    kiln_color_attachment color = kiln_color_cleared(kiln_gfx_texture_view_raw(res, view, NULL), 0, 0, 0, 0);
+    kiln_color_attachment color = kiln_color_cleared(kiln_resources_texture_view_raw(res, view, NULL), 0, 0, 0, 0);
     if (!kiln_encoder_begin_render_pass(&enc, "fill", &color, 1, NULL, &pass, &err)) {
         kiln_encoder_discard(&enc);
         return 0;
@@ -384,7 +384,7 @@ static uint32_t run_draw(kiln_resources *res, kiln_texture target, kiln_texture_
     kiln_render_pass_end(&pass);
     if (!ok || !kiln_encoder_finish_and_submit(&enc, &err)) return 0;
     kiln_image img;
-    if (!kiln_gfx_read_texture(res, kiln_gfx_texture_raw(res, target, NULL), &img, &err)) return 0;
+    if (!kiln_resources_read_texture(res, kiln_resources_texture_raw(res, target, NULL), &img, &err)) return 0;
     const uint8_t *px = (const uint8_t *)img.pixels + (2 * 4 + 2) * 4;
     uint32_t rgba = (uint32_t)px[0] << 24 | (uint32_t)px[1] << 16 | (uint32_t)px[2] << 8 | px[3];
     kiln_image_free(&img);
@@ -409,31 +409,31 @@ TEST(watched_pipelines_are_rebuilt_from_the_reloaded_code) {
      * the library must have kept its own copies. */
     char label[32] = "writer";
     kiln_compute_pipeline_desc cd = {.label = label, .layout = rig.layout, .shader = cs, .entry = "cs_main"};
-    kiln_compute_pipeline writer = kiln_gfx_create_compute_pipeline(res, &cd, &err);
+    kiln_compute_pipeline writer = kiln_resources_create_compute_pipeline(res, &cd, &err);
     CHECK_MSG(writer.id, "%s", err.message);
     CHECK_MSG(kiln_shader_library_watch_compute_pipeline(l.lib, cs, writer, &cd, &err), "%s", err.message);
 
     kiln_render_pipeline_desc rd = {.label = "fill", .shader = draw, .target_count = 1,
                                     .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}};
-    kiln_render_pipeline fill = kiln_gfx_create_render_pipeline(res, &rd, &err);
+    kiln_render_pipeline fill = kiln_resources_create_render_pipeline(res, &rd, &err);
     CHECK_MSG(fill.id, "%s", err.message);
     CHECK_MSG(kiln_shader_library_watch_render_pipeline(l.lib, draw, fill, &rd, &err), "%s", err.message);
-    kiln_texture target = kiln_gfx_create_texture(res, &(kiln_texture_desc){.label = "target", .width = 4, .height = 4,
+    kiln_texture target = kiln_resources_create_texture(res, &(kiln_texture_desc){.label = "target", .width = 4, .height = 4,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
-    kiln_texture_view view = kiln_gfx_create_texture_view(res, target, NULL, &err);
+    kiln_texture_view view = kiln_resources_create_texture_view(res, target, NULL, &err);
     CHECK_MSG(view.id, "%s", err.message);
 
     CHECK_EQ_INT(run_compute(res, &rig, writer), 1);
     CHECK_EQ_INT(run_draw(res, target, view, fill), 0xFF0000FF); /* red */
-    WGPUComputePipeline old_writer = kiln_gfx_compute_pipeline_raw(res, writer, NULL);
-    WGPURenderPipeline old_fill = kiln_gfx_render_pipeline_raw(res, fill, NULL);
+    WGPUComputePipeline old_writer = kiln_resources_compute_pipeline_raw(res, writer, NULL);
+    WGPURenderPipeline old_fill = kiln_resources_render_pipeline_raw(res, fill, NULL);
     memset(label, 'x', sizeof label - 1);
 
     CHECK(rewrite(dir, "value.wgsl", VALUE_V2, 1));
     kiln_shader reloaded[4] = {{0}};
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, reloaded, 4), 2); /* both programs include it */
-    CHECK(kiln_gfx_compute_pipeline_raw(res, writer, NULL) != old_writer);
-    CHECK(kiln_gfx_render_pipeline_raw(res, fill, NULL) != old_fill);
+    CHECK(kiln_resources_compute_pipeline_raw(res, writer, NULL) != old_writer);
+    CHECK(kiln_resources_render_pipeline_raw(res, fill, NULL) != old_fill);
     CHECK_EQ_INT(run_compute(res, &rig, writer), 2);
     CHECK_EQ_INT(run_draw(res, target, view, fill), 0x00FF00FF); /* green */
     CHECK(!log_has(&l.f.gfx->diagnostics, KILN_LOG_ERROR, "render.shaders", ""));
@@ -451,10 +451,10 @@ TEST(a_watched_pipeline_that_no_longer_builds_keeps_the_old_one) {
     CHECK_MSG(draw.id, "%s", err.message);
     kiln_render_pipeline_desc rd = {.label = "fill", .shader = draw, .target_count = 1,
                                     .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}};
-    kiln_render_pipeline fill = kiln_gfx_create_render_pipeline(res, &rd, &err);
+    kiln_render_pipeline fill = kiln_resources_create_render_pipeline(res, &rd, &err);
     CHECK_MSG(fill.id, "%s", err.message);
     CHECK(kiln_shader_library_watch_render_pipeline(l.lib, draw, fill, &rd, &err));
-    WGPURenderPipeline old_fill = kiln_gfx_render_pipeline_raw(res, fill, NULL);
+    WGPURenderPipeline old_fill = kiln_resources_render_pipeline_raw(res, fill, NULL);
 
     /* Still valid WGSL, but fs_main is gone: the module reloads, the pipeline cannot be rebuilt. */
     CHECK(rewrite(dir, "draw.wgsl",
@@ -462,7 +462,7 @@ TEST(a_watched_pipeline_that_no_longer_builds_keeps_the_old_one) {
                   "@vertex fn vs_main() -> @builtin(position) vec4f { return vec4f(0.0); }\n", 1));
     kiln_shader reloaded[4] = {{0}};
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, reloaded, 4), 1);
-    CHECK(kiln_gfx_render_pipeline_raw(res, fill, NULL) == old_fill);
+    CHECK(kiln_resources_render_pipeline_raw(res, fill, NULL) == old_fill);
     CHECK(log_has(&l.f.gfx->diagnostics, KILN_LOG_ERROR, "render.shaders",
                   "render pipeline 'fill' not rebuilt after reloading draw.wgsl, keeping the old one: "
                   "pipeline 'fill' is invalid: "));
@@ -480,17 +480,17 @@ TEST(an_unwatched_pipeline_is_left_alone_on_reload) {
     CHECK_MSG(draw.id, "%s", err.message);
     kiln_render_pipeline_desc rd = {.label = "fill", .shader = draw, .target_count = 1,
                                     .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}};
-    kiln_render_pipeline fill = kiln_gfx_create_render_pipeline(res, &rd, &err);
+    kiln_render_pipeline fill = kiln_resources_create_render_pipeline(res, &rd, &err);
     CHECK(kiln_shader_library_watch_render_pipeline(l.lib, draw, fill, &rd, &err));
     CHECK(kiln_shader_library_unwatch_render_pipeline(l.lib, fill, &err));
     CHECK(!kiln_shader_library_unwatch_render_pipeline(l.lib, fill, &err));
     char want[64];
     snprintf(want, sizeof want, "render pipeline %u is not watched", fill.id);
     CHECK_MSG(strcmp(err.message, want) == 0, "%s", err.message);
-    WGPURenderPipeline old_fill = kiln_gfx_render_pipeline_raw(res, fill, NULL);
+    WGPURenderPipeline old_fill = kiln_resources_render_pipeline_raw(res, fill, NULL);
     CHECK(rewrite(dir, "value.wgsl", VALUE_V2, 1));
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, NULL, 0), 1);
-    CHECK(kiln_gfx_render_pipeline_raw(res, fill, NULL) == old_fill);
+    CHECK(kiln_resources_render_pipeline_raw(res, fill, NULL) == old_fill);
     CHECK_EQ_INT(library_close(&l), 0);
 }
 
@@ -503,7 +503,7 @@ TEST(watching_needs_a_program_of_this_library) {
     kiln_shader draw = kiln_shader_library_load(l.lib, "draw.wgsl", &err);
     kiln_render_pipeline_desc rd = {.label = "fill", .shader = draw, .target_count = 1,
                                     .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}};
-    kiln_render_pipeline fill = kiln_gfx_create_render_pipeline(l.f.res, &rd, &err);
+    kiln_render_pipeline fill = kiln_resources_create_render_pipeline(l.f.res, &rd, &err);
     CHECK_MSG(fill.id, "%s", err.message);
     bool stranger = kiln_shader_library_watch_render_pipeline(l.lib, (kiln_shader){12345}, fill, &rd, &err);
     char stranger_message[512];

@@ -39,8 +39,8 @@ TEST(gpu_curves_match_the_cpu_reference) {
     WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "tonemap_curves.wgsl", source, NULL, &err);
     free(source);
     CHECK_MSG(m, "%s", err.message);
-    kiln_shader s = kiln_gfx_adopt_shader(f.res, m, "tonemap test", &err);
-    kiln_compute_pipeline p = kiln_gfx_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "tonemap", .shader = s}, &err);
+    kiln_shader s = kiln_resources_adopt_shader(f.res, m, "tonemap test", &err);
+    kiln_compute_pipeline p = kiln_resources_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "tonemap", .shader = s}, &err);
     CHECK_MSG(p.id, "%s", err.message);
 
     enum { CURVES = 3 };
@@ -50,13 +50,13 @@ TEST(gpu_curves_match_the_cpu_reference) {
             float *v = input[c * SAMPLE_COUNT + i];
             v[0] = SAMPLES[i].x, v[1] = SAMPLES[i].y, v[2] = SAMPLES[i].z, v[3] = (float)c;
         }
-    kiln_buffer values = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = sizeof input,
+    kiln_buffer values = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = sizeof input,
         .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc}, &err);
-    kiln_buffer back = kiln_gfx_create_buffer(f.res, &(kiln_buffer_desc){.size = sizeof input,
+    kiln_buffer back = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = sizeof input,
         .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, &err);
-    CHECK(kiln_gfx_write_buffer(f.res, values, 0, input, sizeof input, &err));
-    WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(kiln_gfx_compute_pipeline_raw(f.res, p, NULL), 0);
-    WGPUBindGroupEntry entry = {.binding = 0, .buffer = kiln_gfx_buffer_raw(f.res, values, NULL), .size = WGPU_WHOLE_SIZE};
+    CHECK(kiln_resources_write_buffer(f.res, values, 0, input, sizeof input, &err));
+    WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(kiln_resources_compute_pipeline_raw(f.res, p, NULL), 0);
+    WGPUBindGroupEntry entry = {.binding = 0, .buffer = kiln_resources_buffer_raw(f.res, values, NULL), .size = WGPU_WHOLE_SIZE};
     WGPUBindGroup group = wgpuDeviceCreateBindGroup(f.gfx->device, &(WGPUBindGroupDescriptor){.layout = bgl, .entryCount = 1, .entries = &entry});
     kiln_encoder enc;
     kiln_compute_pass cp;
@@ -70,7 +70,7 @@ TEST(gpu_curves_match_the_cpu_reference) {
     CHECK(kiln_encoder_finish_and_submit(&enc, &err));
     CHECK(kiln_gfx_wait_for_queue(f.gfx, &err));
     float output[CURVES * SAMPLE_COUNT][4];
-    CHECK(kiln_gfx_read_buffer(f.res, back, 0, output, sizeof output, &err));
+    CHECK(kiln_resources_read_buffer(f.res, back, 0, output, sizeof output, &err));
     wgpuBindGroupRelease(group);
     wgpuBindGroupLayoutRelease(bgl);
     FIXTURE_CLOSE_CLEAN(f);

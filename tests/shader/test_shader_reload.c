@@ -53,7 +53,7 @@ TEST(hot_reload_swaps_the_module_and_keeps_the_last_good_on_failure) {
     CHECK_MSG(lib, "%s", err.message);
     kiln_shader h = kiln_shader_library_load(lib, "hot_reload.wgsl", &err);
     CHECK_MSG(h.id, "%s", err.message);
-    WGPUShaderModule first = kiln_gfx_shader_raw(f.res, h, NULL);
+    WGPUShaderModule first = kiln_resources_shader_raw(f.res, h, NULL);
     kiln_shader reloaded[4] = {{0}};
 
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(lib, reloaded, 4), 0); /* unchanged */
@@ -61,18 +61,18 @@ TEST(hot_reload_swaps_the_module_and_keeps_the_last_good_on_failure) {
     CHECK(scratch_rewrite(dir, "hot_reload.wgsl", GOOD_V2, 1));
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(lib, reloaded, 4), 1);
     CHECK_EQ_INT(reloaded[0].id, h.id);
-    WGPUShaderModule second = kiln_gfx_shader_raw(f.res, h, NULL);
+    WGPUShaderModule second = kiln_resources_shader_raw(f.res, h, NULL);
     CHECK(second != NULL && second != first);
     CHECK(logged(&f.gfx->diagnostics, KILN_LOG_INFO, "reloaded hot_reload.wgsl"));
     /* The new module is the one with a binding: a pipeline with that layout builds from it. */
     kiln_compute_pipeline p =
-        kiln_gfx_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "v2", .shader = h}, &err);
+        kiln_resources_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "v2", .shader = h}, &err);
     CHECK_MSG(p.id, "%s", err.message);
 
     CHECK(scratch_rewrite(dir, "hot_reload.wgsl", BROKEN, 2));
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(lib, reloaded, 4), 0);
     CHECK_EQ_INT(kiln_shader_library_reload_failures(lib), 1);
-    CHECK(kiln_gfx_shader_raw(f.res, h, NULL) == second); /* last good kept */
+    CHECK(kiln_resources_shader_raw(f.res, h, NULL) == second); /* last good kept */
     CHECK(logged(&f.gfx->diagnostics, KILN_LOG_ERROR,
                  "reload of hot_reload.wgsl failed, keeping the last good module: "
                  "hot_reload.wgsl:3:13: error: unresolved value 'undefined_thing'"));

@@ -22,7 +22,7 @@ TEST(an_uploaded_image_carries_its_whole_mip_chain) {
     bool ok = kiln_upload_image(f.res, "odd", &img, true, true, &tex, &err);
     kiln_image_free(&img);
     CHECK_MSG(ok, "%s", err.message);
-    uint32_t levels = tex.mip_levels, on_gpu = kiln_gfx_texture_desc(f.res, tex.texture)->mip_levels;
+    uint32_t levels = tex.mip_levels, on_gpu = kiln_resources_texture_desc(f.res, tex.texture)->mip_levels;
     kiln_gpu_texture_destroy(f.res, &tex);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_EQ_INT(levels, 3);
@@ -50,16 +50,16 @@ TEST(a_registry_texture_with_mips_has_the_full_chain_and_reads_back_its_base) {
     kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
     uint8_t pixels[8 * 4 * 4];
     for (size_t i = 0; i < sizeof pixels; i++) pixels[i] = (uint8_t)(i * 7);
-    uint32_t id = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8_SRGB, .width = 8,
+    uint32_t id = kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8_SRGB, .width = 8,
                                        .height = 4, .pixels = pixels, .pixels_size = sizeof pixels, .mips = true}, &err);
     CHECK_MSG(id, "%s", err.message);
-    uint32_t levels = kiln_textures_info(reg, id)->mip_levels;
-    WGPUTexture gpu = kiln_textures_gpu_texture(reg, id, &err);
+    uint32_t levels = kiln_texture_registry_info(reg, id)->mip_levels;
+    WGPUTexture gpu = kiln_texture_registry_gpu_texture(reg, id, &err);
     uint32_t on_gpu = gpu ? wgpuTextureGetMipLevelCount(gpu) : 0;
     WGPUTextureFormat format = gpu ? wgpuTextureGetFormat(gpu) : WGPUTextureFormat_Undefined;
     void *back = NULL;
     size_t size = 0;
-    CHECK_MSG(kiln_textures_read(reg, id, &back, &size, &err), "%s", err.message);
+    CHECK_MSG(kiln_texture_registry_read(reg, id, &back, &size, &err), "%s", err.message);
     bool same = size == sizeof pixels && memcmp(back, pixels, size) == 0;
     free(back);
     kiln_texture_registry_destroy(reg);
@@ -75,13 +75,13 @@ TEST(mips_are_refused_where_they_cannot_be_built_or_kept) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
-    uint32_t next = kiln_textures_next_id(reg);
+    uint32_t next = kiln_texture_registry_next_id(reg);
     kiln_error float_err = {0}, writable_err = {0};
-    uint32_t a = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_R16_FLOAT, .width = 2,
+    uint32_t a = kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_R16_FLOAT, .width = 2,
                                       .height = 2, .mips = true}, &float_err);
-    uint32_t b = kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 2, .height = 2,
+    uint32_t b = kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 2, .height = 2,
                                       .usage = KILN_USAGE_WRITABLE, .mips = true}, &writable_err);
-    uint32_t next_after = kiln_textures_next_id(reg);
+    uint32_t next_after = kiln_texture_registry_next_id(reg);
     kiln_texture_registry_destroy(reg);
     FIXTURE_CLOSE_CLEAN(f);
     CHECK_EQ_INT(a, 0);

@@ -57,7 +57,7 @@ static uint32_t create_plain(kiln_texture_registry *reg, kiln_texture_format for
     size_t size = pixels ? (size_t)w * h * kiln_texture_format_bytes(format) : 0;
     kiln_texture_create_desc d = {.format = format, .width = w, .height = h, .pixels = pixels,
                                   .pixels_size = size, .usage = usage};
-    return kiln_textures_create(reg, &d, NULL);
+    return kiln_texture_registry_add(reg, &d, NULL);
 }
 
 /* Records a render pass that only clears `view`, and submits it: what a program's output pass
@@ -117,10 +117,10 @@ TEST(format_names_match_exactly_and_unknown_formats_have_no_properties) {
 TEST(ids_are_dense_from_one) {
     registry_env e;
     ENV_OPEN(e);
-    CHECK_EQ_INT(kiln_textures_next_id(e.reg), 1);
+    CHECK_EQ_INT(kiln_texture_registry_next_id(e.reg), 1);
     for (uint32_t want = 1; want <= 3; want++)
         CHECK_EQ_INT(create_plain(e.reg, KILN_FORMAT_R8, 2, 2, NULL, KILN_USAGE_SAMPLED), want);
-    CHECK_EQ_INT(kiln_textures_next_id(e.reg), 4);
+    CHECK_EQ_INT(kiln_texture_registry_next_id(e.reg), 4);
     ENV_CLOSE_CLEAN(e);
 }
 
@@ -129,8 +129,8 @@ TEST(a_destroyed_id_is_never_handed_out_again) {
     ENV_OPEN(e);
     CHECK_EQ_INT(create_plain(e.reg, KILN_FORMAT_R8, 2, 2, NULL, KILN_USAGE_SAMPLED), 1);
     CHECK_EQ_INT(create_plain(e.reg, KILN_FORMAT_R8, 2, 2, NULL, KILN_USAGE_SAMPLED), 2);
-    CHECK(kiln_textures_destroy(e.reg, 2, NULL));
-    CHECK(kiln_textures_destroy(e.reg, 1, NULL));
+    CHECK(kiln_texture_registry_remove(e.reg, 2, NULL));
+    CHECK(kiln_texture_registry_remove(e.reg, 1, NULL));
     CHECK_EQ_INT(create_plain(e.reg, KILN_FORMAT_R8, 2, 2, NULL, KILN_USAGE_SAMPLED), 3);
     ENV_CLOSE_CLEAN(e);
 }
@@ -164,16 +164,16 @@ TEST(every_rejected_create_names_its_value_and_consumes_no_id) {
         {{.format = KILN_FORMAT_RGBA8, .width = 3, .height = 2, .pixels_size = 24},
          "pixels is NULL but pixels_size is 24"},
     };
-    CHECK_EQ_INT(kiln_textures_create(e.reg, &ok, NULL), 1);
+    CHECK_EQ_INT(kiln_texture_registry_add(e.reg, &ok, NULL), 1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         kiln_error err = {0};
-        CHECK_EQ_INT(kiln_textures_create(e.reg, &cases[i].d, &err), 0);
+        CHECK_EQ_INT(kiln_texture_registry_add(e.reg, &cases[i].d, &err), 0);
         CHECK_EQ_INT(err.code, KILN_ERR_INVALID_ARGUMENT);
         CHECK_STR_CONTAINS(err.message, cases[i].message);
-        CHECK_EQ_INT(kiln_textures_next_id(e.reg), 2);
-        CHECK(kiln_textures_info(e.reg, 2) == NULL);
+        CHECK_EQ_INT(kiln_texture_registry_next_id(e.reg), 2);
+        CHECK(kiln_texture_registry_info(e.reg, 2) == NULL);
     }
-    CHECK_EQ_INT(kiln_textures_create(e.reg, &ok, NULL), 2);
+    CHECK_EQ_INT(kiln_texture_registry_add(e.reg, &ok, NULL), 2);
     ENV_CLOSE_CLEAN(e);
 }
 
@@ -182,8 +182,8 @@ TEST(info_reports_what_create_was_given) {
     ENV_OPEN(e);
     kiln_texture_create_desc d = {.format = KILN_FORMAT_R16_FLOAT, .width = 5, .height = 3,
                                   .usage = KILN_USAGE_WRITABLE, .sampling = KILN_SAMPLING_NEAREST};
-    uint32_t id = kiln_textures_create(e.reg, &d, NULL);
-    const kiln_texture_info *info = kiln_textures_info(e.reg, id);
+    uint32_t id = kiln_texture_registry_add(e.reg, &d, NULL);
+    const kiln_texture_info *info = kiln_texture_registry_info(e.reg, id);
     CHECK(info != NULL);
     CHECK_EQ_INT(info->kind, KILN_TEXTURE_PLAIN);
     CHECK_EQ_INT(info->format, KILN_FORMAT_R16_FLOAT);
@@ -199,11 +199,11 @@ TEST(a_texture_without_pixels_is_zero_filled_on_the_gpu) {
     registry_env e;
     ENV_OPEN(e);
     uint32_t id = create_plain(e.reg, KILN_FORMAT_RGBA16_FLOAT, 3, 2, NULL, KILN_USAGE_WRITABLE);
-    CHECK(kiln_textures_gpu_view(e.reg, id, NULL) != NULL);
+    CHECK(kiln_texture_registry_gpu_view(e.reg, id, NULL) != NULL);
     void *px = NULL;
     size_t size = 0;
     kiln_error err = {0};
-    CHECK_MSG(kiln_textures_read(e.reg, id, &px, &size, &err), "%s", err.message);
+    CHECK_MSG(kiln_texture_registry_read(e.reg, id, &px, &size, &err), "%s", err.message);
     CHECK_EQ_INT(size, 3 * 2 * 8);
     static const uint8_t zeros[48];
     bool all_zero = memcmp(px, zeros, size) == 0;
@@ -224,11 +224,11 @@ TEST(every_format_round_trips_through_the_gpu_unchanged) {
         fill_pattern(format, pixels, size, (uint32_t)i);
         uint32_t id = create_plain(e.reg, format, 3, 2, pixels, KILN_USAGE_WRITABLE);
         kiln_error err = {0};
-        CHECK_MSG(kiln_textures_gpu_view(e.reg, id, &err) != NULL, "%s: %s", kiln_texture_format_name(format),
+        CHECK_MSG(kiln_texture_registry_gpu_view(e.reg, id, &err) != NULL, "%s: %s", kiln_texture_format_name(format),
                   err.message);
         void *back = NULL;
         size_t back_size = 0;
-        CHECK_MSG(kiln_textures_read(e.reg, id, &back, &back_size, &err), "%s", err.message);
+        CHECK_MSG(kiln_texture_registry_read(e.reg, id, &back, &back_size, &err), "%s", err.message);
         bool same = back_size == size && memcmp(back, pixels, size) == 0;
         free(back);
         CHECK_MSG(same, "%s read back differs", kiln_texture_format_name(format));
@@ -243,12 +243,12 @@ TEST(a_sampled_texture_is_uploaded_from_its_cpu_copy) {
     fill_pattern(KILN_FORMAT_RGBA8, pixels, sizeof pixels, 1);
     uint32_t id = create_plain(e.reg, KILN_FORMAT_RGBA8, 3, 2, pixels, KILN_USAGE_SAMPLED);
     kiln_error err = {0};
-    WGPUTexture tex = kiln_textures_gpu_texture(e.reg, id, &err);
+    WGPUTexture tex = kiln_texture_registry_gpu_texture(e.reg, id, &err);
     CHECK_MSG(tex != NULL, "%s", err.message);
     CHECK_EQ_INT(wgpuTextureGetUsage(tex), WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst |
                                                WGPUTextureUsage_CopySrc);
     kiln_image img = {0};
-    CHECK_MSG(kiln_gfx_read_texture(e.f.res, tex, &img, &err), "%s", err.message);
+    CHECK_MSG(kiln_resources_read_texture(e.f.res, tex, &img, &err), "%s", err.message);
     bool same = memcmp(img.pixels, pixels, sizeof pixels) == 0;
     kiln_image_free(&img);
     CHECK(same);
@@ -263,13 +263,13 @@ TEST(an_update_is_uploaded_at_the_next_gpu_use) {
     fill_pattern(KILN_FORMAT_R8, second, sizeof second, 2);
     uint32_t id = create_plain(e.reg, KILN_FORMAT_R8, 3, 2, first, KILN_USAGE_SAMPLED);
     kiln_error err = {0};
-    kiln_texture_view before = kiln_textures_view_handle(e.reg, id, &err);
+    kiln_texture_view before = kiln_texture_registry_view_handle(e.reg, id, &err);
     CHECK_MSG(before.id, "%s", err.message);
-    CHECK_MSG(kiln_textures_update(e.reg, id, second, sizeof second, &err), "%s", err.message);
-    kiln_texture_view after = kiln_textures_view_handle(e.reg, id, &err);
+    CHECK_MSG(kiln_texture_registry_update(e.reg, id, second, sizeof second, &err), "%s", err.message);
+    kiln_texture_view after = kiln_texture_registry_view_handle(e.reg, id, &err);
     CHECK_EQ_INT(after.id, before.id); /* same GPU objects, new contents: bind groups stay valid */
     kiln_image img = {0};
-    CHECK_MSG(kiln_gfx_read_texture(e.f.res, kiln_textures_gpu_texture(e.reg, id, NULL), &img, &err), "%s",
+    CHECK_MSG(kiln_resources_read_texture(e.f.res, kiln_texture_registry_gpu_texture(e.reg, id, NULL), &img, &err), "%s",
               err.message);
     bool same = true;
     for (uint32_t p = 0; p < 6; p++) same = same && ((uint8_t *)img.pixels)[4 * p] == second[p];
@@ -283,10 +283,10 @@ TEST(read_after_update_returns_the_new_pixels) {
     ENV_OPEN(e);
     float first[4] = {1, 2, 3, 4}, second[4] = {-1, 0.5f, 9, 1e6f};
     uint32_t id = create_plain(e.reg, KILN_FORMAT_R32_FLOAT, 2, 2, first, KILN_USAGE_SAMPLED);
-    CHECK(kiln_textures_update(e.reg, id, second, sizeof second, NULL));
+    CHECK(kiln_texture_registry_update(e.reg, id, second, sizeof second, NULL));
     void *back = NULL;
     size_t size = 0;
-    CHECK(kiln_textures_read(e.reg, id, &back, &size, NULL));
+    CHECK(kiln_texture_registry_read(e.reg, id, &back, &size, NULL));
     bool same = size == sizeof second && memcmp(back, second, size) == 0;
     free(back);
     CHECK(same);
@@ -299,12 +299,12 @@ TEST(an_update_of_the_wrong_length_changes_nothing) {
     uint8_t first[4] = {1, 2, 3, 4}, longer[5] = {9, 9, 9, 9, 9};
     uint32_t id = create_plain(e.reg, KILN_FORMAT_R8, 2, 2, first, KILN_USAGE_SAMPLED);
     kiln_error err = {0};
-    CHECK(!kiln_textures_update(e.reg, id, longer, sizeof longer, &err));
+    CHECK(!kiln_texture_registry_update(e.reg, id, longer, sizeof longer, &err));
     CHECK_EQ_INT(err.code, KILN_ERR_INVALID_ARGUMENT);
     CHECK_STR_CONTAINS(err.message, "update_texture 1: pixels hold 5 bytes, expected 4 (2x2 R8)");
     void *back = NULL;
     size_t size = 0;
-    CHECK(kiln_textures_read(e.reg, id, &back, &size, NULL));
+    CHECK(kiln_texture_registry_read(e.reg, id, &back, &size, NULL));
     bool same = size == 4 && memcmp(back, first, 4) == 0;
     free(back);
     CHECK(same);
@@ -318,12 +318,12 @@ TEST(a_writable_texture_reads_back_what_the_gpu_rendered) {
     memset(stale, 0x40, sizeof stale);
     uint32_t id = create_plain(e.reg, KILN_FORMAT_RGBA8, 3, 2, stale, KILN_USAGE_WRITABLE);
     kiln_error err = {0};
-    WGPUTextureView view = kiln_textures_gpu_view(e.reg, id, &err);
+    WGPUTextureView view = kiln_texture_registry_gpu_view(e.reg, id, &err);
     CHECK_MSG(view != NULL, "%s", err.message);
     CHECK(clear_on_gpu(e.f.res, view, 0, 1, 0, 1));
     uint8_t *back = NULL;
     size_t size = 0;
-    CHECK_MSG(kiln_textures_read(e.reg, id, (void **)&back, &size, &err), "%s", err.message);
+    CHECK_MSG(kiln_texture_registry_read(e.reg, id, (void **)&back, &size, &err), "%s", err.message);
     bool green = size == sizeof stale;
     for (size_t p = 0; green && p < 6; p++)
         green = back[4 * p] == 0 && back[4 * p + 1] == 255 && back[4 * p + 2] == 0 && back[4 * p + 3] == 255;
@@ -336,13 +336,13 @@ TEST(an_update_of_a_rendered_writable_texture_replaces_the_gpu_pixels) {
     registry_env e;
     ENV_OPEN(e);
     uint32_t id = create_plain(e.reg, KILN_FORMAT_R32_FLOAT, 2, 1, NULL, KILN_USAGE_WRITABLE);
-    CHECK(clear_on_gpu(e.f.res, kiln_textures_gpu_view(e.reg, id, NULL), 7, 0, 0, 1));
+    CHECK(clear_on_gpu(e.f.res, kiln_texture_registry_gpu_view(e.reg, id, NULL), 7, 0, 0, 1));
     float update[2] = {-2.5f, 42};
-    CHECK(kiln_textures_update(e.reg, id, update, sizeof update, NULL));
+    CHECK(kiln_texture_registry_update(e.reg, id, update, sizeof update, NULL));
     float *back = NULL;
     size_t size = 0;
     kiln_error err = {0};
-    CHECK_MSG(kiln_textures_read(e.reg, id, (void **)&back, &size, &err), "%s", err.message);
+    CHECK_MSG(kiln_texture_registry_read(e.reg, id, (void **)&back, &size, &err), "%s", err.message);
     bool same = size == sizeof update && back[0] == -2.5f && back[1] == 42;
     free(back);
     CHECK(same);
@@ -354,28 +354,28 @@ TEST(a_destroyed_id_is_unknown_to_every_call) {
     ENV_OPEN(e);
     uint8_t px[4] = {0};
     uint32_t id = create_plain(e.reg, KILN_FORMAT_R8, 2, 2, px, KILN_USAGE_WRITABLE);
-    CHECK(kiln_textures_gpu_view(e.reg, id, NULL) != NULL);
-    CHECK(kiln_textures_destroy(e.reg, id, NULL));
-    CHECK(kiln_textures_info(e.reg, id) == NULL);
+    CHECK(kiln_texture_registry_gpu_view(e.reg, id, NULL) != NULL);
+    CHECK(kiln_texture_registry_remove(e.reg, id, NULL));
+    CHECK(kiln_texture_registry_info(e.reg, id) == NULL);
     kiln_error err = {0};
-    CHECK(!kiln_textures_update(e.reg, id, px, sizeof px, &err));
+    CHECK(!kiln_texture_registry_update(e.reg, id, px, sizeof px, &err));
     CHECK_EQ_INT(err.code, KILN_ERR_INVALID_HANDLE);
     CHECK(strcmp(err.message, "unknown texture id 1") == 0);
     void *back = NULL;
     size_t size = 0;
     err = (kiln_error){0};
-    CHECK(!kiln_textures_read(e.reg, id, &back, &size, &err));
+    CHECK(!kiln_texture_registry_read(e.reg, id, &back, &size, &err));
     CHECK(strcmp(err.message, "unknown texture id 1") == 0);
     CHECK(back == NULL);
     err = (kiln_error){0};
-    CHECK(!kiln_textures_destroy(e.reg, id, &err));
+    CHECK(!kiln_texture_registry_remove(e.reg, id, &err));
     CHECK(strcmp(err.message, "unknown texture id 1") == 0);
     err = (kiln_error){0};
-    CHECK(kiln_textures_gpu_view(e.reg, id, &err) == NULL);
+    CHECK(kiln_texture_registry_gpu_view(e.reg, id, &err) == NULL);
     CHECK(strcmp(err.message, "unknown texture id 1") == 0);
-    CHECK_EQ_INT(kiln_textures_view_handle(e.reg, id, NULL).id, 0);
-    CHECK(kiln_textures_gpu_texture(e.reg, 0, NULL) == NULL);
-    CHECK(kiln_textures_info(e.reg, 99) == NULL);
+    CHECK_EQ_INT(kiln_texture_registry_view_handle(e.reg, id, NULL).id, 0);
+    CHECK(kiln_texture_registry_gpu_texture(e.reg, 0, NULL) == NULL);
+    CHECK(kiln_texture_registry_info(e.reg, 99) == NULL);
     ENV_CLOSE_CLEAN(e);
 }
 
@@ -387,20 +387,20 @@ TEST(gpu_objects_exist_only_once_used_and_are_released_by_destroy) {
     uint32_t b = create_plain(e.reg, KILN_FORMAT_R8, 4, 4, NULL, KILN_USAGE_WRITABLE);
     kiln_live_counts c = kiln_resources_live_counts(e.f.res);
     CHECK_EQ_INT(kiln_live_counts_total(&c), kiln_live_counts_total(&start));
-    CHECK(kiln_textures_gpu_view(e.reg, a, NULL) != NULL);
-    CHECK(kiln_textures_gpu_view(e.reg, b, NULL) != NULL);
+    CHECK(kiln_texture_registry_gpu_view(e.reg, a, NULL) != NULL);
+    CHECK(kiln_texture_registry_gpu_view(e.reg, b, NULL) != NULL);
     void *back = NULL;
     size_t size = 0;
-    CHECK(kiln_textures_read(e.reg, b, &back, &size, NULL)); /* its staging buffer goes too */
+    CHECK(kiln_texture_registry_read(e.reg, b, &back, &size, NULL)); /* its staging buffer goes too */
     free(back);
     c = kiln_resources_live_counts(e.f.res);
     CHECK_EQ_INT(c.textures, start.textures + 2);
     CHECK_EQ_INT(c.texture_views, start.texture_views + 2);
     CHECK_EQ_INT(kiln_live_counts_total(&c), kiln_live_counts_total(&start) + 4);
-    CHECK(kiln_textures_destroy(e.reg, a, NULL));
+    CHECK(kiln_texture_registry_remove(e.reg, a, NULL));
     c = kiln_resources_live_counts(e.f.res);
     CHECK_EQ_INT(kiln_live_counts_total(&c), kiln_live_counts_total(&start) + 2);
-    CHECK(kiln_textures_destroy(e.reg, b, NULL));
+    CHECK(kiln_texture_registry_remove(e.reg, b, NULL));
     c = kiln_resources_live_counts(e.f.res);
     CHECK_EQ_INT(kiln_live_counts_total(&c), kiln_live_counts_total(&start));
     ENV_CLOSE_CLEAN(e);
@@ -412,7 +412,7 @@ TEST(destroying_the_registry_releases_every_gpu_object) {
     kiln_live_counts start = kiln_resources_live_counts(e.f.res);
     for (size_t i = 0; i < FORMAT_TOTAL; i++) {
         uint32_t id = create_plain(e.reg, ALL_FORMATS[i], 2, 2, NULL, KILN_USAGE_WRITABLE);
-        CHECK(kiln_textures_gpu_view(e.reg, id, NULL) != NULL);
+        CHECK(kiln_texture_registry_gpu_view(e.reg, id, NULL) != NULL);
     }
     kiln_live_counts c = kiln_resources_live_counts(e.f.res);
     CHECK_EQ_INT(kiln_live_counts_total(&c), kiln_live_counts_total(&start) + 2 * FORMAT_TOTAL);

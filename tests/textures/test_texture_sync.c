@@ -9,7 +9,7 @@
 static const uint8_t RED[4] = {255, 0, 0, 255}, GREEN[4] = {0, 255, 0, 255};
 
 static uint32_t create_texel(kiln_texture_registry *reg, const uint8_t rgba[4]) {
-    return kiln_textures_create(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 1, .height = 1,
+    return kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 1, .height = 1,
                                 .pixels = rgba, .pixels_size = 4}, NULL);
 }
 
@@ -66,8 +66,8 @@ TEST(sync_uploads_only_the_texture_that_was_updated) {
     CHECK_MSG(kiln_texture_registry_sync(reg, &err), "%s", err.message);
     kiln_texture_registry_stats synced = kiln_texture_registry_get_stats(reg);
     /* Two updates before a sync are one upload: the GPU only ever needs the latest copy. */
-    CHECK_MSG(kiln_textures_update(reg, a, GREEN, 4, &err), "%s", err.message);
-    CHECK_MSG(kiln_textures_update(reg, a, RED, 4, &err), "%s", err.message);
+    CHECK_MSG(kiln_texture_registry_update(reg, a, GREEN, 4, &err), "%s", err.message);
+    CHECK_MSG(kiln_texture_registry_update(reg, a, RED, 4, &err), "%s", err.message);
     CHECK_MSG(kiln_texture_registry_sync(reg, &err), "%s", err.message);
     kiln_texture_registry_stats updated = kiln_texture_registry_get_stats(reg);
     kiln_texture_registry_destroy(reg);
@@ -83,7 +83,7 @@ TEST(a_destroyed_pending_texture_leaves_nothing_for_sync_to_do) {
     kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
     CHECK_MSG(reg, "%s", err.message);
     uint32_t id = create_texel(reg, RED);
-    CHECK(kiln_textures_destroy(reg, id, &err));
+    CHECK(kiln_texture_registry_remove(reg, id, &err));
     CHECK_MSG(kiln_texture_registry_sync(reg, &err), "%s", err.message);
     kiln_texture_registry_stats stats = kiln_texture_registry_get_stats(reg);
     kiln_texture_registry_destroy(reg);

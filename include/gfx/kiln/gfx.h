@@ -171,68 +171,68 @@ void kiln_resources_destroy(kiln_resources *res);
 kiln_gfx *kiln_resources_gfx(const kiln_resources *res);
 kiln_live_counts kiln_resources_live_counts(const kiln_resources *res);
 
-kiln_buffer kiln_gfx_create_buffer(kiln_resources *res, const kiln_buffer_desc *desc, kiln_error *err);
-kiln_texture kiln_gfx_create_texture(kiln_resources *res, const kiln_texture_desc *desc, kiln_error *err);
-kiln_texture_view kiln_gfx_create_texture_view(kiln_resources *res, kiln_texture texture,
+kiln_buffer kiln_resources_create_buffer(kiln_resources *res, const kiln_buffer_desc *desc, kiln_error *err);
+kiln_texture kiln_resources_create_texture(kiln_resources *res, const kiln_texture_desc *desc, kiln_error *err);
+kiln_texture_view kiln_resources_create_texture_view(kiln_resources *res, kiln_texture texture,
                                                const kiln_texture_view_desc *desc, kiln_error *err);
-kiln_sampler kiln_gfx_create_sampler(kiln_resources *res, const kiln_sampler_desc *desc, kiln_error *err);
+kiln_sampler kiln_resources_create_sampler(kiln_resources *res, const kiln_sampler_desc *desc, kiln_error *err);
 /* The reverse-Z shadow comparison sampler: linear, clamp, GreaterEqual. */
-kiln_sampler kiln_gfx_create_comparison_sampler(kiln_resources *res, const char *label, kiln_error *err);
+kiln_sampler kiln_resources_create_comparison_sampler(kiln_resources *res, const char *label, kiln_error *err);
 
 /* Wraps a view kiln does not own (a swapchain view) so it can be bound through a handle. */
-kiln_texture_view kiln_gfx_import_texture_view(kiln_resources *res, WGPUTextureView view, kiln_error *err);
-bool kiln_gfx_forget_texture_view(kiln_resources *res, kiln_texture_view view, kiln_error *err);
+kiln_texture_view kiln_resources_import_texture_view(kiln_resources *res, WGPUTextureView view, kiln_error *err);
+bool kiln_resources_forget_texture_view(kiln_resources *res, kiln_texture_view view, kiln_error *err);
 
-bool kiln_gfx_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err);
+bool kiln_resources_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err);
 /* Refused (nothing released) while views of the texture are alive. */
-bool kiln_gfx_destroy_texture(kiln_resources *res, kiln_texture h, kiln_error *err);
-bool kiln_gfx_destroy_texture_view(kiln_resources *res, kiln_texture_view h, kiln_error *err);
-bool kiln_gfx_destroy_sampler(kiln_resources *res, kiln_sampler h, kiln_error *err);
-bool kiln_gfx_destroy_shader(kiln_resources *res, kiln_shader h, kiln_error *err);
-bool kiln_gfx_destroy_bind_group_layout(kiln_resources *res, kiln_bind_group_layout h, kiln_error *err);
-bool kiln_gfx_destroy_pipeline_layout(kiln_resources *res, kiln_pipeline_layout h, kiln_error *err);
-bool kiln_gfx_destroy_bind_group(kiln_resources *res, kiln_bind_group h, kiln_error *err);
-bool kiln_gfx_destroy_render_pipeline(kiln_resources *res, kiln_render_pipeline h, kiln_error *err);
-bool kiln_gfx_destroy_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, kiln_error *err);
+bool kiln_resources_destroy_texture(kiln_resources *res, kiln_texture h, kiln_error *err);
+bool kiln_resources_destroy_texture_view(kiln_resources *res, kiln_texture_view h, kiln_error *err);
+bool kiln_resources_destroy_sampler(kiln_resources *res, kiln_sampler h, kiln_error *err);
+bool kiln_resources_destroy_shader(kiln_resources *res, kiln_shader h, kiln_error *err);
+bool kiln_resources_destroy_bind_group_layout(kiln_resources *res, kiln_bind_group_layout h, kiln_error *err);
+bool kiln_resources_destroy_pipeline_layout(kiln_resources *res, kiln_pipeline_layout h, kiln_error *err);
+bool kiln_resources_destroy_bind_group(kiln_resources *res, kiln_bind_group h, kiln_error *err);
+bool kiln_resources_destroy_render_pipeline(kiln_resources *res, kiln_render_pipeline h, kiln_error *err);
+bool kiln_resources_destroy_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, kiln_error *err);
 
 /* Raw objects behind handles: NULL (and an "invalid handle" error) for stale handles. */
-WGPUBuffer kiln_gfx_buffer_raw(const kiln_resources *res, kiln_buffer h, kiln_error *err);
-uint64_t kiln_gfx_buffer_size(const kiln_resources *res, kiln_buffer h);
-WGPUTexture kiln_gfx_texture_raw(const kiln_resources *res, kiln_texture h, kiln_error *err);
-const kiln_texture_desc *kiln_gfx_texture_desc(const kiln_resources *res, kiln_texture h);
+WGPUBuffer kiln_resources_buffer_raw(const kiln_resources *res, kiln_buffer h, kiln_error *err);
+uint64_t kiln_resources_buffer_size(const kiln_resources *res, kiln_buffer h);
+WGPUTexture kiln_resources_texture_raw(const kiln_resources *res, kiln_texture h, kiln_error *err);
+const kiln_texture_desc *kiln_resources_texture_desc(const kiln_resources *res, kiln_texture h);
 /* What Dawn says of a texture kiln did not create (a swapchain's, a caller's): size, layers,
  * mips, samples, format and usage; the label stays NULL. */
 kiln_texture_desc kiln_gfx_raw_texture_desc(WGPUTexture texture);
-uint32_t kiln_gfx_texture_view_count(const kiln_resources *res, kiln_texture h);
-WGPUTextureView kiln_gfx_texture_view_raw(const kiln_resources *res, kiln_texture_view h, kiln_error *err);
-WGPUSampler kiln_gfx_sampler_raw(const kiln_resources *res, kiln_sampler h, kiln_error *err);
-WGPUShaderModule kiln_gfx_shader_raw(const kiln_resources *res, kiln_shader h, kiln_error *err);
-WGPUBindGroupLayout kiln_gfx_bind_group_layout_raw(const kiln_resources *res, kiln_bind_group_layout h, kiln_error *err);
-WGPUPipelineLayout kiln_gfx_pipeline_layout_raw(const kiln_resources *res, kiln_pipeline_layout h, kiln_error *err);
-WGPUBindGroup kiln_gfx_bind_group_raw(const kiln_resources *res, kiln_bind_group h, kiln_error *err);
-WGPURenderPipeline kiln_gfx_render_pipeline_raw(const kiln_resources *res, kiln_render_pipeline h, kiln_error *err);
-WGPUComputePipeline kiln_gfx_compute_pipeline_raw(const kiln_resources *res, kiln_compute_pipeline h, kiln_error *err);
+uint32_t kiln_resources_texture_view_count(const kiln_resources *res, kiln_texture h);
+WGPUTextureView kiln_resources_texture_view_raw(const kiln_resources *res, kiln_texture_view h, kiln_error *err);
+WGPUSampler kiln_resources_sampler_raw(const kiln_resources *res, kiln_sampler h, kiln_error *err);
+WGPUShaderModule kiln_resources_shader_raw(const kiln_resources *res, kiln_shader h, kiln_error *err);
+WGPUBindGroupLayout kiln_resources_bind_group_layout_raw(const kiln_resources *res, kiln_bind_group_layout h, kiln_error *err);
+WGPUPipelineLayout kiln_resources_pipeline_layout_raw(const kiln_resources *res, kiln_pipeline_layout h, kiln_error *err);
+WGPUBindGroup kiln_resources_bind_group_raw(const kiln_resources *res, kiln_bind_group h, kiln_error *err);
+WGPURenderPipeline kiln_resources_render_pipeline_raw(const kiln_resources *res, kiln_render_pipeline h, kiln_error *err);
+WGPUComputePipeline kiln_resources_compute_pipeline_raw(const kiln_resources *res, kiln_compute_pipeline h, kiln_error *err);
 
 /* Uploads through the queue. Fails (nothing written) when offset + size exceeds the buffer. */
-bool kiln_gfx_write_buffer(kiln_resources *res, kiln_buffer h, uint64_t offset, const void *data, size_t size,
+bool kiln_resources_write_buffer(kiln_resources *res, kiln_buffer h, uint64_t offset, const void *data, size_t size,
                            kiln_error *err);
 /* Uploads one mip level (layer `layer`) of tightly packed rows. Fails when the region leaves the
  * texture or `size` is shorter than bytes_per_row * height. */
-bool kiln_gfx_write_texture(kiln_resources *res, kiln_texture h, uint32_t mip, uint32_t layer, const void *data,
+bool kiln_resources_write_texture(kiln_resources *res, kiln_texture h, uint32_t mip, uint32_t layer, const void *data,
                             size_t size, uint32_t bytes_per_row, uint32_t width, uint32_t height, kiln_error *err);
 
 /* Adopting takes ownership of a raw object created elsewhere (a pipeline builder, a shader
  * compile): on failure (NULL object, pool full) the object is released, so ownership always
  * passes. */
-kiln_shader kiln_gfx_adopt_shader(kiln_resources *res, WGPUShaderModule module, const char *label, kiln_error *err);
-kiln_render_pipeline kiln_gfx_adopt_render_pipeline(kiln_resources *res, WGPURenderPipeline p, kiln_error *err);
-kiln_compute_pipeline kiln_gfx_adopt_compute_pipeline(kiln_resources *res, WGPUComputePipeline p, kiln_error *err);
+kiln_shader kiln_resources_adopt_shader(kiln_resources *res, WGPUShaderModule module, const char *label, kiln_error *err);
+kiln_render_pipeline kiln_resources_adopt_render_pipeline(kiln_resources *res, WGPURenderPipeline p, kiln_error *err);
+kiln_compute_pipeline kiln_resources_adopt_compute_pipeline(kiln_resources *res, WGPUComputePipeline p, kiln_error *err);
 /* Swap the object behind a live handle (hot reload); the old object is released. On a stale
  * handle the new object is released and false returned. */
-bool kiln_gfx_replace_shader(kiln_resources *res, kiln_shader h, WGPUShaderModule module, kiln_error *err);
-bool kiln_gfx_replace_render_pipeline(kiln_resources *res, kiln_render_pipeline h, WGPURenderPipeline p,
+bool kiln_resources_replace_shader(kiln_resources *res, kiln_shader h, WGPUShaderModule module, kiln_error *err);
+bool kiln_resources_replace_render_pipeline(kiln_resources *res, kiln_render_pipeline h, WGPURenderPipeline p,
                                       kiln_error *err);
-bool kiln_gfx_replace_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, WGPUComputePipeline p,
+bool kiln_resources_replace_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, WGPUComputePipeline p,
                                        kiln_error *err);
 
 /* ---------------------------------------------------------------------------------------------
@@ -304,13 +304,13 @@ typedef struct kiln_binding_resource {
     kiln_texture_view view;
 } kiln_binding_resource;
 
-kiln_bind_group_layout kiln_gfx_create_bind_group_layout(kiln_resources *res, const char *label,
+kiln_bind_group_layout kiln_resources_create_bind_group_layout(kiln_resources *res, const char *label,
                                                          const kiln_layout_entry *entries, uint32_t count,
                                                          kiln_error *err);
-kiln_pipeline_layout kiln_gfx_create_pipeline_layout(kiln_resources *res, const char *label,
+kiln_pipeline_layout kiln_resources_create_pipeline_layout(kiln_resources *res, const char *label,
                                                      const kiln_bind_group_layout *layouts, uint32_t count,
                                                      kiln_error *err);
-kiln_bind_group kiln_gfx_create_bind_group(kiln_resources *res, const char *label, kiln_bind_group_layout layout,
+kiln_bind_group kiln_resources_create_bind_group(kiln_resources *res, const char *label, kiln_bind_group_layout layout,
                                            const kiln_binding_resource *entries, uint32_t count, kiln_error *err);
 
 /* A bind group cache: groups keyed by their layout and entries (binding numbers, the bound
@@ -410,13 +410,13 @@ typedef struct kiln_compute_pipeline_desc {
 
 /* Build the raw object (for hot reload); fail with "pipeline '<label>' is invalid: <message>"
  * when Dawn rejects it. create_* build and adopt. */
-WGPURenderPipeline kiln_gfx_build_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
+WGPURenderPipeline kiln_resources_build_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
                                                   kiln_error *err);
-WGPUComputePipeline kiln_gfx_build_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
+WGPUComputePipeline kiln_resources_build_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
                                                     kiln_error *err);
-kiln_render_pipeline kiln_gfx_create_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
+kiln_render_pipeline kiln_resources_create_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
                                                      kiln_error *err);
-kiln_compute_pipeline kiln_gfx_create_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
+kiln_compute_pipeline kiln_resources_create_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
                                                        kiln_error *err);
 
 /* ---------------------------------------------------------------------------------------------
@@ -549,12 +549,12 @@ void kiln_encoder_discard(kiln_encoder *enc);
 /* For tests, tools and shutdown, never the frame loop: block on the GPU. */
 bool kiln_gfx_wait_for_queue(kiln_gfx *gfx, kiln_error *err);
 /* Maps a MapRead buffer and copies size bytes from offset into dst. */
-bool kiln_gfx_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t offset, void *dst, size_t size,
+bool kiln_resources_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t offset, void *dst, size_t size,
                           kiln_error *err);
 /* Reads mip 0 of a 2D texture (RGBA8/BGRA8 unorm or srgb, RGBA16Float, RGBA32Float, R8, R32Float)
  * into a new image: 8-bit formats as RGBA8 (BGRA swapped), RGBA16Float as RGBA16F, 32-bit float as
  * RGBA32F (single-channel formats fill R, with G=B=0 and A=1). Submits and waits. */
-bool kiln_gfx_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err);
+bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Timestamps: GPU times of render passes, read back without stalling the frame

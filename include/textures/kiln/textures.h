@@ -5,7 +5,7 @@
  * created and uploaded lazily, at the next kiln_texture_registry_sync (which the program runtime
  * and the renderer call at the start of each record) or the first time something asks for its
  * view, and re-uploaded at the next sync after an update. A Writable texture is one a program may render into; its GPU pixels are then newer than
- * the CPU copy, and kiln_textures_read reads them back from the GPU.
+ * the CPU copy, and kiln_texture_registry_read reads them back from the GPU.
  *
  * Plain 2D textures exist now; arrays and volumes (the draw-pass issue) share the id sequence and
  * the kind field, so every path that takes a plain texture can already tell them apart.
@@ -90,25 +90,25 @@ void kiln_texture_registry_destroy(kiln_texture_registry *reg);
 
 /* Returns the new id, or 0 with the reason (a zero or too large size, an unknown format, pixels of
  * the wrong length, mips on a format or usage that cannot have them: each names the value at fault). Validation runs before an id is assigned. */
-uint32_t kiln_textures_create(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err);
+uint32_t kiln_texture_registry_add(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err);
 /* Replaces the pixels of a plain texture (same size and format); the GPU copy is refreshed at its
  * next use. Fails, changing nothing, for an unknown id, an array or volume, or a wrong length. */
-bool kiln_textures_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err);
+bool kiln_texture_registry_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err);
 /* Releases the texture; the id is never handed out again. Fails for an unknown id. */
-bool kiln_textures_destroy(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+bool kiln_texture_registry_remove(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 /* NULL for an unknown (or destroyed) id. */
-const kiln_texture_info *kiln_textures_info(const kiln_texture_registry *reg, uint32_t id);
+const kiln_texture_info *kiln_texture_registry_info(const kiln_texture_registry *reg, uint32_t id);
 /* Copies the current pixels (tightly packed rows, top-down, the texture's own format) into a new
  * malloc'd buffer the caller frees: the GPU's for a Writable texture that has been realized, else
  * the CPU copy. Blocks on the GPU; for tests and tools. */
-bool kiln_textures_read(kiln_texture_registry *reg, uint32_t id, void **pixels, size_t *size, kiln_error *err);
+bool kiln_texture_registry_read(kiln_texture_registry *reg, uint32_t id, void **pixels, size_t *size, kiln_error *err);
 
 /* The GPU side, creating and uploading on first use (and after an update). The texture carries
  * TextureBinding | CopyDst | CopySrc, plus RenderAttachment when Writable. */
-WGPUTexture kiln_textures_gpu_texture(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
-WGPUTextureView kiln_textures_gpu_view(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+WGPUTexture kiln_texture_registry_gpu_texture(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+WGPUTextureView kiln_texture_registry_gpu_view(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 /* The view's handle in kiln_resources, for caching bind groups by (index, generation). */
-kiln_texture_view kiln_textures_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
+kiln_texture_view kiln_texture_registry_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 
 /* The sync point: realizes every texture not yet on the GPU and uploads every texture whose CPU
  * copy changed since its last upload, so whoever holds a view (a material's bind group, a cached
@@ -126,7 +126,7 @@ typedef struct kiln_texture_registry_stats {
 kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_registry *reg);
 
 /* The next id create would assign (for tests of "a rejected create consumes no id"). */
-uint32_t kiln_textures_next_id(const kiln_texture_registry *reg);
+uint32_t kiln_texture_registry_next_id(const kiln_texture_registry *reg);
 
 #ifdef __cplusplus
 }

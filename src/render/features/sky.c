@@ -13,14 +13,14 @@ static bool create_sky(kiln_renderer *r, void *state, kiln_error *err) {
     s->r = r;
     kiln_shader program = kiln_shader_library_load(r->library, "sky.wgsl", err);
     if (!program.id) return false;
-    s->layout = kiln_gfx_create_pipeline_layout(r->res, "sky", &r->frame_layout, 1, err);
+    s->layout = kiln_resources_create_pipeline_layout(r->res, "sky", &r->frame_layout, 1, err);
     if (!s->layout.id) return false;
     kiln_render_pipeline_desc d = {
         .label = "sky", .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
         .fragment_entry = "fs_sky", .target_count = 1, .targets = {{.format = WGPUTextureFormat_RGBA16Float}},
         .depth = kiln_depth_reverse_z(WGPUTextureFormat_Depth32Float, false), .sample_count = 1,
     };
-    s->pipeline = kiln_gfx_create_render_pipeline(r->res, &d, err);
+    s->pipeline = kiln_resources_create_render_pipeline(r->res, &d, err);
     return s->pipeline.id && kiln_shader_library_watch_render_pipeline(r->library, program, s->pipeline, &d, err);
 }
 
@@ -28,9 +28,9 @@ static void destroy_sky(kiln_renderer *r, void *state) {
     sky_state *s = state;
     if (s->pipeline.id) {
         kiln_shader_library_unwatch_render_pipeline(r->library, s->pipeline, NULL);
-        kiln_gfx_destroy_render_pipeline(r->res, s->pipeline, NULL);
+        kiln_resources_destroy_render_pipeline(r->res, s->pipeline, NULL);
     }
-    if (s->layout.id) kiln_gfx_destroy_pipeline_layout(r->res, s->layout, NULL);
+    if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
 }
 
 static void record_sky(kiln_fg_context *ctx, void *user) {

@@ -25,18 +25,18 @@ static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
         {.binding = 1, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = KILN_POST_UNIFORM_SIZE},
     };
-    if (!(s->hdr_layout = kiln_gfx_create_bind_group_layout(r->res, "post", group, 2, err)).id) return false;
+    if (!(s->hdr_layout = kiln_resources_create_bind_group_layout(r->res, "post", group, 2, err)).id) return false;
     kiln_buffer_desc post = {.label = "post uniform", .size = KILN_POST_UNIFORM_SIZE,
                              .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
-    if (!(s->post_uniform = kiln_gfx_create_buffer(r->res, &post, err)).id) return false;
-    if (!(s->empty_layout = kiln_gfx_create_bind_group_layout(r->res, "empty", NULL, 0, err)).id) return false;
+    if (!(s->post_uniform = kiln_resources_create_buffer(r->res, &post, err)).id) return false;
+    if (!(s->empty_layout = kiln_resources_create_bind_group_layout(r->res, "empty", NULL, 0, err)).id) return false;
     kiln_bind_group_layout groups[4] = {r->frame_layout, s->empty_layout, s->empty_layout, s->hdr_layout};
-    if (!(s->layout = kiln_gfx_create_pipeline_layout(r->res, "post", groups, 4, err)).id) return false;
+    if (!(s->layout = kiln_resources_create_pipeline_layout(r->res, "post", groups, 4, err)).id) return false;
     kiln_render_pipeline_desc d = {
         .label = "tonemap", .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
         .fragment_entry = "fs_tonemap", .target_count = 1, .targets = {{.format = r->output_format}},
     };
-    s->pipeline = kiln_gfx_create_render_pipeline(r->res, &d, err);
+    s->pipeline = kiln_resources_create_render_pipeline(r->res, &d, err);
     return s->pipeline.id && kiln_shader_library_watch_render_pipeline(r->library, program, s->pipeline, &d, err);
 }
 
@@ -45,13 +45,13 @@ static void destroy_tonemap(kiln_renderer *r, void *state) {
     kiln_bind_group_cache_destroy(s->hdr_groups);
     if (s->pipeline.id) {
         kiln_shader_library_unwatch_render_pipeline(r->library, s->pipeline, NULL);
-        kiln_gfx_destroy_render_pipeline(r->res, s->pipeline, NULL);
+        kiln_resources_destroy_render_pipeline(r->res, s->pipeline, NULL);
     }
-    if (s->layout.id) kiln_gfx_destroy_pipeline_layout(r->res, s->layout, NULL);
-    if (s->post_uniform.id) kiln_gfx_destroy_buffer(r->res, s->post_uniform, NULL);
+    if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
+    if (s->post_uniform.id) kiln_resources_destroy_buffer(r->res, s->post_uniform, NULL);
     kiln_bind_group_layout layouts[] = {s->hdr_layout, s->empty_layout};
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
-        if (layouts[i].id) kiln_gfx_destroy_bind_group_layout(r->res, layouts[i], NULL);
+        if (layouts[i].id) kiln_resources_destroy_bind_group_layout(r->res, layouts[i], NULL);
 }
 
 /* The group names the pooled hdr view: the cache rebuilds it only when the graph hands out a
@@ -71,7 +71,7 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
     const kiln_render_settings *settings = &s->r->settings;
     uint8_t post[KILN_POST_UNIFORM_SIZE];
     if (!kiln_post_uniform_pack(settings->exposure, settings->tonemapper, s->r->output_srgb_encode, post, &ctx->error) ||
-        !kiln_gfx_write_buffer(s->r->res, s->post_uniform, 0, post, sizeof post, &ctx->error) ||
+        !kiln_resources_write_buffer(s->r->res, s->post_uniform, 0, post, sizeof post, &ctx->error) ||
         !ensure_hdr_group(s, kiln_fg_context_view_handle(ctx, s->hdr), &ctx->error))
         return;
     kiln_render_pass_set_pipeline(ctx->render, s->pipeline, NULL);

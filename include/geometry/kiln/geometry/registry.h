@@ -8,7 +8,7 @@
  *
  * The CPU copy taken at add / replace is the source of truth: the GPU mesh is uploaded from it
  * lazily, at the next kiln_geometry_registry_sync (which kiln_renderer_record calls right after the
- * texture sync) or the first time kiln_geometry_gpu_mesh asks for it. A replace of a mesh already
+ * texture sync) or the first time kiln_geometry_registry_gpu_mesh asks for it. A replace of a mesh already
  * on the GPU uploads the new version at once, so the GPU mesh never lags its CPU copy.
  *
  * Ownership: the registry owns the CPU copies and the GPU meshes (buffers in the kiln_resources it
@@ -45,27 +45,27 @@ void kiln_geometry_registry_destroy(kiln_geometry_registry *reg);
 
 /* Validates `data` (kiln_mesh_data_validate) and copies it; returns the id, or 0 with
  * "geometry '<label>': <reason>". Nothing reaches the GPU until the next sync. */
-uint32_t kiln_geometry_add(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, kiln_error *err);
+uint32_t kiln_geometry_registry_add(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, kiln_error *err);
 /* Replaces the mesh under `id` with a copy of `data`, uploading it first when the old version is
  * on the GPU. Fails, leaving the id's CPU copy and GPU mesh as they were, for an unknown or
  * removed id ("unknown geometry id N"), a mesh that does not validate or an upload that fails
  * ("geometry N '<label>': <reason>"). */
-bool kiln_geometry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, kiln_error *err);
+bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, kiln_error *err);
 /* Releases the mesh's CPU copy and GPU mesh; the next add takes the id again. Fails for an
  * unknown or already removed id. */
-bool kiln_geometry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *err);
+bool kiln_geometry_registry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *err);
 
 /* NULL for an id that is unknown or removed. */
-const kiln_geometry_info *kiln_geometry_get_info(const kiln_geometry_registry *reg, uint32_t id);
-const kiln_mesh_bounds *kiln_geometry_get_bounds(const kiln_geometry_registry *reg, uint32_t id);
+const kiln_geometry_info *kiln_geometry_registry_info(const kiln_geometry_registry *reg, uint32_t id);
+const kiln_mesh_bounds *kiln_geometry_registry_bounds(const kiln_geometry_registry *reg, uint32_t id);
 /* The CPU copy, the source of truth the GPU mesh is uploaded from. */
-const kiln_mesh_data *kiln_geometry_get_data(const kiln_geometry_registry *reg, uint32_t id);
+const kiln_mesh_data *kiln_geometry_registry_data(const kiln_geometry_registry *reg, uint32_t id);
 /* The highest id handed out so far: ids 1..count are live or removed, none is unknown. */
-uint32_t kiln_geometry_count(const kiln_geometry_registry *reg);
+uint32_t kiln_geometry_registry_count(const kiln_geometry_registry *reg);
 
 /* The GPU mesh, uploaded now if it is not yet. NULL with "unknown geometry id N", or with the
  * upload's reason naming the mesh. */
-const kiln_gpu_mesh *kiln_geometry_gpu_mesh(kiln_geometry_registry *reg, uint32_t id, kiln_error *err);
+const kiln_gpu_mesh *kiln_geometry_registry_gpu_mesh(kiln_geometry_registry *reg, uint32_t id, kiln_error *err);
 
 /* The sync point: uploads every mesh not yet on the GPU. With nothing pending it does nothing and
  * allocates nothing. Fails naming the mesh ("geometry registry sync: geometry N '<label>': ...")
