@@ -30,7 +30,7 @@ typedef struct kiln_gpu_mesh {
     uint32_t morph_target_count;
     bool skinned;
     kiln_mesh_bounds bounds;
-    uint32_t lod_count;        /* 1 until LODs are built */
+    uint32_t lod_count;        /* levels in lods; an upload gives one: the whole index range */
     kiln_mesh_lod lods[KILN_MESH_MAX_LODS];
 } kiln_gpu_mesh;
 
