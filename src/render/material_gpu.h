@@ -6,7 +6,7 @@
 #ifndef KILN_RENDER_MATERIAL_GPU_H
 #define KILN_RENDER_MATERIAL_GPU_H
 
-#include <kiln/render/material.h>
+#include <kiln/assets/material.h>
 #include <kiln/textures/default_textures.h>
 
 #define KILN_MATERIAL_UNIFORM_SIZE 96

@@ -4,7 +4,7 @@
 #ifndef KILN_RENDER_SAMPLER_CACHE_H
 #define KILN_RENDER_SAMPLER_CACHE_H
 
-#include <kiln/render/material.h>
+#include <kiln/assets/material.h>
 
 typedef struct sampler_cache_entry {
     uint32_t key;

@@ -13,7 +13,7 @@
 #include <kiln/gfx.h>
 #include <kiln/geometry.h>
 #include <kiln/render/lights.h>
-#include <kiln/render/material.h>
+#include <kiln/assets/material.h>
 #include <kiln/render/scene.h>
 #include <kiln/render/tonemap.h>
 #include <kiln/textures.h>

@@ -3,9 +3,10 @@
  *
  * A kiln_material names its textures by id in the shared texture registry (kiln/textures.h) and
  * describes its sampler by value; the renderer turns both into GPU bindings when the material is
- * added (src/render/material_gpu.h). Ownership: a kiln_material owns nothing. */
-#ifndef KILN_RENDER_MATERIAL_H
-#define KILN_RENDER_MATERIAL_H
+ * added (src/render/material_gpu.h). It lives in the assets layer, below the renderer, so a loader
+ * fills it without knowing the renderer or calling gfx. Ownership: a kiln_material owns nothing. */
+#ifndef KILN_ASSETS_MATERIAL_H
+#define KILN_ASSETS_MATERIAL_H
 
 #include <kiln/core.h>
 #include <kiln/textures.h>
