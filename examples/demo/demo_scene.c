@@ -1,4 +1,4 @@
-/* The built-in demo scene (see include/kiln/render/demo_scene.h). */
+/* The built-in demo scene (demo_scene.h): meshes, materials, lights and instances through the public API. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

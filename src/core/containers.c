@@ -1,4 +1,4 @@
-/* Growable arrays and whole-file reads (include/kiln/core/containers.h). */
+/* Growable arrays and whole-file reads (include/core/kiln/core/containers.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

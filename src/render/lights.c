@@ -1,5 +1,5 @@
 /* Lights: constructors, and packing a scene's lights into the GPU records the cluster culling
- * and the forward pass read (layout in include/kiln/render/lights.h). */
+ * and the forward pass read (layout in src/render/light_records.h). */
 #include "light_records.h"
 
 #include <math.h>

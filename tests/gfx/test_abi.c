@@ -1,4 +1,4 @@
-/* Pins kiln's declaration of Dawn's ABI (include/kiln/webgpu.h): every struct's size, alignment and
+/* Pins kiln's declaration of Dawn's ABI (include/gfx/kiln/webgpu.h): every struct's size, alignment and
  * member offsets against the independent table in abi_expected.inc, a few enum values that newer
  * headers renumbered, and canary bytes past the structs Dawn writes into. */
 #include <stdalign.h>

@@ -1,5 +1,5 @@
 /* Lights: constructors, the sun split, packing order and limits, and the byte layout of the GPU
- * record (the offsets documented in include/kiln/render/lights.h). */
+ * record (the offsets documented in src/render/light_records.h). */
 #include "render/light_records.h"
 
 #include <stdint.h>

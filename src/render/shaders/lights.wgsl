@@ -2,8 +2,8 @@
 // to find its cluster and walk the cluster's light list. A library: no bindings, no entry points.
 //
 // Mirrors of C declarations (change both sides together):
-//   struct Light          <-> kiln_gpu_light        (include/kiln/render/lights.h, 64 bytes)
-//   struct ClusterUniform <-> kiln_cluster_uniform  (include/kiln/render/clusters.h, 160 bytes)
+//   struct Light          <-> kiln_gpu_light        (src/render/light_records.h, 64 bytes)
+//   struct ClusterUniform <-> kiln_cluster_uniform  (src/render/clusters.h, 160 bytes)
 //   CLUSTER_*, MAX_LIGHTS <-> KILN_CLUSTER_*, KILN_MAX_LIGHTS
 // tests/render/test_clusters.c reads every field and constant back from the GPU and compares.
 //
