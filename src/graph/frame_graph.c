@@ -206,11 +206,17 @@ kiln_fg_resource kiln_frame_graph_create_resolve_target(kiln_frame_graph *g, con
         note_mistake(g, FG_MISTAKE_RESOLVE_OF, FG_NONE, multisampled.index);
         return (kiln_fg_resource){0};
     }
+    /* One target per multisampled transient: asking again names the same one. */
+    if (g->resources[multisampled.index].resolve_target)
+        return (kiln_fg_resource){g->resources[multisampled.index].resolve_target};
     kiln_fg_texture_desc desc = g->resources[multisampled.index].desc;
     desc.sample_count = 1;
     desc.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding;
     uint32_t i = new_resource(g, name, FG_TRANSIENT, &desc);
-    if (i) g->resources[i].resolve_of = multisampled.index;
+    if (i) {
+        g->resources[i].resolve_of = multisampled.index;
+        g->resources[multisampled.index].resolve_target = i;
+    }
     return (kiln_fg_resource){i};
 }
 
@@ -227,12 +233,19 @@ kiln_fg_resource kiln_frame_graph_subresource(kiln_frame_graph *g, kiln_fg_resou
         if (g->mistake.resource == texture.index) g->mistake.value = bad_mip ? mip : layer;
         return (kiln_fg_resource){0};
     }
+    /* One resource per (mip, layer): a second handle to the same part must order and keep the
+     * same passes as the first. */
+    for (uint32_t part = parent->first_part; part; part = g->resources[part].next_part)
+        if (g->resources[part].mip == mip && g->resources[part].layer == layer) return (kiln_fg_resource){part};
     kiln_fg_texture_desc desc = parent->desc;
     uint32_t i = new_resource(g, parent->name, FG_SUBRESOURCE, &desc);
     if (i) {
+        fg_resource *whole = &g->resources[texture.index];
         g->resources[i].parent = texture.index;
         g->resources[i].mip = mip;
         g->resources[i].layer = layer;
+        g->resources[i].next_part = whole->first_part;
+        whole->first_part = i;
     }
     return (kiln_fg_resource){i};
 }
@@ -269,6 +282,7 @@ uint32_t kiln_frame_graph_add_compute_pass(kiln_frame_graph *g, const char *name
 
 static bool add_access(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, bool write) {
     g->compiled = false;
+    g->access_count = g->declared_access_count; /* a compile's derived accesses go: they are re-derived */
     if (pass >= g->pass_count) {
         note_mistake(g, write ? FG_MISTAKE_WRITE_BAD_PASS : FG_MISTAKE_READ_BAD_PASS, pass, resource.index);
         return false;

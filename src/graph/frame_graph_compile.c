@@ -90,12 +90,11 @@ static bool derive_accesses(kiln_frame_graph *g, kiln_error *err) {
     g->access_count = g->declared_access_count;
     for (uint32_t a = 0; a < g->declared_access_count; a++) {
         fg_access acc = g->accesses[a];
+        const fg_resource *r = &g->resources[acc.resource];
         bool ok = true;
-        for (uint32_t r = 1; ok && r < g->resource_count; r++) {
-            const fg_resource *other = &g->resources[r];
-            bool part = other->kind == FG_SUBRESOURCE && other->parent == acc.resource;
-            if (part || (acc.write && other->resolve_of == acc.resource)) ok = add_derived(g, acc.pass, r, acc.write);
-        }
+        for (uint32_t part = r->first_part; ok && part; part = g->resources[part].next_part)
+            ok = add_derived(g, acc.pass, part, acc.write);
+        if (ok && acc.write && r->resolve_target) ok = add_derived(g, acc.pass, r->resolve_target, true);
         if (!ok) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "frame graph: out of memory while compiling");
     }
     return true;
@@ -133,12 +132,32 @@ static void add_edge(kiln_frame_graph *g, uint32_t from, uint32_t to, bool data)
     g->edges[g->edge_count++] = (fg_edge){.from = from, .to = to, .data = data};
 }
 
+/* Groups attachment indices by pass, keeping declaration order within a pass (counting sort). */
+static void group_attachments(kiln_frame_graph *g) {
+    for (uint32_t p = 0; p < g->pass_count; p++) g->passes[p].attachment_count = 0;
+    for (uint32_t i = 0; i < g->attachment_count; i++) g->passes[g->attachments[i].pass].attachment_count++;
+    uint32_t start = 0;
+    for (uint32_t p = 0; p < g->pass_count; p++) {
+        g->passes[p].attachment_start = start;
+        start += g->passes[p].attachment_count;
+        g->passes[p].attachment_count = 0;
+    }
+    /* Colours first, then the depth attachment, as a render pass descriptor lists them. */
+    for (int depth = 0; depth < 2; depth++)
+        for (uint32_t i = 0; i < g->attachment_count; i++) {
+            if (g->attachments[i].depth != (depth == 1)) continue;
+            fg_pass *p = &g->passes[g->attachments[i].pass];
+            g->sorted_attachments[p->attachment_start + p->attachment_count++] = i;
+        }
+}
+
 /* The writer a reader of resolve target `target` depends on resolves into it: its colour attachment
  * of the multisampled transient gets the target. */
 static void mark_resolve(kiln_frame_graph *g, uint32_t writer, uint32_t target) {
-    for (uint32_t i = 0; i < g->attachment_count; i++) {
-        fg_attachment *a = &g->attachments[i];
-        if (a->pass == writer && !a->depth && a->resource == g->resources[target].resolve_of) a->resolve = target;
+    const fg_pass *pass = &g->passes[writer];
+    for (uint32_t i = 0; i < pass->attachment_count; i++) {
+        fg_attachment *a = &g->attachments[g->sorted_attachments[pass->attachment_start + i]];
+        if (!a->depth && a->resource == g->resources[target].resolve_of) a->resolve = target;
     }
 }
 
@@ -340,11 +359,32 @@ static bool check_transient(const fg_resource *r, kiln_error *err) {
 
 /* Whether a pass writes one of the sub-resources of texture `r`. */
 static bool part_written(const kiln_frame_graph *g, uint32_t r) {
-    for (uint32_t a = 0; a < g->declared_access_count; a++) {
-        const fg_resource *written = &g->resources[g->accesses[a].resource];
-        if (g->accesses[a].write && written->kind == FG_SUBRESOURCE && written->parent == r) return true;
+    for (uint32_t part = g->resources[r].first_part; part; part = g->resources[part].next_part) {
+        const fg_resource *p = &g->resources[part];
+        const uint32_t *seg = g->sorted_accesses + p->access_start;
+        for (uint32_t i = 0; i < p->access_count; i++)
+            if (g->accesses[seg[i]].write && !g->accesses[seg[i]].derived) return true;
     }
     return false;
+}
+
+/* A resolve target lives from the first pass that resolves into it to its last reader, and not
+ * at all when no kept pass reads it and it is not exported (its writes are only possible ones).
+ * Returns whether it lives. */
+static bool resolve_lifetime(kiln_frame_graph *g, uint32_t r) {
+    fg_resource *res = &g->resources[r];
+    if (res->last_declared == FG_NONE && !res->exported) {
+        res->first = res->last = FG_NONE;
+        return false;
+    }
+    uint32_t first = FG_NONE;
+    for (uint32_t i = 0; i < g->attachment_count; i++) {
+        const fg_attachment *a = &g->attachments[i];
+        const fg_pass *pass = &g->passes[a->pass];
+        if (a->resolve == r && !pass->culled && (first == FG_NONE || pass->position < first)) first = pass->position;
+    }
+    if (first != FG_NONE) res->first = first;
+    return true;
 }
 
 /* [first, last] over the positions of executed passes using each resource; exported resources
@@ -367,6 +407,7 @@ static bool compute_lifetimes(kiln_frame_graph *g, kiln_error *err) {
             if (!acc->derived && (res->last_declared == FG_NONE || pass->position > res->last_declared))
                 res->last_declared = pass->position;
         }
+        if (res->resolve_of && !resolve_lifetime(g, r)) continue;
         if ((res->kind != FG_TRANSIENT && res->kind != FG_SUBRESOURCE) || res->first == FG_NONE) continue;
         /* A part read only through its whole texture may be left unwritten: the whole is
          * checked. */
@@ -395,6 +436,7 @@ static bool compute_lifetimes(kiln_frame_graph *g, kiln_error *err) {
 bool fg_compile_order(kiln_frame_graph *g, kiln_error *err) {
     if (!report_mistake(g, err) || !derive_accesses(g, err)) return false;
     for (uint32_t i = 0; i < g->attachment_count; i++) g->attachments[i].resolve = 0;
+    group_attachments(g);
     sort_accesses(g);
     build_edges(g);
     link_edges(g);
@@ -403,25 +445,6 @@ bool fg_compile_order(kiln_frame_graph *g, kiln_error *err) {
 }
 
 /* ---- attachment operations ----------------------------------------------------------------- */
-
-/* Groups attachment indices by pass, keeping declaration order within a pass (counting sort). */
-static void group_attachments(kiln_frame_graph *g) {
-    for (uint32_t p = 0; p < g->pass_count; p++) g->passes[p].attachment_count = 0;
-    for (uint32_t i = 0; i < g->attachment_count; i++) g->passes[g->attachments[i].pass].attachment_count++;
-    uint32_t start = 0;
-    for (uint32_t p = 0; p < g->pass_count; p++) {
-        g->passes[p].attachment_start = start;
-        start += g->passes[p].attachment_count;
-        g->passes[p].attachment_count = 0;
-    }
-    /* Colours first, then the depth attachment, as a render pass descriptor lists them. */
-    for (int depth = 0; depth < 2; depth++)
-        for (uint32_t i = 0; i < g->attachment_count; i++) {
-            if (g->attachments[i].depth != (depth == 1)) continue;
-            fg_pass *p = &g->passes[g->attachments[i].pass];
-            g->sorted_attachments[p->attachment_start + p->attachment_count++] = i;
-        }
-}
 
 /* Whether anything after order position `pos` needs the contents of `r`. */
 static bool needed_after(const kiln_frame_graph *g, const fg_resource *r, uint32_t pos) {
@@ -432,7 +455,6 @@ static bool needed_after(const kiln_frame_graph *g, const fg_resource *r, uint32
 }
 
 void fg_derive_attachments(kiln_frame_graph *g) {
-    group_attachments(g);
     for (uint32_t i = 0; i < g->attachment_count; i++) {
         fg_attachment *a = &g->attachments[i];
         const fg_pass *pass = &g->passes[a->pass];

@@ -69,7 +69,10 @@ typedef struct fg_resource {
     kiln_buffer buffer;            /* FG_BUFFER: the caller's, may be id 0 */
     uint32_t parent;               /* FG_SUBRESOURCE: the transient it is part of */
     uint32_t mip, layer;           /* FG_SUBRESOURCE */
+    uint32_t first_part;           /* a transient: its first sub-resource; 0 when none */
+    uint32_t next_part;            /* FG_SUBRESOURCE: the next part of the same transient; 0 last */
     uint32_t resolve_of;           /* a resolve target: the multisampled transient; else 0 */
+    uint32_t resolve_target;       /* a multisampled transient: its resolve target; else 0 */
     /* compile results */
     uint32_t first, last;          /* lifetime in order positions; FG_NONE when unused */
     uint32_t last_declared;        /* last position of a declared (not derived) access; FG_NONE if none */

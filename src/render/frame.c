@@ -19,6 +19,10 @@ static bool check_target(const kiln_renderer *r, kiln_render_target target, uint
                               (unsigned)t.format, (unsigned)r->output_format);
     if (!(t.usage & WGPUTextureUsage_RenderAttachment))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: the target texture is not a render attachment");
+    if (t.sample_count != 1 || t.depth_or_layers != 1)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: the target must be one 2D layer of one sample, not %u layers of %u samples",
+                              t.depth_or_layers, t.sample_count);
     *width = t.width;
     *height = t.height;
     return true;
@@ -45,9 +49,9 @@ static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene,
         .ibl_intensity = r->settings.ibl_intensity,
     };
     uint8_t view_bytes[KILN_VIEW_UNIFORM_SIZE], lighting_bytes[KILN_LIGHTING_UNIFORM_SIZE];
-    return kiln_view_uniform_pack(&view, view_bytes, err) &&
-           kiln_lighting_uniform_pack(&lighting, lighting_bytes, err) &&
-           kiln_resources_write_buffer(r->res, r->view_uniform, 0, view_bytes, sizeof view_bytes, err) &&
+    kiln_view_uniform_pack(&view, view_bytes);
+    kiln_lighting_uniform_pack(&lighting, lighting_bytes);
+    return kiln_resources_write_buffer(r->res, r->view_uniform, 0, view_bytes, sizeof view_bytes, err) &&
            kiln_resources_write_buffer(r->res, r->lighting_uniform, 0, lighting_bytes, sizeof lighting_bytes, err);
 }
 
@@ -55,9 +59,10 @@ static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene,
 static bool upload_views(kiln_renderer *r, kiln_error *err) {
     for (uint32_t i = 0; i < r->view_count; i++) {
         const render_view *v = &r->views[i];
-        kiln_mat4 view_projection = kiln_mat4_mul(v->projection, v->view);
-        if (!kiln_resources_write_buffer(r->res, r->pass_uniforms, (uint64_t)v->slot * KILN_PASS_SLOT_SIZE, view_projection.m,
-                                   sizeof view_projection.m, err))
+        uint8_t pass_view[KILN_PASS_VIEW_SIZE];
+        kiln_pass_view_pack(kiln_mat4_mul(v->projection, v->view), pass_view);
+        if (!kiln_resources_write_buffer(r->res, r->pass_uniforms, (uint64_t)v->slot * KILN_PASS_SLOT_SIZE, pass_view,
+                                         sizeof pass_view, err))
             return false;
     }
     if (!renderer_ensure_instance_capacity(r, r->record_count, err)) return false;

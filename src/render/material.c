@@ -1,42 +1,59 @@
-/* A material on the GPU: the 96-byte uniform and the material group (the CPU description and its
- * validation are the assets layer's, src/assets/material.c).
- *
- * MaterialParams (material.wgsl), 96 bytes, std140-compatible:
- *    0 base_color         vec4f
- *   16 emissive           vec3f     28 emissive_strength  f32
- *   32 metallic f32       36 roughness f32   40 normal_scale f32   44 occlusion_strength f32
- *   48 alpha_cutoff f32   52 alpha_mode u32  56 double_sided u32   60 uv_rotation f32
- *   64 uv_offset vec2f    72 uv_scale vec2f
- *   80 texcoords u32 (bit i: map i reads uv1)   84..95 padding */
+/* A material on the GPU: the 96-byte uniform (MaterialParams in material.wgsl, laid out below and
+ * checked against the WGSL when the renderer is created) and the material group. The CPU
+ * description and its validation are the assets layer's (src/assets/material.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "material_gpu.h"
 
+enum {
+    MATERIAL_BASE_COLOR, MATERIAL_EMISSIVE, MATERIAL_EMISSIVE_STRENGTH, MATERIAL_METALLIC, MATERIAL_ROUGHNESS,
+    MATERIAL_NORMAL_SCALE, MATERIAL_OCCLUSION_STRENGTH, MATERIAL_ALPHA_CUTOFF, MATERIAL_ALPHA_MODE,
+    MATERIAL_DOUBLE_SIDED, MATERIAL_UV_ROTATION, MATERIAL_UV_OFFSET, MATERIAL_UV_SCALE, MATERIAL_TEXCOORDS,
+    MATERIAL_PAD0, MATERIAL_PAD1, MATERIAL_PAD2, MATERIAL_MEMBERS
+};
+static const block_member MATERIAL_MEMBERS_[MATERIAL_MEMBERS] = {
+    [MATERIAL_BASE_COLOR] = {"base_color", 0, 16},
+    [MATERIAL_EMISSIVE] = {"emissive", 16, 12},
+    [MATERIAL_EMISSIVE_STRENGTH] = {"emissive_strength", 28, 4},
+    [MATERIAL_METALLIC] = {"metallic", 32, 4},
+    [MATERIAL_ROUGHNESS] = {"roughness", 36, 4},
+    [MATERIAL_NORMAL_SCALE] = {"normal_scale", 40, 4},
+    [MATERIAL_OCCLUSION_STRENGTH] = {"occlusion_strength", 44, 4},
+    [MATERIAL_ALPHA_CUTOFF] = {"alpha_cutoff", 48, 4},
+    [MATERIAL_ALPHA_MODE] = {"alpha_mode", 52, 4},
+    [MATERIAL_DOUBLE_SIDED] = {"double_sided", 56, 4},
+    [MATERIAL_UV_ROTATION] = {"uv_rotation", 60, 4},
+    [MATERIAL_UV_OFFSET] = {"uv_offset", 64, 8},
+    [MATERIAL_UV_SCALE] = {"uv_scale", 72, 8},
+    [MATERIAL_TEXCOORDS] = {"texcoords", 80, 4}, /* bit i: map i reads uv1 */
+    [MATERIAL_PAD0] = {"pad0", 84, 4},
+    [MATERIAL_PAD1] = {"pad1", 88, 4},
+    [MATERIAL_PAD2] = {"pad2", 92, 4},
+};
+const block_layout kiln_material_block = {"MaterialParams", KILN_MATERIAL_UNIFORM_SIZE, MATERIAL_MEMBERS_,
+                                          MATERIAL_MEMBERS};
+
 void kiln_material_pack_uniform(const kiln_material *m, uint8_t out[KILN_MATERIAL_UNIFORM_SIZE]) {
-    kiln_bytes w;
-    kiln_bytes_init(&w, out, KILN_MATERIAL_UNIFORM_SIZE);
-    kiln_bytes_vec4(&w, m->base_color);
-    kiln_bytes_vec3(&w, m->emissive);
-    kiln_bytes_f32(&w, m->emissive_strength);
-    kiln_bytes_f32(&w, m->metallic);
-    kiln_bytes_f32(&w, m->roughness);
-    kiln_bytes_f32(&w, m->normal_scale);
-    kiln_bytes_f32(&w, m->occlusion_strength);
-    kiln_bytes_f32(&w, m->alpha_cutoff);
-    kiln_bytes_u32(&w, (uint32_t)m->alpha_mode);
-    kiln_bytes_u32(&w, m->double_sided ? 1u : 0u);
-    kiln_bytes_f32(&w, m->uv_rotation);
-    kiln_bytes_vec2(&w, m->uv_offset);
-    kiln_bytes_vec2(&w, m->uv_scale);
-    uint32_t texcoords = 0;
+    const block_layout *b = &kiln_material_block;
+    uint32_t alpha_mode = (uint32_t)m->alpha_mode, double_sided = m->double_sided ? 1u : 0u, texcoords = 0;
     for (int i = 0; i < KILN_TEX_COUNT; i++)
         if (m->texcoords[i]) texcoords |= 1u << i;
-    kiln_bytes_u32(&w, texcoords);
-    kiln_bytes_pad_to(&w, KILN_MATERIAL_UNIFORM_SIZE);
-    /* The layout is fixed by material.wgsl; a drift here is a programming error. */
-    kiln_error err;
-    if (!kiln_bytes_expect(&w, KILN_MATERIAL_UNIFORM_SIZE, &err)) abort();
+    memset(out, 0, b->size);
+    block_put(out, b, MATERIAL_BASE_COLOR, &m->base_color);
+    block_put(out, b, MATERIAL_EMISSIVE, &m->emissive);
+    block_put(out, b, MATERIAL_EMISSIVE_STRENGTH, &m->emissive_strength);
+    block_put(out, b, MATERIAL_METALLIC, &m->metallic);
+    block_put(out, b, MATERIAL_ROUGHNESS, &m->roughness);
+    block_put(out, b, MATERIAL_NORMAL_SCALE, &m->normal_scale);
+    block_put(out, b, MATERIAL_OCCLUSION_STRENGTH, &m->occlusion_strength);
+    block_put(out, b, MATERIAL_ALPHA_CUTOFF, &m->alpha_cutoff);
+    block_put(out, b, MATERIAL_ALPHA_MODE, &alpha_mode);
+    block_put(out, b, MATERIAL_DOUBLE_SIDED, &double_sided);
+    block_put(out, b, MATERIAL_UV_ROTATION, &m->uv_rotation);
+    block_put(out, b, MATERIAL_UV_OFFSET, &m->uv_offset);
+    block_put(out, b, MATERIAL_UV_SCALE, &m->uv_scale);
+    block_put(out, b, MATERIAL_TEXCOORDS, &texcoords);
 }
 
 kiln_bind_group_layout kiln_material_layout_create(kiln_resources *res, kiln_error *err) {

@@ -9,7 +9,12 @@
 #include <kiln/assets/material.h>
 #include <kiln/textures/default_textures.h>
 
+#include "block_layout.h"
+
 #define KILN_MATERIAL_UNIFORM_SIZE 96
+
+/* MaterialParams' layout (material.c), which kiln_material_pack_uniform writes through. */
+extern const block_layout kiln_material_block;
 
 /* Packs the 96-byte uniform that material.wgsl's `MaterialParams` reads (layout documented in
  * src/render/material.c and asserted there). */

@@ -1,6 +1,7 @@
-/* Packing of the shared blocks (layouts in shaders/common.wgsl and post.wgsl) and the check of
- * their sizes against the WGSL by reflection. */
+/* The shared blocks: their C layouts, the packers that write through them, and the check of every
+ * layout against the WGSL by reflection. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,51 +21,138 @@ kiln_environment kiln_environment_resolve(const kiln_environment *in) {
     return e;
 }
 
-bool kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE], kiln_error *err) {
+/* ---- the layouts ------------------------------------------------------------------------------ */
+
+enum {
+    VIEW_WORLD_TO_VIEW, VIEW_VIEW_TO_CLIP, VIEW_WORLD_TO_CLIP, VIEW_VIEW_TO_WORLD, VIEW_CLIP_TO_VIEW,
+    VIEW_CAMERA_POSITION, VIEW_NEAR, VIEW_SCREEN_SIZE, VIEW_INVERSE_SCREEN_SIZE, VIEW_DEBUG_MODE, VIEW_MEMBERS
+};
+static const block_member VIEW_MEMBERS_[VIEW_MEMBERS] = {
+    [VIEW_WORLD_TO_VIEW] = {"world_to_view", 0, 64},
+    [VIEW_VIEW_TO_CLIP] = {"view_to_clip", 64, 64},
+    [VIEW_WORLD_TO_CLIP] = {"world_to_clip", 128, 64},
+    [VIEW_VIEW_TO_WORLD] = {"view_to_world", 192, 64},
+    [VIEW_CLIP_TO_VIEW] = {"clip_to_view", 256, 64},
+    [VIEW_CAMERA_POSITION] = {"camera_position", 320, 12},
+    [VIEW_NEAR] = {"near", 332, 4},
+    [VIEW_SCREEN_SIZE] = {"screen_size", 336, 8},
+    [VIEW_INVERSE_SCREEN_SIZE] = {"inverse_screen_size", 344, 8},
+    [VIEW_DEBUG_MODE] = {"debug_mode", 352, 4},
+};
+const block_layout kiln_view_block = {"View", KILN_VIEW_UNIFORM_SIZE, VIEW_MEMBERS_, VIEW_MEMBERS};
+
+enum {
+    LIGHTING_SUN_DIRECTION, LIGHTING_SUN_INTENSITY, LIGHTING_SUN_COLOR, LIGHTING_HAS_SUN, LIGHTING_SKY_ZENITH,
+    LIGHTING_IBL_INTENSITY, LIGHTING_SKY_GROUND, LIGHTING_SKY_SUN_INTENSITY, LIGHTING_MEMBERS
+};
+static const block_member LIGHTING_MEMBERS_[LIGHTING_MEMBERS] = {
+    [LIGHTING_SUN_DIRECTION] = {"sun_direction", 0, 12},
+    [LIGHTING_SUN_INTENSITY] = {"sun_intensity", 12, 4},
+    [LIGHTING_SUN_COLOR] = {"sun_color", 16, 12},
+    [LIGHTING_HAS_SUN] = {"has_sun", 28, 4},
+    [LIGHTING_SKY_ZENITH] = {"sky_zenith", 32, 12},
+    [LIGHTING_IBL_INTENSITY] = {"ibl_intensity", 44, 4},
+    [LIGHTING_SKY_GROUND] = {"sky_ground", 48, 12},
+    [LIGHTING_SKY_SUN_INTENSITY] = {"sky_sun_intensity", 60, 4},
+};
+const block_layout kiln_lighting_block = {"Lighting", KILN_LIGHTING_UNIFORM_SIZE, LIGHTING_MEMBERS_, LIGHTING_MEMBERS};
+
+enum { POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_PAD, POST_MEMBERS };
+static const block_member POST_MEMBERS_[POST_MEMBERS] = {
+    [POST_EXPOSURE] = {"exposure", 0, 4},
+    [POST_TONEMAPPER] = {"tonemapper", 4, 4},
+    [POST_OUTPUT_SRGB_ENCODE] = {"output_srgb_encode", 8, 4},
+    [POST_PAD] = {"_pad", 12, 4},
+};
+const block_layout kiln_post_block = {"Post", KILN_POST_UNIFORM_SIZE, POST_MEMBERS_, POST_MEMBERS};
+
+static const block_member PASS_VIEW_MEMBERS_[] = {{"view_projection", 0, 64}};
+const block_layout kiln_pass_view_block = {"PassView", KILN_PASS_VIEW_SIZE, PASS_VIEW_MEMBERS_, 1};
+
+enum { INSTANCE_MODEL, INSTANCE_NORMAL_MATRIX, INSTANCE_PARAMS, INSTANCE_MEMBERS };
+static const block_member INSTANCE_MEMBERS_[INSTANCE_MEMBERS] = {
+    [INSTANCE_MODEL] = {"model", 0, 64},
+    [INSTANCE_NORMAL_MATRIX] = {"normal_matrix", 64, 64},
+    [INSTANCE_PARAMS] = {"params", 128, 16},
+};
+const block_layout kiln_instance_block = {"Instance", KILN_INSTANCE_RECORD_SIZE, INSTANCE_MEMBERS_, INSTANCE_MEMBERS};
+
+/* The C structs the GPU reads as they are: their layouts come from the structs themselves. */
+#define MEMBER(type, wgsl, field) {wgsl, (uint32_t)offsetof(type, field), (uint32_t)sizeof(((type *)0)->field)}
+static const block_member LIGHT_MEMBERS_[] = {
+    MEMBER(kiln_gpu_light, "position", position),     MEMBER(kiln_gpu_light, "range", range),
+    MEMBER(kiln_gpu_light, "color_intensity", color_intensity), MEMBER(kiln_gpu_light, "kind", kind),
+    MEMBER(kiln_gpu_light, "direction", direction),   MEMBER(kiln_gpu_light, "shadow_view", shadow_view),
+    MEMBER(kiln_gpu_light, "cos_inner", cos_inner),   MEMBER(kiln_gpu_light, "cos_outer", cos_outer),
+    MEMBER(kiln_gpu_light, "spot_scale", spot_scale), MEMBER(kiln_gpu_light, "spot_offset", spot_offset),
+};
+static const block_layout LIGHT_BLOCK = {"Light", sizeof(kiln_gpu_light), LIGHT_MEMBERS_,
+                                         sizeof LIGHT_MEMBERS_ / sizeof LIGHT_MEMBERS_[0]};
+static const block_member CLUSTER_MEMBERS_[] = {
+    MEMBER(kiln_cluster_uniform, "view", view),
+    MEMBER(kiln_cluster_uniform, "inverse_projection", inverse_projection),
+    /* two floats in C, one vec2f in WGSL */
+    {"screen_size", (uint32_t)offsetof(kiln_cluster_uniform, screen_width), 2 * sizeof(float)},
+    MEMBER(kiln_cluster_uniform, "near", near),
+    MEMBER(kiln_cluster_uniform, "far", far),
+    MEMBER(kiln_cluster_uniform, "slice_scale", slice_scale),
+    MEMBER(kiln_cluster_uniform, "slice_bias", slice_bias),
+    MEMBER(kiln_cluster_uniform, "light_count", light_count),
+    MEMBER(kiln_cluster_uniform, "pad", pad),
+};
+static const block_layout CLUSTER_BLOCK = {"ClusterUniform", sizeof(kiln_cluster_uniform), CLUSTER_MEMBERS_,
+                                           sizeof CLUSTER_MEMBERS_ / sizeof CLUSTER_MEMBERS_[0]};
+#undef MEMBER
+
+/* ---- the packers ------------------------------------------------------------------------------ */
+
+void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE]) {
     kiln_mat4 view_projection = kiln_mat4_mul(in->projection, in->view), inverse_view, inverse_projection;
     if (!kiln_mat4_inverse(in->view, &inverse_view)) inverse_view = kiln_mat4_identity();
     if (!kiln_mat4_inverse(in->projection, &inverse_projection)) inverse_projection = kiln_mat4_identity();
-    kiln_bytes w;
-    kiln_bytes_init(&w, out, KILN_VIEW_UNIFORM_SIZE);
-    kiln_bytes_mat4(&w, in->view);
-    kiln_bytes_mat4(&w, in->projection);
-    kiln_bytes_mat4(&w, view_projection);
-    kiln_bytes_mat4(&w, inverse_view);
-    kiln_bytes_mat4(&w, inverse_projection);
-    kiln_bytes_vec3(&w, in->camera_position);
-    kiln_bytes_f32(&w, in->near);
-    kiln_bytes_vec2(&w, (kiln_vec2){(float)in->width, (float)in->height});
-    kiln_bytes_vec2(&w, (kiln_vec2){1.0f / (float)in->width, 1.0f / (float)in->height});
-    kiln_bytes_u32(&w, (uint32_t)in->debug);
-    kiln_bytes_end_struct(&w, 16);
-    return kiln_bytes_expect(&w, KILN_VIEW_UNIFORM_SIZE, err);
+    const block_layout *b = &kiln_view_block;
+    float screen[2] = {(float)in->width, (float)in->height};
+    float inverse_screen[2] = {1.0f / (float)in->width, 1.0f / (float)in->height};
+    uint32_t debug = (uint32_t)in->debug;
+    memset(out, 0, b->size);
+    block_put(out, b, VIEW_WORLD_TO_VIEW, in->view.m);
+    block_put(out, b, VIEW_VIEW_TO_CLIP, in->projection.m);
+    block_put(out, b, VIEW_WORLD_TO_CLIP, view_projection.m);
+    block_put(out, b, VIEW_VIEW_TO_WORLD, inverse_view.m);
+    block_put(out, b, VIEW_CLIP_TO_VIEW, inverse_projection.m);
+    block_put(out, b, VIEW_CAMERA_POSITION, &in->camera_position);
+    block_put(out, b, VIEW_NEAR, &in->near);
+    block_put(out, b, VIEW_SCREEN_SIZE, screen);
+    block_put(out, b, VIEW_INVERSE_SCREEN_SIZE, inverse_screen);
+    block_put(out, b, VIEW_DEBUG_MODE, &debug);
 }
 
-bool kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE],
-                                kiln_error *err) {
-    kiln_bytes w;
-    kiln_bytes_init(&w, out, KILN_LIGHTING_UNIFORM_SIZE);
-    kiln_bytes_vec3(&w, in->sun_direction);
-    kiln_bytes_f32(&w, in->sun_intensity);
-    kiln_bytes_vec3(&w, in->sun_color);
-    kiln_bytes_u32(&w, in->has_sun ? 1u : 0u);
-    kiln_bytes_vec3(&w, in->environment.zenith);
-    kiln_bytes_f32(&w, in->ibl_intensity);
-    kiln_bytes_vec3(&w, in->environment.ground);
-    kiln_bytes_f32(&w, in->environment.sun_intensity);
-    kiln_bytes_end_struct(&w, 16);
-    return kiln_bytes_expect(&w, KILN_LIGHTING_UNIFORM_SIZE, err);
+void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE]) {
+    const block_layout *b = &kiln_lighting_block;
+    uint32_t has_sun = in->has_sun ? 1u : 0u;
+    memset(out, 0, b->size);
+    block_put(out, b, LIGHTING_SUN_DIRECTION, &in->sun_direction);
+    block_put(out, b, LIGHTING_SUN_INTENSITY, &in->sun_intensity);
+    block_put(out, b, LIGHTING_SUN_COLOR, &in->sun_color);
+    block_put(out, b, LIGHTING_HAS_SUN, &has_sun);
+    block_put(out, b, LIGHTING_SKY_ZENITH, &in->environment.zenith);
+    block_put(out, b, LIGHTING_IBL_INTENSITY, &in->ibl_intensity);
+    block_put(out, b, LIGHTING_SKY_GROUND, &in->environment.ground);
+    block_put(out, b, LIGHTING_SKY_SUN_INTENSITY, &in->environment.sun_intensity);
 }
 
-bool kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode,
-                            uint8_t out[KILN_POST_UNIFORM_SIZE], kiln_error *err) {
-    kiln_bytes w;
-    kiln_bytes_init(&w, out, KILN_POST_UNIFORM_SIZE);
-    kiln_bytes_f32(&w, exposure);
-    kiln_bytes_u32(&w, (uint32_t)tonemapper);
-    kiln_bytes_u32(&w, output_srgb_encode ? 1u : 0u);
-    kiln_bytes_u32(&w, 0u);
-    return kiln_bytes_expect(&w, KILN_POST_UNIFORM_SIZE, err);
+void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode,
+                            uint8_t out[KILN_POST_UNIFORM_SIZE]) {
+    const block_layout *b = &kiln_post_block;
+    uint32_t curve = (uint32_t)tonemapper, encode = output_srgb_encode ? 1u : 0u;
+    memset(out, 0, b->size);
+    block_put(out, b, POST_EXPOSURE, &exposure);
+    block_put(out, b, POST_TONEMAPPER, &curve);
+    block_put(out, b, POST_OUTPUT_SRGB_ENCODE, &encode);
+}
+
+void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]) {
+    block_put(out, &kiln_pass_view_block, 0, view_projection.m);
 }
 
 void kiln_instance_record_pack(kiln_mat4 model, uint32_t material, uint32_t flags, uint32_t lod, int32_t joint_offset,
@@ -76,47 +164,70 @@ void kiln_instance_record_pack(kiln_mat4 model, uint32_t material, uint32_t flag
     normal.m[3] = normal.m[7] = normal.m[11] = 0.0f;
     normal.m[12] = normal.m[13] = normal.m[14] = 0.0f;
     normal.m[15] = 1.0f;
-    kiln_bytes w;
-    kiln_bytes_init(&w, out, KILN_INSTANCE_RECORD_SIZE);
-    kiln_bytes_mat4(&w, model);
-    kiln_bytes_mat4(&w, normal);
-    kiln_bytes_u32(&w, material);
-    kiln_bytes_u32(&w, flags | (lod << 8));
-    kiln_bytes_i32(&w, joint_offset);
-    kiln_bytes_u32(&w, morph_slot);
+    uint32_t params[4] = {material, flags | (lod << 8), (uint32_t)joint_offset, morph_slot};
+    const block_layout *b = &kiln_instance_block;
+    block_put(out, b, INSTANCE_MODEL, model.m);
+    block_put(out, b, INSTANCE_NORMAL_MATRIX, normal.m);
+    block_put(out, b, INSTANCE_PARAMS, params);
 }
+
+/* ---- the check ------------------------------------------------------------------------------- */
 
 /* Every block a renderer program shares with C, by the program that declares it. */
 static const struct {
-    const char *program, *block;
-    uint32_t c_size;
+    const char *program;
+    const block_layout *block;
 } SHARED_BLOCKS[] = {
-    {"forward.wgsl", "View", KILN_VIEW_UNIFORM_SIZE},
-    {"forward.wgsl", "Lighting", KILN_LIGHTING_UNIFORM_SIZE},
-    {"forward.wgsl", "Instance", KILN_INSTANCE_RECORD_SIZE},
-    {"forward.wgsl", "PassView", KILN_PASS_VIEW_SIZE},
-    {"forward.wgsl", "MaterialParams", KILN_MATERIAL_UNIFORM_SIZE},
-    {"forward.wgsl", "Light", sizeof(kiln_gpu_light)},
-    {"forward.wgsl", "ClusterUniform", sizeof(kiln_cluster_uniform)},
-    {"sky.wgsl", "View", KILN_VIEW_UNIFORM_SIZE},
-    {"sky.wgsl", "Lighting", KILN_LIGHTING_UNIFORM_SIZE},
-    {"post.wgsl", "View", KILN_VIEW_UNIFORM_SIZE},
-    {"post.wgsl", "Post", KILN_POST_UNIFORM_SIZE},
-    {"clusters.wgsl", "ClusterUniform", sizeof(kiln_cluster_uniform)},
-    {"clusters.wgsl", "Light", sizeof(kiln_gpu_light)},
+    {"forward.wgsl", &kiln_view_block},
+    {"forward.wgsl", &kiln_lighting_block},
+    {"forward.wgsl", &kiln_instance_block},
+    {"forward.wgsl", &kiln_pass_view_block},
+    {"forward.wgsl", &kiln_material_block},
+    {"forward.wgsl", &LIGHT_BLOCK},
+    {"forward.wgsl", &CLUSTER_BLOCK},
+    {"sky.wgsl", &kiln_view_block},
+    {"sky.wgsl", &kiln_lighting_block},
+    {"post.wgsl", &kiln_view_block},
+    {"post.wgsl", &kiln_post_block},
+    {"clusters.wgsl", &CLUSTER_BLOCK},
+    {"clusters.wgsl", &LIGHT_BLOCK},
 };
 #define SHARED_BLOCK_COUNT (sizeof SHARED_BLOCKS / sizeof SHARED_BLOCKS[0])
 
-static bool check_block(const kiln_wgsl_module *m, const char *program, const char *block, uint32_t c_size,
-                        kiln_error *err) {
-    const kiln_wgsl_struct *s = kiln_wgsl_find_struct(m, block);
-    if (!s) return kiln_error_set(err, KILN_ERR_SHADER, "renderer: %s declares no struct %s", program, block);
+static const kiln_wgsl_member *find_member(const kiln_wgsl_struct *s, const char *name) {
+    for (uint32_t i = 0; i < s->member_count; i++)
+        if (!strcmp(s->members[i].name, name)) return &s->members[i];
+    return NULL;
+}
+
+static bool check_block(const kiln_wgsl_module *m, const char *program, const block_layout *b, kiln_error *err) {
+    const kiln_wgsl_struct *s = kiln_wgsl_find_struct(m, b->name);
+    if (!s) return kiln_error_set(err, KILN_ERR_SHADER, "renderer: %s declares no struct %s", program, b->name);
     kiln_wgsl_layout layout;
-    if (!kiln_wgsl_type_layout(m, s->type, KILN_WGSL_SPACE_UNIFORM, &layout, err)) return false;
-    if (layout.size != c_size)
+    if (!kiln_wgsl_type_layout(m, s->type, KILN_WGSL_SPACE_STORAGE, &layout, err)) return false;
+    if (layout.size != b->size)
         return kiln_error_set(err, KILN_ERR_SHADER,
-                              "renderer: struct %s in %s is %u bytes in WGSL but %u in C (src/render/uniforms.c)", block,
-                              program, layout.size, c_size);
+                              "renderer: struct %s in %s is %u bytes in WGSL but %u in C (src/render/uniforms.c)", b->name,
+                              program, layout.size, b->size);
+    for (uint32_t i = 0; i < b->member_count; i++) {
+        const block_member *c = &b->members[i];
+        const kiln_wgsl_member *w = find_member(s, c->name);
+        if (!w)
+            return kiln_error_set(err, KILN_ERR_SHADER, "renderer: struct %s in %s has no member %s, which C writes",
+                                  b->name, program, c->name);
+        if (w->offset != c->offset || w->size != c->size)
+            return kiln_error_set(err, KILN_ERR_SHADER,
+                                  "renderer: %s.%s in %s is %u bytes at %u in WGSL but %u at %u in C", b->name, c->name,
+                                  program, w->size, w->offset, c->size, c->offset);
+    }
+    if (s->member_count != b->member_count)
+        for (uint32_t i = 0; i < s->member_count; i++) {
+            bool known = false;
+            for (uint32_t j = 0; j < b->member_count && !known; j++) known = !strcmp(b->members[j].name, s->members[i].name);
+            if (!known)
+                return kiln_error_set(err, KILN_ERR_SHADER, "renderer: %s.%s in %s has no C counterpart", b->name,
+                                      s->members[i].name, program);
+        }
     return true;
 }
 
@@ -128,8 +239,7 @@ static bool check_program(const kiln_wgsl_source *source, const char *program, k
     if (!m) return false;
     bool ok = true;
     for (size_t i = 0; i < SHARED_BLOCK_COUNT && ok; i++)
-        if (!strcmp(SHARED_BLOCKS[i].program, program))
-            ok = check_block(m, program, SHARED_BLOCKS[i].block, SHARED_BLOCKS[i].c_size, err);
+        if (!strcmp(SHARED_BLOCKS[i].program, program)) ok = check_block(m, program, SHARED_BLOCKS[i].block, err);
     kiln_wgsl_module_free(m);
     return ok;
 }

@@ -6,15 +6,17 @@
  *   PassView  group 3 binding 4  one 256-byte slot per view a pass renders from (frame.c)
  *   Instance  group 1 binding 0  the instance records of every view (views.c)
  *
- * Each packer writes exactly its block's size and fails if it drifted; renderer_check_layouts
- * compares those sizes with the structs of the WGSL the renderer was created with, through
- * kiln's WGSL reflector, so a field added on one side only fails renderer creation naming the
- * block. */
+ * Each block's layout is written once, as a block_layout (block_layout.h) its packer writes
+ * through; renderer_check_layouts compares every layout, member by member (name, offset, size),
+ * with the structs of the WGSL the renderer is created with, through kiln's WGSL reflector, so a
+ * member added, moved or renamed on one side only fails renderer creation naming it. */
 #ifndef KILN_RENDER_UNIFORMS_H
 #define KILN_RENDER_UNIFORMS_H
 
 #include <kiln/render/scene.h>
 #include <kiln/shader/library.h>
+
+#include "block_layout.h"
 
 #define KILN_VIEW_UNIFORM_SIZE 368
 #define KILN_LIGHTING_UNIFORM_SIZE 64
@@ -44,11 +46,15 @@ typedef struct kiln_lighting_uniform_inputs {
     float ibl_intensity;
 } kiln_lighting_uniform_inputs;
 
-bool kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE], kiln_error *err);
-bool kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE],
-                                kiln_error *err);
-bool kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode,
-                            uint8_t out[KILN_POST_UNIFORM_SIZE], kiln_error *err);
+extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_pass_view_block,
+    kiln_instance_block;
+
+/* Each writes its whole block: every member, zero in the padding. */
+void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE]);
+void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE]);
+void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode,
+                            uint8_t out[KILN_POST_UNIFORM_SIZE]);
+void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]);
 
 /* Writes one instance record: model, normal matrix, params (material, flags | lod << 8, joint
  * offset, morph slot). */
@@ -58,9 +64,9 @@ void kiln_instance_record_pack(kiln_mat4 model, uint32_t material, uint32_t flag
 /* Environment with zero fields replaced by the documented defaults. */
 kiln_environment kiln_environment_resolve(const kiln_environment *in);
 
-/* Assembles and reflects each renderer program from `source` and compares the size of every
- * shared block it declares with the C size ("renderer: struct View in forward.wgsl is 384 bytes
- * in WGSL but 368 in C (src/render/uniforms.c)"). */
+/* Assembles and reflects each renderer program from `source` and compares every shared block it
+ * declares with its C layout: the size ("renderer: struct View in forward.wgsl is 384 bytes in
+ * WGSL but 368 in C (src/render/uniforms.c)"), then each member by name, offset and size. */
 bool renderer_check_layouts(const kiln_wgsl_source *source, kiln_error *err);
 
 #endif

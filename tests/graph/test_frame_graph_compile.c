@@ -1224,6 +1224,100 @@ TEST(an_exported_resolve_target_is_resolved_by_the_last_writer) {
     FIXTURE_CLOSE(f);
 }
 
+/* A resolve target whose only reader is culled is neither allocated nor resolved into. */
+TEST(a_resolve_target_read_only_by_culled_passes_gets_no_texture) {
+    fg_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_frame_graph *g = f.g;
+    kiln_error err = {0};
+    kiln_fg_resource target = backbuffer(g);
+    kiln_fg_resource ms = transient(g, "hdr ms", msaa_desc());
+    kiln_fg_resource resolved = kiln_frame_graph_create_resolve_target(g, "hdr", ms);
+    kiln_fg_resource unused = transient(g, "unused", hdr_desc(64, 64));
+    uint32_t opaque = kiln_frame_graph_add_pass(g, "opaque", NULL, NULL);
+    kiln_frame_graph_color(g, opaque, ms, black);
+    kiln_frame_graph_color(g, opaque, target, black);
+    uint32_t debug = kiln_frame_graph_add_pass(g, "debug view", NULL, NULL); /* feeds nothing exported */
+    kiln_frame_graph_read(g, debug, resolved);
+    kiln_frame_graph_color(g, debug, unused, black);
+    COMPILES(g);
+    CHECK_ORDER(g, opaque);
+    CHECK(kiln_frame_graph_is_culled(g, debug));
+    CHECK(!kiln_frame_graph_lifetime(g, resolved, NULL, NULL));
+    CHECK_EQ_INT(kiln_frame_graph_physical_count(g), 1); /* the samples only */
+    const attachment_row rows[] = {
+        {"graph-5.6", opaque, 0, ms, WGPULoadOp_Clear, WGPUStoreOp_Discard, none},
+    };
+    CHECK_ATTACHMENTS(g, rows);
+    FIXTURE_CLOSE(f);
+}
+
+/* Asking twice for one mip, or twice for one resolve target, names the same resource, so two
+ * features that each take a handle to it order and keep the same passes. */
+TEST(a_second_handle_to_the_same_part_is_the_same_resource) {
+    fg_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_frame_graph *g = f.g;
+    kiln_error err = {0};
+    kiln_fg_resource target = backbuffer(g);
+    kiln_fg_texture_desc two_mips = hdr_desc(64, 64);
+    two_mips.mip_levels = 2;
+    kiln_fg_resource bloom = transient(g, "bloom", two_mips);
+    kiln_fg_resource down_mip1 = kiln_frame_graph_subresource(g, bloom, 1, 0);
+    kiln_fg_resource up_mip1 = kiln_frame_graph_subresource(g, bloom, 1, 0);
+    kiln_fg_resource ms = transient(g, "hdr ms", msaa_desc());
+    CHECK_EQ_INT(down_mip1.index, up_mip1.index);
+    CHECK_EQ_INT(kiln_frame_graph_create_resolve_target(g, "hdr", ms).index,
+                 kiln_frame_graph_create_resolve_target(g, "hdr again", ms).index);
+    uint32_t down = kiln_frame_graph_add_pass(g, "down", NULL, NULL);
+    kiln_frame_graph_color(g, down, down_mip1, black);
+    uint32_t up = kiln_frame_graph_add_pass(g, "up", NULL, NULL);
+    kiln_frame_graph_read(g, up, up_mip1);
+    kiln_frame_graph_color(g, up, target, black);
+    COMPILES(g);
+    CHECK_ORDER(g, down, up);
+    const attachment_row rows[] = {
+        {"graph-4.4", down, 0, down_mip1, WGPULoadOp_Clear, WGPUStoreOp_Store, none},
+    };
+    CHECK_ATTACHMENTS(g, rows);
+    FIXTURE_CLOSE(f);
+}
+
+/* Passes declared after a compile join the graph as if declared before it: the accesses the
+ * compile derived are dropped and derived again, never taken for declared ones. */
+TEST(declaring_after_a_compile_derives_the_graph_anew) {
+    fg_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_frame_graph *g = f.g;
+    kiln_error err = {0};
+    kiln_fg_resource target = backbuffer(g);
+    kiln_fg_resource ms = transient(g, "hdr ms", msaa_desc());
+    kiln_fg_resource resolved = kiln_frame_graph_create_resolve_target(g, "hdr", ms);
+    uint32_t opaque = kiln_frame_graph_add_pass(g, "opaque", NULL, NULL);
+    kiln_frame_graph_color(g, opaque, ms, black);
+    uint32_t tonemap = kiln_frame_graph_add_pass(g, "tonemap", NULL, NULL);
+    kiln_frame_graph_read(g, tonemap, resolved);
+    kiln_frame_graph_color(g, tonemap, target, black);
+    COMPILES(g);
+    char before[4096];
+    kiln_frame_graph_to_graphviz(g, before, sizeof before);
+    uint32_t overlay = kiln_frame_graph_add_pass(g, "overlay", NULL, NULL);
+    kiln_frame_graph_color(g, overlay, target, black);
+    COMPILES(g);
+    CHECK_ORDER(g, opaque, tonemap, overlay);
+    char after[4096];
+    kiln_frame_graph_to_graphviz(g, after, sizeof after);
+    /* the resolve stays a derived (dotted) write, not a declared one */
+    CHECK(strstr(after, "p0 -> r3;") == NULL);
+    CHECK_STR_CONTAINS(after, "p0 -> r3 [style=dotted, label=\"resolve\"];");
+    const attachment_row rows[] = {
+        {"graph-5.7", opaque, 0, ms, WGPULoadOp_Clear, WGPUStoreOp_Discard, resolved},
+        {"graph-3.12", overlay, 0, target, WGPULoadOp_Load, WGPUStoreOp_Store, none},
+    };
+    CHECK_ATTACHMENTS(g, rows);
+    FIXTURE_CLOSE(f);
+}
+
 /* ---- buffers ------------------------------------------------------------------------------- */
 
 TEST(a_buffers_writer_is_kept_only_while_a_kept_pass_reads_it) {
@@ -1455,7 +1549,8 @@ TEST_MAIN(T(passes_declared_out_of_order_run_in_dependency_order),
           T(writing_the_whole_then_reading_a_subresource_works),
           T(the_writer_a_reader_of_the_resolve_target_depends_on_resolves),
           T(samples_are_stored_when_a_later_pass_uses_them),
-          T(an_exported_resolve_target_is_resolved_by_the_last_writer),
+          T(an_exported_resolve_target_is_resolved_by_the_last_writer), T(a_resolve_target_read_only_by_culled_passes_gets_no_texture),
+          T(a_second_handle_to_the_same_part_is_the_same_resource), T(declaring_after_a_compile_derives_the_graph_anew),
           T(a_buffers_writer_is_kept_only_while_a_kept_pass_reads_it),
           T(a_buffer_has_no_texture_and_is_handed_back_to_its_reader), T(a_steady_state_frame_allocates_nothing),
           T(compiling_the_same_declaration_twice_gives_the_same_result),

@@ -55,6 +55,17 @@ TEST(a_field_added_on_one_side_only_names_the_block) {
         {"layout-3", "post.wgsl", "    _pad: u32,\n", "    _pad: u32,\n    extra: vec4<f32>,\n",
          "renderer: struct Post in post.wgsl is 32 bytes in WGSL but 16 in C (src/render/uniforms.c)"},
         {"layout-4", "post.wgsl", "Post", "Toned", "renderer: post.wgsl declares no struct Post"},
+        /* the same size, two members swapped: caught by name and offset */
+        {"layout-5", "common.wgsl", "    sun_intensity: f32,           // lux\n    sun_color: vec3<f32>,\n    has_sun: u32,\n",
+         "    has_sun: u32,\n    sun_color: vec3<f32>,\n    sun_intensity: f32,\n",
+         "renderer: Lighting.sun_intensity in forward.wgsl is 4 bytes at 28 in WGSL but 4 at 12 in C"},
+        {"layout-6", "common.wgsl", "    ibl_intensity: f32,\n", "    ambient_intensity: f32,\n",
+         "renderer: struct Lighting in forward.wgsl has no member ibl_intensity, which C writes"},
+        {"layout-7", "material.wgsl", "    pad2: u32,\n", "",
+         "renderer: struct MaterialParams in forward.wgsl has no member pad2, which C writes"},
+        {"layout-8", "lights.wgsl", "    slice_bias: f32,             // 148\n    light_count: u32,            // 152\n",
+         "    light_count: u32,\n    slice_bias: f32,\n",
+         "renderer: ClusterUniform.slice_bias in forward.wgsl is 4 bytes at 152 in WGSL but 4 at 148 in C"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         edited_source e;
@@ -98,26 +109,49 @@ TEST(a_renderer_refuses_shaders_whose_blocks_drifted) {
     CHECK_EQ_INT(kiln_live_counts_total(&left), 0);
 }
 
-TEST(every_packer_writes_exactly_its_block) {
-    kiln_error err = {0};
-    uint8_t bytes[KILN_VIEW_UNIFORM_SIZE + 16];
+/* Each packer writes every member of its layout and zeroes the rest: a known value per member
+ * lands at the member's offset, and bytes no member covers stay zero. */
+TEST(every_packer_writes_its_members_at_the_layout_offsets) {
+    uint8_t bytes[KILN_VIEW_UNIFORM_SIZE];
     memset(bytes, 0xEE, sizeof bytes);
-    kiln_view_uniform_inputs view = {.view = kiln_mat4_identity(), .projection = kiln_mat4_identity(), .near = 0.1f,
-                                     .width = 4, .height = 4};
-    CHECK_MSG(kiln_view_uniform_pack(&view, bytes, &err), "%s", err.message);
-    for (size_t i = KILN_VIEW_UNIFORM_SIZE; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0xEE);
-    memset(bytes, 0xEE, sizeof bytes);
-    kiln_lighting_uniform_inputs lighting = {.environment = kiln_environment_resolve(NULL), .ibl_intensity = 1.0f};
-    CHECK_MSG(kiln_lighting_uniform_pack(&lighting, bytes, &err), "%s", err.message);
-    for (size_t i = KILN_LIGHTING_UNIFORM_SIZE; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0xEE);
-    memset(bytes, 0xEE, sizeof bytes);
-    CHECK_MSG(kiln_post_uniform_pack(1.0f, KILN_TONEMAP_AGX, true, bytes, &err), "%s", err.message);
-    for (size_t i = KILN_POST_UNIFORM_SIZE; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0xEE);
-    uint8_t record[KILN_INSTANCE_RECORD_SIZE + 8];
-    memset(record, 0xEE, sizeof record);
-    kiln_instance_record_pack(kiln_mat4_identity(), 3, 1, 2, -1, 0, record);
-    for (size_t i = KILN_INSTANCE_RECORD_SIZE; i < sizeof record; i++) CHECK_EQ_INT(record[i], 0xEE);
+    kiln_view_uniform_inputs view = {.view = kiln_mat4_identity(), .projection = kiln_mat4_identity(), .near = 0.25f,
+                                     .camera_position = {1, 2, 3}, .width = 4, .height = 8, .debug = KILN_DEBUG_ALBEDO};
+    kiln_view_uniform_pack(&view, bytes);
+    float f;
+    uint32_t u;
+    memcpy(&f, bytes + 332, 4); /* View.near */
+    CHECK_NEAR(f, 0.25f, 0.0);
+    memcpy(&f, bytes + 328, 4); /* View.camera_position.z */
+    CHECK_NEAR(f, 3.0f, 0.0);
+    memcpy(&f, bytes + 348, 4); /* View.inverse_screen_size.y */
+    CHECK_NEAR(f, 0.125f, 0.0);
+    memcpy(&u, bytes + 352, 4); /* View.debug_mode */
+    CHECK_EQ_INT(u, KILN_DEBUG_ALBEDO);
+    for (size_t i = 356; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0); /* the struct's tail padding */
+
+    uint8_t post[KILN_POST_UNIFORM_SIZE];
+    memset(post, 0xEE, sizeof post);
+    kiln_post_uniform_pack(2.0f, KILN_TONEMAP_NONE, true, post);
+    memcpy(&f, post, 4);
+    CHECK_NEAR(f, 2.0f, 0.0);
+    memcpy(&u, post + 4, 4);
+    CHECK_EQ_INT(u, KILN_TONEMAP_NONE);
+    memcpy(&u, post + 8, 4);
+    CHECK_EQ_INT(u, 1);
+    memcpy(&u, post + 12, 4);
+    CHECK_EQ_INT(u, 0);
+
+    uint8_t record[KILN_INSTANCE_RECORD_SIZE];
+    kiln_instance_record_pack(kiln_mat4_translation((kiln_vec3){5, 6, 7}), 3, 1, 2, -1, 9, record);
+    uint32_t params[4];
+    memcpy(params, record + 128, sizeof params);
+    CHECK_EQ_INT(params[0], 3);
+    CHECK_EQ_INT(params[1], 1 | (2 << 8));
+    CHECK_EQ_INT((int32_t)params[2], -1);
+    CHECK_EQ_INT(params[3], 9);
+    memcpy(&f, record + 48, 4); /* model column 3, x: the translation */
+    CHECK_NEAR(f, 5.0f, 0.0);
 }
 
 TEST_MAIN(T(the_embedded_shaders_match_every_c_block), T(a_field_added_on_one_side_only_names_the_block),
-          T(a_renderer_refuses_shaders_whose_blocks_drifted), T(every_packer_writes_exactly_its_block))
+          T(a_renderer_refuses_shaders_whose_blocks_drifted), T(every_packer_writes_its_members_at_the_layout_offsets))

@@ -215,7 +215,7 @@ bool kiln_frame_graph_execute_range(kiln_frame_graph *g, kiln_encoder *enc, uint
 
 /* What a record function is given. */
 struct kiln_frame_graph_context {
-    kiln_frame_graph *graph;
+    const kiln_frame_graph *graph; /* for lookups: a record function declares nothing */
     uint32_t pass;
     const char *name;
     kiln_encoder *encoder;

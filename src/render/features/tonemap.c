@@ -70,8 +70,8 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
     tonemap_state *s = user;
     const kiln_render_settings *settings = &s->r->settings;
     uint8_t post[KILN_POST_UNIFORM_SIZE];
-    if (!kiln_post_uniform_pack(settings->exposure, settings->tonemapper, s->r->output_srgb_encode, post, &ctx->error) ||
-        !kiln_resources_write_buffer(s->r->res, s->post_uniform, 0, post, sizeof post, &ctx->error) ||
+    kiln_post_uniform_pack(settings->exposure, settings->tonemapper, s->r->output_srgb_encode, post);
+    if (!kiln_resources_write_buffer(s->r->res, s->post_uniform, 0, post, sizeof post, &ctx->error) ||
         !ensure_hdr_group(s, kiln_fg_context_view_handle(ctx, s->hdr), &ctx->error))
         return;
     kiln_render_pass_set_pipeline(ctx->render, s->pipeline, NULL);
