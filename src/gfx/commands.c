@@ -175,6 +175,12 @@ void kiln_render_pass_end(kiln_render_pass *pass) {
     pass->encoder->pass_open = false;
 }
 
+void kiln_render_pass_fail(kiln_render_pass *pass, const kiln_error *why) {
+    if (pass->failed) return;
+    pass->failed = true;
+    pass->error = *why;
+}
+
 bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline p, kiln_error *err) {
     if (pass->failed) return stuck(&pass->error, err);
     WGPURenderPipeline raw = kiln_resources_render_pipeline_raw(pass->encoder->res, p, &pass->error);

@@ -173,8 +173,7 @@ static bool input_resources(kiln_programs *p, kiln_fg_context *ctx, const progra
     bool linear = kiln_texture_format_filterable(format);
     if (in->slot.kind == PROGRAM_SLOT_BINDING) {
         uint32_t id = ids[in->slot.index];
-        if (!kiln_texture_registry_gpu_view(p->textures, id, err)) return false;
-        *view = kiln_texture_registry_view_handle(p->textures, id, err);
+        *view = kiln_texture_registry_view_handle(p->textures, id, err); /* uploads on first use */
         if (!view->id) return false;
         const kiln_texture_info *info = kiln_texture_registry_info(p->textures, id);
         linear = linear && info && info->sampling == KILN_SAMPLING_LINEAR;

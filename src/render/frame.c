@@ -72,6 +72,13 @@ static bool upload_views(kiln_renderer *r, kiln_error *err) {
 
 static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
     kiln_frame_graph_reset(r->graph);
+    /* The target is the frame's, not a feature's: imported and exported here, so whichever
+     * feature writes it last (the tone map today) is kept, and nothing else may claim it. */
+    render_frame *f = &r->frame;
+    kiln_fg_texture_desc out = {.width = f->width, .height = f->height, .format = r->output_format,
+                                .usage = WGPUTextureUsage_RenderAttachment};
+    f->output = kiln_frame_graph_import_view(r->graph, "target", f->target.view, f->target.texture, &out);
+    kiln_frame_graph_export(r->graph, f->output);
     for (uint32_t i = 0; i < render_feature_count; i++)
         render_features[i]->declare(r, r->feature_state[i], &r->frame);
     renderer_alloc_mark(r, "graph declare");

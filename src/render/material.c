@@ -72,7 +72,6 @@ kiln_bind_group_layout kiln_material_layout_create(kiln_resources *res, kiln_err
 bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout, const kiln_default_textures *d,
                               kiln_texture_registry *registry, kiln_sampler sampler, const kiln_material *m,
                               kiln_gpu_material *out, kiln_error *err) {
-    if (!kiln_material_validate(m, registry, err)) return false;
     *out = (kiln_gpu_material){.alpha_mode = m->alpha_mode, .double_sided = m->double_sided};
     const kiln_texture_view fallback[KILN_TEX_COUNT] = {d->white_view, d->white_view, d->flat_normal_view, d->white_view,
                                                         d->white_view};

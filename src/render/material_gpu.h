@@ -7,6 +7,7 @@
 #define KILN_RENDER_MATERIAL_GPU_H
 
 #include <kiln/assets/material.h>
+#include <kiln/textures.h>
 #include <kiln/textures/default_textures.h>
 
 #include "block_layout.h"
@@ -31,7 +32,7 @@ typedef struct kiln_gpu_material {
     bool double_sided;
 } kiln_gpu_material;
 
-/* Validates (kiln_material_validate), then creates the uniform and the group binding the slots'
+/* For a material kiln_material_validate accepted: creates the uniform and the group binding the slots'
  * registry views (or the defaults) and `sampler`, the GPU sampler for m->sampler. Nothing is left
  * behind on failure. */
 bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout, const kiln_default_textures *d,

@@ -12,9 +12,6 @@
 
 #include "renderer_internal.h"
 
-#define HDR_FORMAT WGPUTextureFormat_RGBA16Float
-#define DEPTH_FORMAT WGPUTextureFormat_Depth32Float
-
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
     kiln_resources *res = r->res;
     WGPUShaderStage all = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment | WGPUShaderStage_Compute;
@@ -77,8 +74,8 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
         .fragment_entry = "fs_main",
         .vertex_buffer_count = 1,
         .target_count = 1,
-        .targets = {{.format = HDR_FORMAT}},
-        .depth = kiln_depth_reverse_z(DEPTH_FORMAT, false),
+        .targets = {{.format = RENDER_HDR_FORMAT}},
+        .depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, false),
         .cull = key & PIPELINE_DOUBLE_SIDED ? WGPUCullMode_None : WGPUCullMode_Back,
         .sample_count = 1,
     };
@@ -90,7 +87,7 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
     }
     if (key & PIPELINE_DEPTH_ONLY) {
         d.target_count = 0;
-        d.depth = kiln_depth_reverse_z(DEPTH_FORMAT, true);
+        d.depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, true);
         /* Opaque depth needs no fragment stage; masked geometry discards below the cutoff. */
         d.no_fragment = !(key & PIPELINE_MASKED);
         d.fragment_entry = key & PIPELINE_MASKED ? "fs_masked" : NULL;

@@ -29,6 +29,10 @@ typedef struct renderer_material {
     bool live;
 } renderer_material;
 
+/* The formats of the frame's intermediates, which every pass attaching them is built for. */
+#define RENDER_HDR_FORMAT WGPUTextureFormat_RGBA16Float
+#define RENDER_DEPTH_FORMAT WGPUTextureFormat_Depth32Float
+
 /* ---- scene pipelines (pipelines.c) --------------------------------------------------------- */
 
 /* What distinguishes one scene pipeline from another: a bitfield, so a variant is built the first
@@ -99,7 +103,9 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
 
 /* ---- the frame (frame.c) ------------------------------------------------------------------- */
 
-/* What features hand each other within a frame: named graph resources and the frame's facts. */
+/* What features hand each other within a frame: named graph resources and the frame's facts.
+ * frame.c sets the facts and imports `output` (the target, exported) before any feature declares;
+ * features set and read the rest in list order. */
 typedef struct render_frame {
     uint32_t width, height;
     kiln_render_target target;

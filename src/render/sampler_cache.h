@@ -5,6 +5,7 @@
 #define KILN_RENDER_SAMPLER_CACHE_H
 
 #include <kiln/assets/material.h>
+#include <kiln/gfx.h>
 
 typedef struct sampler_cache_entry {
     uint32_t key;

@@ -220,9 +220,10 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
     for (uint32_t b = first; b < end && !pass->failed; b++) {
         const render_batch *batch = &batches[b];
         /* The frame's geometry sync put every live mesh on the GPU, so this uploads nothing. */
-        const kiln_gpu_mesh *mesh = kiln_geometry_registry_gpu_mesh(r->geometry, batch->mesh + 1, &pass->error);
+        kiln_error why = {0};
+        const kiln_gpu_mesh *mesh = kiln_geometry_registry_gpu_mesh(r->geometry, batch->mesh + 1, &why);
         if (!mesh) {
-            pass->failed = true;
+            kiln_render_pass_fail(pass, &why);
             break;
         }
         kiln_render_pipeline p = depth_only ? batch->depth_pipeline : batch->color_pipeline;

@@ -514,6 +514,9 @@ bool kiln_encoder_add_hook(kiln_encoder *enc, kiln_encoder_hook hook, kiln_error
 
 /* Ends and releases the pass; safe to call twice. */
 void kiln_render_pass_end(kiln_render_pass *pass);
+/* Makes `why` the pass's sticky failure (when it has none yet), for a recording step outside gfx
+ * that cannot go on: every later command on the pass is skipped. */
+void kiln_render_pass_fail(kiln_render_pass *pass, const kiln_error *why);
 bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline p, kiln_error *err);
 bool kiln_render_pass_set_bind_group(kiln_render_pass *pass, uint32_t index, kiln_bind_group g,
                                      const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err);

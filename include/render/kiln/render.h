@@ -1,6 +1,6 @@
 /* kiln/render: the clustered forward+ renderer.
  *
- * A kiln_renderer turns a kiln_render_scene (camera, lights, instances, joints, environment) into
+ * A kiln_renderer turns a kiln_render_scene (camera, lights, instances, environment) into
  * one submitted command buffer per frame. It owns its pipelines, layouts, persistent buffers, the
  * mesh and material registries, the frame graph, the shader library and the frame scratch; the
  * kiln_gfx and kiln_resources it was created with must outlive it. Nothing it does in a frame
@@ -105,6 +105,12 @@ size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size);
  * program, compute and post pipelines included. Returns the programs reloaded; failures keep
  * the last good modules and are logged to gfx->diagnostics. */
 uint32_t kiln_renderer_reload_shaders(kiln_renderer *r);
+
+/* Checks what kiln_renderer_add_material would refuse, changing nothing: each slot names a plain, filterable
+ * texture the registry knows, and every sampler field is in range. The message names the
+ * material, the slot or field, and the value ("material 'rock': normal slot names unknown
+ * texture id 9"). */
+bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry, kiln_error *err);
 
 /* Names of the enums, as kiln-render's flags spell them ("agx", "aces", "none"; "none", "normals",
  * "clusters", "overdraw", "albedo"): NULL for a value outside the enum; from_name returns false,

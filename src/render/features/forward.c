@@ -22,7 +22,7 @@ static uint32_t declare_shading(kiln_renderer *r, const render_frame *f, const c
 
 static void declare_opaque(kiln_renderer *r, void *state, render_frame *f) {
     (void)state;
-    kiln_fg_texture_desc hdr = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_RGBA16Float,
+    kiln_fg_texture_desc hdr = {.width = f->width, .height = f->height, .format = RENDER_HDR_FORMAT,
                                 .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
     f->hdr = kiln_frame_graph_create_transient(r->graph, "hdr", &hdr);
     declare_shading(r, f, "forward+ opaque", record_opaque);

@@ -17,8 +17,8 @@ static bool create_sky(kiln_renderer *r, void *state, kiln_error *err) {
     if (!s->layout.id) return false;
     kiln_render_pipeline_desc d = {
         .label = "sky", .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
-        .fragment_entry = "fs_sky", .target_count = 1, .targets = {{.format = WGPUTextureFormat_RGBA16Float}},
-        .depth = kiln_depth_reverse_z(WGPUTextureFormat_Depth32Float, false), .sample_count = 1,
+        .fragment_entry = "fs_sky", .target_count = 1, .targets = {{.format = RENDER_HDR_FORMAT}},
+        .depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, false), .sample_count = 1,
     };
     s->pipeline = kiln_resources_create_render_pipeline(r->res, &d, err);
     return s->pipeline.id && kiln_shader_library_watch_render_pipeline(r->library, program, s->pipeline, &d, err);

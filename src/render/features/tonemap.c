@@ -1,6 +1,6 @@
 /* Tone mapping: exposure and the tone curve (AgX, ACES, none) from the HDR target into the
- * frame's output, with sRGB encoding in the shader for 8-bit unorm outputs; debug views pass
- * their colour through untouched. The output is imported and exported: the frame exists for it. */
+ * frame's output (f->output), with sRGB encoding in the shader for 8-bit unorm outputs; debug
+ * views pass their colour through untouched. */
 #include "features.h"
 
 typedef struct tonemap_state {
@@ -82,10 +82,6 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
 
 static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
     tonemap_state *s = state;
-    kiln_fg_texture_desc out = {.width = f->width, .height = f->height, .format = r->output_format,
-                                .usage = WGPUTextureUsage_RenderAttachment};
-    f->output = kiln_frame_graph_import_view(r->graph, "target", f->target.view, f->target.texture, &out);
-    kiln_frame_graph_export(r->graph, f->output);
     s->hdr = f->hdr;
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "tonemap", record_tonemap, s);
     kiln_frame_graph_read(r->graph, pass, f->hdr);

@@ -9,7 +9,6 @@
 #define KILN_ASSETS_MATERIAL_H
 
 #include <kiln/core.h>
-#include <kiln/textures.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,12 +78,6 @@ typedef struct kiln_material {
 } kiln_material;
 
 kiln_material kiln_material_default(const char *label);
-
-/* Checks what an upload would refuse, changing nothing: each slot names a plain, filterable
- * texture the registry knows, and every sampler field is in range. The message names the
- * material, the slot or field, and the value ("material 'rock': normal slot names unknown
- * texture id 9"). */
-bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry, kiln_error *err);
 
 #ifdef __cplusplus
 }
