@@ -44,7 +44,7 @@ static bool on_gpu(const geometry_entry *e) { return e->gpu.vertices.id != 0; }
 
 static void entry_free(kiln_geometry_registry *reg, geometry_entry *e) {
     if (on_gpu(e)) {
-        kiln_gpu_mesh_destroy(reg->res, &e->gpu);
+        kiln_gpu_mesh_destroy(&e->gpu, reg->res);
         reg->stats.gpu_meshes--;
     } else {
         reg->pending_count--;
@@ -154,7 +154,7 @@ bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, co
             kiln_mesh_data_free(&copy);
             return name_failure(err, id, e->label);
         }
-        kiln_gpu_mesh_destroy(reg->res, &e->gpu);
+        kiln_gpu_mesh_destroy(&e->gpu, reg->res);
         e->gpu = gpu;
         reg->stats.uploads++;
     }

@@ -104,14 +104,14 @@ bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const c
         ok = m.morph_deltas.id != 0;
     }
     if (!ok) {
-        kiln_gpu_mesh_destroy(res, &m);
+        kiln_gpu_mesh_destroy(&m, res);
         return false;
     }
     *out = m;
     return true;
 }
 
-void kiln_gpu_mesh_destroy(kiln_resources *res, kiln_gpu_mesh *mesh) {
+void kiln_gpu_mesh_destroy(kiln_gpu_mesh *mesh, kiln_resources *res) {
     if (!mesh) return;
     if (res) {
         kiln_buffer buffers[] = {mesh->vertices, mesh->skin, mesh->indices, mesh->morph_deltas};

@@ -94,11 +94,11 @@ bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout
     out->group = kiln_resources_create_bind_group(res, m->label, layout, entries, KILN_TEX_COUNT + 2, err);
     if (out->group.id) return true;
 fail:
-    kiln_gpu_material_destroy(res, out);
+    kiln_gpu_material_destroy(out, res);
     return false;
 }
 
-void kiln_gpu_material_destroy(kiln_resources *res, kiln_gpu_material *g) {
+void kiln_gpu_material_destroy(kiln_gpu_material *g, kiln_resources *res) {
     if (g->group.id) kiln_resources_destroy_bind_group(res, g->group, NULL);
     if (g->uniform.id) kiln_resources_destroy_buffer(res, g->uniform, NULL);
     g->group = (kiln_bind_group){0};

@@ -38,6 +38,6 @@ typedef struct kiln_gpu_material {
 bool kiln_gpu_material_upload(kiln_resources *res, kiln_bind_group_layout layout, const kiln_default_textures *d,
                               kiln_texture_registry *registry, kiln_sampler sampler, const kiln_material *m,
                               kiln_gpu_material *out, kiln_error *err);
-void kiln_gpu_material_destroy(kiln_resources *res, kiln_gpu_material *g);
+void kiln_gpu_material_destroy(kiln_gpu_material *g, kiln_resources *res);
 
 #endif

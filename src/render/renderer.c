@@ -154,7 +154,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_resources *res = r->res;
     destroy_features(r);
     for (uint32_t i = 0; i < r->material_count; i++)
-        if (r->materials[i].live) kiln_gpu_material_destroy(res, &r->materials[i].gpu);
+        if (r->materials[i].live) kiln_gpu_material_destroy(&r->materials[i].gpu, res);
     kiln_geometry_registry_destroy(r->geometry);
     free(r->materials);
     sampler_cache_destroy(&r->samplers, res);
@@ -169,7 +169,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
     renderer_destroy_layouts(r);
-    kiln_default_textures_destroy(res, &r->defaults);
+    kiln_default_textures_destroy(&r->defaults, res);
     kiln_frame_graph_destroy(r->graph);
     kiln_shader_library_destroy(r->library);
     scratch *scratches[] = {&r->spheres, &r->visible, &r->keys, &r->records, &r->batches};
@@ -235,7 +235,7 @@ bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln
                               index, r->material_count);
     renderer_material fresh;
     if (!upload_material(r, material, &fresh, err)) return false; /* the slot is untouched */
-    if (r->materials[index].live) kiln_gpu_material_destroy(r->res, &r->materials[index].gpu);
+    if (r->materials[index].live) kiln_gpu_material_destroy(&r->materials[index].gpu, r->res);
     r->materials[index] = fresh;
     return true;
 }
@@ -245,7 +245,7 @@ bool kiln_renderer_remove_material(kiln_renderer *r, uint32_t index, kiln_error 
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: remove_material: index %u out of range (%u materials)",
                               index, r->material_count);
     if (!r->materials[index].live) return true;
-    kiln_gpu_material_destroy(r->res, &r->materials[index].gpu);
+    kiln_gpu_material_destroy(&r->materials[index].gpu, r->res);
     r->materials[index].live = false;
     return true;
 }

@@ -13,18 +13,17 @@ static bool one_texel(kiln_resources *res, const char *label, const uint8_t rgba
 
 bool kiln_default_textures_create(kiln_resources *res, kiln_default_textures *d, kiln_error *err) {
     *d = (kiln_default_textures){0};
-    static const uint8_t white[4] = {255, 255, 255, 255}, normal[4] = {128, 128, 255, 255}, black[4] = {0, 0, 0, 255};
+    static const uint8_t white[4] = {255, 255, 255, 255}, normal[4] = {128, 128, 255, 255};
     bool ok = one_texel(res, "default white", white, &d->white, &d->white_view, err) &&
-              one_texel(res, "default flat normal", normal, &d->flat_normal, &d->flat_normal_view, err) &&
-              one_texel(res, "default black", black, &d->black, &d->black_view, err);
-    if (!ok) kiln_default_textures_destroy(res, d);
+              one_texel(res, "default flat normal", normal, &d->flat_normal, &d->flat_normal_view, err);
+    if (!ok) kiln_default_textures_destroy(d, res);
     return ok;
 }
 
-void kiln_default_textures_destroy(kiln_resources *res, kiln_default_textures *d) {
-    kiln_texture_view views[3] = {d->white_view, d->flat_normal_view, d->black_view};
-    kiln_texture textures[3] = {d->white, d->flat_normal, d->black};
-    for (int i = 0; i < 3; i++) {
+void kiln_default_textures_destroy(kiln_default_textures *d, kiln_resources *res) {
+    kiln_texture_view views[2] = {d->white_view, d->flat_normal_view};
+    kiln_texture textures[2] = {d->white, d->flat_normal};
+    for (int i = 0; i < 2; i++) {
         if (views[i].id) kiln_resources_destroy_texture_view(res, views[i], NULL);
         if (textures[i].id) kiln_resources_destroy_texture(res, textures[i], NULL);
     }

@@ -8,7 +8,6 @@
 #define KILN_TEXTURE_INTERNAL_H
 
 #include <kiln/textures.h>
-#include <kiln/textures/image_upload.h> /* kiln_mip_count */
 
 typedef struct texture_entry {
     uint32_t id;

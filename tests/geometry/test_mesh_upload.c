@@ -190,7 +190,7 @@ TEST(uploaded_buffers_hold_exactly_the_packed_streams) {
     CHECK(memcmp(skin, packed_skin, sizeof skin) == 0);
     CHECK(memcmp(morph, packed_morph, sizeof morph) == 0);
     CHECK(indices[0] == 0 && indices[2] == 2 && indices[5] == 3);
-    kiln_gpu_mesh_destroy(f.res, &mesh);
+    kiln_gpu_mesh_destroy(&mesh, f.res);
     FIXTURE_CLOSE_CLEAN(f);
 }
 
@@ -214,7 +214,7 @@ TEST(an_uploaded_mesh_records_counts_bounds_and_one_lod) {
     CHECK(mesh.bounds.radius == expected.radius && mesh.bounds.center.y == expected.center.y);
     kiln_live_counts live = kiln_resources_live_counts(f.res);
     CHECK_EQ_INT(live.buffers, 2); /* vertices and indices */
-    kiln_gpu_mesh_destroy(f.res, &mesh);
+    kiln_gpu_mesh_destroy(&mesh, f.res);
     live = kiln_resources_live_counts(f.res);
     CHECK_EQ_INT(live.buffers, 0);
     CHECK(mesh.vertices.id == 0 && mesh.index_count == 0);

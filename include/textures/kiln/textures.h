@@ -60,6 +60,9 @@ bool kiln_texture_format_from_name(const char *name, kiln_texture_format *out);
 bool kiln_texture_format_filterable(kiln_texture_format f);
 bool kiln_texture_format_resolvable(kiln_texture_format f);
 
+/* Number of mip levels of a full chain for width x height: floor(log2(max(w, h))) + 1. */
+uint32_t kiln_mip_count(uint32_t width, uint32_t height);
+
 typedef struct kiln_texture_create_desc {
     kiln_texture_format format;
     uint32_t width, height;

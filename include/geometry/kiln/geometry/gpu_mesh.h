@@ -40,7 +40,7 @@ typedef struct kiln_gpu_mesh {
 bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const char *label, kiln_gpu_mesh *out,
                           kiln_error *err);
 /* Destroys the mesh's buffers and zeroes it; safe on a zeroed mesh. */
-void kiln_gpu_mesh_destroy(kiln_resources *res, kiln_gpu_mesh *mesh);
+void kiln_gpu_mesh_destroy(kiln_gpu_mesh *mesh, kiln_resources *res);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* kiln/textures/default_textures.h: the 1x1 textures a material slot samples when it names no
- * texture: white (base colour, metallic-roughness, occlusion: a factor of 1 scales nothing away),
- * a flat tangent-space normal (0.5, 0.5, 1) and black. They are plain GPU textures, not registry
- * entries, so they take no registry id.
+ * texture: white (base colour, metallic-roughness, occlusion, emissive: a factor scales it) and a
+ * flat tangent-space normal (0.5, 0.5, 1). They are plain GPU textures, not registry entries, so
+ * they take no registry id.
  *
  * Ownership: the struct owns its textures and views (in kiln_resources). */
 #ifndef KILN_TEXTURES_DEFAULT_TEXTURES_H
@@ -16,13 +16,14 @@ extern "C" {
 #endif
 
 typedef struct kiln_default_textures {
-    kiln_texture white, flat_normal, black;
-    kiln_texture_view white_view, flat_normal_view, black_view;
+    kiln_texture white, flat_normal;
+    kiln_texture_view white_view, flat_normal_view;
 } kiln_default_textures;
 
 /* Nothing is left behind on failure. */
 bool kiln_default_textures_create(kiln_resources *res, kiln_default_textures *out, kiln_error *err);
-void kiln_default_textures_destroy(kiln_resources *res, kiln_default_textures *d);
+/* Destroys the textures in the kiln_resources they were created in. */
+void kiln_default_textures_destroy(kiln_default_textures *d, kiln_resources *res);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,6 @@
-/* Images uploaded outside the registry: mip counts, the mip chain on the GPU, and refusals by
- * name; and the registry's own mip chains and the format and usage rules for them. */
+/* Mip counts, the registry's CPU-built mip chains on the GPU, and the format and usage rules for
+ * them. */
 #include <kiln/textures.h>
-#include <kiln/textures/image_upload.h>
 
 #include "gfx_fixture.h"
 
@@ -10,37 +9,6 @@ TEST(mip_counts_cover_the_whole_chain) {
     CHECK_EQ_INT(kiln_mip_count(256, 128), 9);
     CHECK_EQ_INT(kiln_mip_count(5, 3), 3);
     CHECK_EQ_INT(kiln_mip_count(1, 1024), 11);
-}
-
-TEST(an_uploaded_image_carries_its_whole_mip_chain) {
-    gfx_fixture f;
-    FIXTURE_OPEN(f);
-    kiln_error err = {0};
-    kiln_image img;
-    CHECK(kiln_image_create(&img, 5, 3, KILN_IMAGE_RGBA8, &err));
-    kiln_gpu_texture tex;
-    bool ok = kiln_upload_image(f.res, "odd", &img, true, true, &tex, &err);
-    kiln_image_free(&img);
-    CHECK_MSG(ok, "%s", err.message);
-    uint32_t levels = tex.mip_levels, on_gpu = kiln_resources_texture_desc(f.res, tex.texture)->mip_levels;
-    kiln_gpu_texture_destroy(f.res, &tex);
-    FIXTURE_CLOSE_CLEAN(f);
-    CHECK_EQ_INT(levels, 3);
-    CHECK_EQ_INT(on_gpu, 3);
-}
-
-TEST(uploading_a_float_image_is_refused_by_name) {
-    gfx_fixture f;
-    FIXTURE_OPEN(f);
-    kiln_error err = {0};
-    kiln_image img;
-    CHECK(kiln_image_create(&img, 2, 2, KILN_IMAGE_RGBA32F, &err));
-    kiln_gpu_texture tex;
-    bool ok = kiln_upload_image(f.res, "hdr thing", &img, false, false, &tex, &err);
-    kiln_image_free(&img);
-    FIXTURE_CLOSE_CLEAN(f);
-    CHECK(!ok);
-    CHECK_STR_CONTAINS(err.message, "upload_image 'hdr thing': only RGBA8");
 }
 
 TEST(a_registry_texture_with_mips_has_the_full_chain_and_reads_back_its_base) {
@@ -91,7 +59,5 @@ TEST(mips_are_refused_where_they_cannot_be_built_or_kept) {
     CHECK_STR_CONTAINS(writable_err.message, "create_texture: a Writable texture cannot have mips");
 }
 
-TEST_MAIN(T(mip_counts_cover_the_whole_chain), T(an_uploaded_image_carries_its_whole_mip_chain),
-          T(uploading_a_float_image_is_refused_by_name),
-          T(a_registry_texture_with_mips_has_the_full_chain_and_reads_back_its_base),
+TEST_MAIN(T(mip_counts_cover_the_whole_chain), T(a_registry_texture_with_mips_has_the_full_chain_and_reads_back_its_base),
           T(mips_are_refused_where_they_cannot_be_built_or_kept))
