@@ -1,4 +1,4 @@
-/* The perspective camera and the render settings' defaults. */
+/* The perspective camera: look-at, view and projection matrices, frustum. */
 #include <math.h>
 
 #include <kiln/render/scene.h>
@@ -34,23 +34,3 @@ kiln_mat4 kiln_camera_view_projection(const kiln_camera *c) {
 }
 
 kiln_frustum kiln_camera_frustum(const kiln_camera *c) { return kiln_frustum_from_view_proj(kiln_camera_view_projection(c)); }
-
-bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err) {
-    kiln_render_settings s = in ? *in : (kiln_render_settings){0};
-    if (!(s.exposure >= 0.0f))
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.exposure %g is not a positive number",
-                              (double)s.exposure);
-    if (!(s.ibl_intensity >= 0.0f))
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
-                              "renderer: settings.ibl_intensity %g is not a positive number", (double)s.ibl_intensity);
-    if ((unsigned)s.tonemapper >= KILN_TONEMAPPER_COUNT)
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.tonemapper %d is not a tone mapper",
-                              (int)s.tonemapper);
-    if ((unsigned)s.debug >= KILN_DEBUG_COUNT)
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.debug %d is not a debug mode",
-                              (int)s.debug);
-    if (s.exposure == 0.0f) s.exposure = 1.0f;
-    if (s.ibl_intensity == 0.0f) s.ibl_intensity = 1.0f;
-    *out = s;
-    return true;
-}

@@ -65,7 +65,7 @@ float kiln_cluster_slice_depth(kiln_cluster_params params, uint32_t k);
 
 /* The cluster uniform block: everything cs_cull and the fragment lookup need. Mirrored by
  * `struct ClusterUniform` in src/render/shaders/lights.wgsl; change both. Self-contained (160
- * bytes, 16-byte aligned) so the renderer can nest it in its frame uniform as is. */
+ * bytes, 16-byte aligned): bound as one uniform block. */
 typedef struct kiln_cluster_uniform {
     kiln_mat4 view;                /* world to view */
     kiln_mat4 inverse_projection;  /* clip to view */

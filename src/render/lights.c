@@ -79,7 +79,7 @@ uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gp
     for (uint32_t i = 0; lights && i < count; i++) {
         const kiln_light *l = &lights[i];
         if (l->kind == KILN_LIGHT_SUN) {
-            /* Only the first sun lights the scene: the frame has one sun slot and one cascade set. */
+            /* Only the first sun lights the scene: the Lighting block has one sun. */
             if (!found_sun && sun_out) *sun_out = *l;
             found_sun = true;
             continue;

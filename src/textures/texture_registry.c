@@ -130,8 +130,8 @@ uint32_t kiln_texture_registry_add(kiln_texture_registry *reg, const kiln_textur
 bool kiln_texture_registry_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err) {
     texture_entry *e = texture_registry_lookup(reg, id, err);
     if (!e) return false;
-    /* Arrays and volumes (next issue) share the id sequence; a plain-texture path treats their ids
-     * as unknown, as the spec's update_texture does. */
+    /* Arrays and volumes share the id sequence; a plain-texture path treats their ids as unknown,
+     * as the spec's update_texture does. */
     if (e->info.kind != KILN_TEXTURE_PLAIN)
         return kiln_error_set(err, KILN_ERR_INVALID_HANDLE, "unknown texture id %u (it names an array or volume)", id);
     if (!pixels || size != e->pixels_size)

@@ -7,8 +7,8 @@
  * view, and re-uploaded at the next sync after an update. A Writable texture is one a program may render into; its GPU pixels are then newer than
  * the CPU copy, and kiln_texture_registry_read reads them back from the GPU.
  *
- * Plain 2D textures exist now; arrays and volumes (the draw-pass issue) share the id sequence and
- * the kind field, so every path that takes a plain texture can already tell them apart.
+ * Arrays and volumes share the id sequence and are told apart by the kind field, so every path
+ * that takes a plain 2D texture refuses them by kind.
  *
  * Ownership: the registry owns every texture it created (GPU objects in the kiln_resources it was
  * created with, which must outlive it). Main-thread only. */

@@ -11,7 +11,7 @@
 @group(3) @binding(2) var<storage, read> cluster_counts: array<u32>;
 @group(3) @binding(3) var<storage, read> cluster_indices: array<u32>;
 // The view this pass renders from: one 256-byte slot of the pass uniforms, chosen by the dynamic
-// offset the pass binds group 3 with (slots 0..3 cascades, then atlas views, then the camera).
+// offset the pass binds group 3 with (the slot is the view's index; the camera is view 0).
 @group(3) @binding(4) var<uniform> pass_view: PassView;
 
 struct VertexIn {

@@ -1,0 +1,23 @@
+/* Render settings: the one place their defaults are applied and their ranges checked, at
+ * creation and at the start of every frame. */
+#include <kiln/render.h>
+
+bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err) {
+    kiln_render_settings s = in ? *in : (kiln_render_settings){0};
+    if (!(s.exposure >= 0.0f))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.exposure %g is not a positive number",
+                              (double)s.exposure);
+    if (!(s.ibl_intensity >= 0.0f))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.ibl_intensity %g is not a positive number", (double)s.ibl_intensity);
+    if ((unsigned)s.tonemapper >= KILN_TONEMAPPER_COUNT)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.tonemapper %d is not a tone mapper",
+                              (int)s.tonemapper);
+    if ((unsigned)s.debug >= KILN_DEBUG_COUNT)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.debug %d is not a debug mode",
+                              (int)s.debug);
+    if (s.exposure == 0.0f) s.exposure = 1.0f;
+    if (s.ibl_intensity == 0.0f) s.ibl_intensity = 1.0f;
+    *out = s;
+    return true;
+}
