@@ -3,6 +3,7 @@
  * which kiln itself must not allocate once. Allocations are counted by --wrap of malloc and
  * friends over everything statically linked (libkiln), not inside Dawn or the driver. With
  * KILN_ALLOC_REPORT=1 the renderer's per-phase report is printed for hunting regressions. */
+#include <kiln/program.h>
 #include <kiln/render.h>
 #include "demo_scene.h"
 
@@ -102,4 +103,93 @@ TEST(a_steady_frame_allocates_nothing) {
     CHECK_EQ_INT(allocations, 0);
 }
 
-TEST_MAIN(T(a_steady_frame_allocates_nothing))
+/* Paints a colour into a transient, then blurs nothing fancier than a copy of it into the canvas
+ * binding a material samples: two program passes with a transient, every frame. */
+static const char PAINT_AND_COPY[] =
+    "struct Paint { color: vec4<f32> };\n"
+    "@group(0) @binding(0) var<uniform> paint: Paint;\n"
+    "@group(1) @binding(0) var source: texture_2d<f32>;\n"
+    "@group(1) @binding(1) var source_sampler: sampler;\n"
+    "@fragment fn fs_paint(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> { return paint.color * vec4<f32>(uv, 1.0, 1.0); }\n"
+    "@fragment fn fs_copy(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+    "    return textureSample(source, source_sampler, uv);\n"
+    "}\n";
+
+/* The frame an application with authored programs runs: program dispatches recorded first, the
+ * scene (a material sampling what the program painted) after them, in one command buffer. */
+TEST(a_steady_frame_with_program_passes_allocates_nothing) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
+    kiln_programs *programs = kiln_programs_create(f.gfx, f.res, reg, &err);
+    CHECK_MSG(programs, "%s", err.message);
+    uint32_t canvas = kiln_texture_registry_add(reg, &(kiln_texture_create_desc){.format = KILN_FORMAT_RGBA8, .width = 64,
+                                                .height = 64, .usage = KILN_USAGE_WRITABLE}, &err);
+    CHECK_MSG(canvas, "%s", err.message);
+    kiln_slot_spec binding = {.format = KILN_FORMAT_RGBA8, .shape = {.kind = KILN_SHAPE_TARGET}};
+    kiln_transient_spec transient = {.format = KILN_FORMAT_RGBA8};
+    kiln_pass_spec passes[2] = {
+        {.stage = KILN_STAGE_FRAGMENT, .entry_point = "fs_paint", .output = {.kind = KILN_OUTPUT_TRANSIENT, .index = 0},
+         .blend = KILN_PROGRAM_BLEND_REPLACE, .uniform_length = 16},
+        {.stage = KILN_STAGE_FRAGMENT, .entry_point = "fs_copy", .input_count = 1,
+         .inputs = {{.kind = KILN_INPUT_TRANSIENT, .index = 0}}, .output = {.kind = KILN_OUTPUT_BINDING, .index = 0},
+         .blend = KILN_PROGRAM_BLEND_REPLACE},
+    };
+    kiln_program_desc desc = {.wgsl = PAINT_AND_COPY, .binding_count = 1, .bindings = &binding, .transient_count = 1,
+                              .transients = &transient, .pass_count = 2, .passes = passes};
+    kiln_program_error perr = {0};
+    uint32_t program = kiln_programs_register(programs, &desc, &perr);
+    CHECK_MSG(program, "%s: %s", kiln_program_class_name(perr.cls), perr.message);
+
+    kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_RGBA8Unorm, &err);
+    CHECK_MSG(r, "%s", err.message);
+    CHECK_MSG(kiln_renderer_set_texture_registry(r, reg, &err), "%s", err.message);
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
+    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, &err);
+    kiln_mesh_data_free(&md);
+    kiln_material m = kiln_material_default("painted");
+    m.textures[KILN_TEX_BASE_COLOR] = canvas;
+    uint32_t mat = kiln_renderer_add_material(r, &m, &err);
+    CHECK_MSG(mat != KILN_INVALID_INDEX, "%s", err.message);
+    kiln_render_instance inst = {.mesh = plane, .material = mat, .transform = kiln_mat4_identity()};
+    kiln_light sun = kiln_light_sun((kiln_vec3){0.3f, -1, 0.2f}, (kiln_vec3){1, 1, 1}, 3.0f);
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 3, 3}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
+                               .instances = &inst, .instance_count = 1, .lights = &sun, .light_count = 1};
+    kiln_texture target = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
+        .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment}, &err);
+    kiln_texture_view view = kiln_resources_create_texture_view(f.res, target, NULL, &err);
+    kiln_render_target raw = {kiln_resources_texture_raw(f.res, target, NULL), kiln_resources_texture_view_raw(f.res, view, NULL)};
+
+    bool ok = true;
+    uint64_t allocations = 0;
+    for (int i = 0; i < WARMUP + MEASURED && ok; i++) {
+        if (i == WARMUP) {
+            kiln_gfx_wait_for_queue(f.gfx, NULL);
+            kiln_alloc_counter_start();
+        }
+        float color[4] = {(float)(i % 10) / 10.0f, 0.5f, 0.2f, 1.0f};
+        kiln_encoder enc;
+        ok = kiln_programs_dispatch(programs, program, &canvas, 1, color, sizeof color) == KILN_DISPATCH_OK &&
+             kiln_encoder_begin(&enc, f.res, "frame", &err);
+        if (!ok) break;
+        ok = kiln_programs_record(programs, &enc, &err) && kiln_renderer_record(r, &scene, raw, &enc, &err);
+        if (ok) ok = kiln_encoder_finish_and_submit(&enc, &err);
+        else kiln_encoder_discard(&enc);
+        if (i < WARMUP && i % 10 == 9) kiln_gfx_wait_for_queue(f.gfx, NULL);
+    }
+    allocations = kiln_alloc_counter_stop();
+    printf("frames %d with program passes, allocations %llu\n", MEASURED, (unsigned long long)allocations);
+    kiln_gfx_wait_for_queue(f.gfx, NULL);
+    kiln_resources_destroy_texture_view(f.res, view, NULL);
+    kiln_resources_destroy_texture(f.res, target, NULL);
+    kiln_renderer_destroy(r);
+    kiln_programs_destroy(programs);
+    kiln_texture_registry_destroy(reg);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK_EQ_INT(allocations, 0);
+}
+
+TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_program_passes_allocates_nothing))
