@@ -308,12 +308,22 @@ static bool execute_dispatch(record_state *s, const program_span *span, kiln_err
     return true;
 }
 
-/* Compiles the declared frame; a failure (a transient Dawn refuses) fails every dispatch. */
+/* Compiles the declared frame; a failure (a transient Dawn refuses) fails every dispatch. Steps
+ * are executed by their index as an order position, which holds because every step writes the
+ * one exported ordering buffer: none is culled and they run as declared. Checked, not assumed. */
 static bool compile_graph(kiln_programs *p, kiln_error *err) {
     kiln_error e = {0};
-    if (kiln_frame_graph_compile(p->graph, &e)) return true;
-    kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "programs: transients: %s", e.message);
-    return kiln_error_set(err, e.code, "programs: transients: %s", e.message);
+    if (!kiln_frame_graph_compile(p->graph, &e)) {
+        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "programs: transients: %s", e.message);
+        return kiln_error_set(err, e.code, "programs: transients: %s", e.message);
+    }
+    uint32_t count;
+    const uint32_t *order = kiln_frame_graph_order(p->graph, &count);
+    bool declared_order = count == kiln_frame_graph_pass_count(p->graph);
+    for (uint32_t k = 0; k < count && declared_order; k++) declared_order = order[k] == k;
+    if (!declared_order)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "programs: the steps did not keep their declared order");
+    return true;
 }
 
 static void execute_queue(kiln_programs *p, record_state *s, kiln_error *first, bool *failed) {
