@@ -10,7 +10,7 @@
 #include "gfx_fixture.h"
 
 /* The repository's fixtures (never modified: tests that change files work on scratch copies). */
-#define FIXTURES KILN_RENDER_SHADER_DIR "/../../../tests/render/wgsl"
+#define FIXTURES KILN_SHADER_FIXTURES
 
 static bool write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "wb");
