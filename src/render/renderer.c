@@ -134,8 +134,11 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
     kiln_wgsl_source source = {.directory = r->settings.shader_dir};
     if (!source.directory) source = (kiln_wgsl_source){.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
     kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
-    bool ok = renderer_check_layouts(&source, err) &&
-              (r->library = kiln_shader_library_create(gfx, res, &source, err)) != NULL &&
+    /* Every program the renderer loads or reloads has its shared blocks checked against the C
+     * layouts before it compiles (uniforms.c). */
+    r->library = kiln_shader_library_create(gfx, res, &source, err);
+    if (r->library) kiln_shader_library_set_validator(r->library, renderer_check_program_layouts, NULL);
+    bool ok = r->library != NULL &&
               (r->graph = kiln_frame_graph_create(&allocator, err)) != NULL &&
               (r->own_textures = kiln_texture_registry_create(res, err)) != NULL &&
               (r->geometry = kiln_geometry_registry_create(res, err)) != NULL &&

@@ -231,16 +231,26 @@ static bool check_block(const kiln_wgsl_module *m, const char *program, const bl
     return true;
 }
 
-static bool check_program(const kiln_wgsl_source *source, const char *program, kiln_error *err) {
-    kiln_assembled_wgsl a;
-    if (!kiln_wgsl_assemble(source, program, &a, err)) return false;
-    kiln_wgsl_module *m = kiln_wgsl_reflect(a.text, a.length, program, err);
-    kiln_assembled_wgsl_free(&a);
+bool renderer_check_program_layouts(void *user, const char *program, const char *text, size_t length,
+                                    kiln_error *err) {
+    (void)user;
+    bool shares = false;
+    for (size_t i = 0; i < SHARED_BLOCK_COUNT && !shares; i++) shares = !strcmp(SHARED_BLOCKS[i].program, program);
+    if (!shares) return true;
+    kiln_wgsl_module *m = kiln_wgsl_reflect(text, length, program, err);
     if (!m) return false;
     bool ok = true;
     for (size_t i = 0; i < SHARED_BLOCK_COUNT && ok; i++)
         if (!strcmp(SHARED_BLOCKS[i].program, program)) ok = check_block(m, program, SHARED_BLOCKS[i].block, err);
     kiln_wgsl_module_free(m);
+    return ok;
+}
+
+static bool check_program(const kiln_wgsl_source *source, const char *program, kiln_error *err) {
+    kiln_assembled_wgsl a;
+    if (!kiln_wgsl_assemble(source, program, &a, err)) return false;
+    bool ok = renderer_check_program_layouts(NULL, program, a.text, a.length, err);
+    kiln_assembled_wgsl_free(&a);
     return ok;
 }
 

@@ -68,5 +68,10 @@ kiln_environment kiln_environment_resolve(const kiln_environment *in);
  * declares with its C layout: the size ("renderer: struct View in forward.wgsl is 384 bytes in
  * WGSL but 368 in C (src/render/uniforms.c)"), then each member by name, offset and size. */
 bool renderer_check_layouts(const kiln_wgsl_source *source, kiln_error *err);
+/* The same check of one assembled program, as the renderer's shader library validator: every
+ * program the renderer loads or hot reloads passes it before it compiles, so a reload whose
+ * blocks drifted keeps the last good module. Programs that share no block pass. */
+bool renderer_check_program_layouts(void *user, const char *program, const char *text, size_t length,
+                                    kiln_error *err);
 
 #endif

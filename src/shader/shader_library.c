@@ -50,6 +50,8 @@ struct kiln_shader_library {
     compute_watch *compute_watches;
     uint32_t compute_watch_count, compute_watch_capacity;
     uint32_t reload_failures;
+    kiln_shader_validator validator; /* run on each assembled program before it compiles */
+    void *validator_user;
 };
 
 /* strdup that keeps NULL as NULL; *failed is set when a non-NULL string could not be copied. */
@@ -121,10 +123,17 @@ void kiln_shader_library_destroy(kiln_shader_library *lib) {
 
 uint32_t kiln_shader_library_reload_failures(const kiln_shader_library *lib) { return lib->reload_failures; }
 
-/* Compiles an assembled program. On failure err holds every message mapped to its own file, one
- * per line, errors first (kiln_gfx_compile_shader orders them so). */
+void kiln_shader_library_set_validator(kiln_shader_library *lib, kiln_shader_validator validator, void *user) {
+    lib->validator = validator;
+    lib->validator_user = user;
+}
+
+/* Compiles an assembled program the validator (if any) accepts. On failure err holds the
+ * validator's reason, or every compile message mapped to its own file, one per line, errors first
+ * (kiln_gfx_compile_shader orders them so). */
 static WGPUShaderModule compile_assembled(kiln_shader_library *lib, const char *entry, const kiln_assembled_wgsl *a,
                                           kiln_error *err) {
+    if (lib->validator && !lib->validator(lib->validator_user, entry, a->text, a->length, err)) return NULL;
     kiln_shader_report report;
     kiln_error compile_err = {0};
     WGPUShaderModule module = kiln_gfx_compile_shader(lib->gfx, entry, a->text, &report, &compile_err);

@@ -117,4 +117,50 @@ TEST(editing_the_post_program_rebuilds_the_tonemap_pipeline) {
     CHECK(logged);
 }
 
-TEST_MAIN(T(editing_the_post_program_rebuilds_the_tonemap_pipeline))
+/* A reload is checked like a load: an edit that moves a shared block's member away from its C
+ * layout is refused before it compiles, the last good module stays, and the log names the block. */
+TEST(a_reload_whose_blocks_drifted_keeps_the_last_good_program) {
+    char dir[512], post[600];
+    fixture_tmp_path(dir, sizeof dir, "reload_drift");
+    CHECK(copy_shader_dir(dir));
+    snprintf(post, sizeof post, "%s/post.wgsl", dir);
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &(kiln_render_settings){.shader_dir = dir},
+                                            WGPUTextureFormat_RGBA8Unorm, &err);
+    CHECK_MSG(r, "%s", err.message);
+    kiln_texture t = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8Unorm,
+                                             .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
+    kiln_texture_view v = kiln_resources_create_texture_view(f.res, t, NULL, &err);
+    kiln_render_target target = {kiln_resources_texture_raw(f.res, t, NULL), kiln_resources_texture_view_raw(f.res, v, NULL)};
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 1, 0}, (kiln_vec3){0, 1, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
+    kiln_image before, after;
+    CHECK(kiln_renderer_render(r, &scene, target, &err));
+    CHECK(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &before, &err));
+    /* Valid WGSL, and it would compile: exposure and tonemapper swapped. */
+    CHECK(edit(post, "    exposure: f32,\n    tonemapper: u32,\n", "    tonemapper: u32,\n    exposure: f32,\n", 2));
+    uint32_t reloaded = kiln_renderer_reload_shaders(r);
+    CHECK(kiln_renderer_render(r, &scene, target, &err));
+    CHECK(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &after, &err));
+    bool logged = false;
+    for (uint32_t i = 0; i < kiln_log_count(&f.gfx->diagnostics); i++) {
+        const kiln_log_record *rec = kiln_log_at(&f.gfx->diagnostics, i);
+        if (rec->level == KILN_LOG_ERROR &&
+            strstr(rec->message, "reload of post.wgsl failed, keeping the last good module: renderer: Post.exposure in "
+                                 "post.wgsl is 4 bytes at 4 in WGSL but 4 at 0 in C"))
+            logged = true;
+    }
+    bool same = memcmp(before.pixels, after.pixels, (size_t)W * H * 4) == 0;
+    kiln_image_free(&before);
+    kiln_image_free(&after);
+    kiln_resources_destroy_texture_view(f.res, v, NULL);
+    kiln_resources_destroy_texture(f.res, t, NULL);
+    kiln_renderer_destroy(r);
+    CHECK_EQ_INT(fixture_close(&f), 0);
+    CHECK_EQ_INT(reloaded, 0);
+    CHECK(same);
+    CHECK(logged);
+}
+
+TEST_MAIN(T(editing_the_post_program_rebuilds_the_tonemap_pipeline), T(a_reload_whose_blocks_drifted_keeps_the_last_good_program))

@@ -80,4 +80,47 @@ TEST(hot_reload_swaps_the_module_and_keeps_the_last_good_on_failure) {
     FIXTURE_CLOSE_CLEAN(f);
 }
 
-TEST_MAIN(T(loading_a_missing_entry_names_its_path), T(hot_reload_swaps_the_module_and_keeps_the_last_good_on_failure))
+/* Refuses any program whose text mentions `data`: a stand-in for a user's check of the
+ * assembled text (the renderer's is its block layouts). */
+static bool refuse_data(void *user, const char *entry, const char *text, size_t length, kiln_error *err) {
+    (*(int *)user)++;
+    if (length && strstr(text, "data"))
+        return kiln_error_set(err, KILN_ERR_SHADER, "%s: the validator refuses 'data'", entry);
+    return true;
+}
+
+TEST(a_validator_sees_each_load_and_reload_and_may_refuse_them) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    char dir[1024];
+    CHECK(scratch_dir(dir, sizeof dir, "shader_validator", "single_file"));
+    CHECK(scratch_write(dir, "checked.wgsl", GOOD_V1));
+    CHECK(scratch_write(dir, "refused.wgsl", GOOD_V2));
+    kiln_error err = {0};
+    kiln_shader_library *lib = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = dir}, &err);
+    CHECK_MSG(lib, "%s", err.message);
+    int calls = 0;
+    kiln_shader_library_set_validator(lib, refuse_data, &calls);
+    kiln_shader refused = kiln_shader_library_load(lib, "refused.wgsl", &err);
+    char load_message[512];
+    snprintf(load_message, sizeof load_message, "%s", err.message);
+    kiln_shader h = kiln_shader_library_load(lib, "checked.wgsl", &err);
+    CHECK_MSG(h.id, "%s", err.message);
+    WGPUShaderModule first = kiln_resources_shader_raw(f.res, h, NULL);
+    kiln_shader reloaded[4] = {{0}};
+    CHECK(scratch_rewrite(dir, "checked.wgsl", GOOD_V2, 1)); /* would compile, but mentions data */
+    uint32_t reloads = kiln_shader_library_check_for_changes(lib, reloaded, 4);
+    bool kept = kiln_resources_shader_raw(f.res, h, NULL) == first;
+    uint32_t failures = kiln_shader_library_reload_failures(lib);
+    kiln_shader_library_destroy(lib);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_EQ_INT(refused.id, 0);
+    CHECK_MSG(strcmp(load_message, "refused.wgsl: the validator refuses 'data'") == 0, "%s", load_message);
+    CHECK_EQ_INT(reloads, 0);
+    CHECK(kept);
+    CHECK_EQ_INT(failures, 1);
+    CHECK_EQ_INT(calls, 3);
+}
+
+TEST_MAIN(T(loading_a_missing_entry_names_its_path), T(hot_reload_swaps_the_module_and_keeps_the_last_good_on_failure),
+          T(a_validator_sees_each_load_and_reload_and_may_refuse_them))

@@ -129,6 +129,15 @@ kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry
  * reload failure and logs the mapped message (error); the program is retried when a file changes
  * again. Returns how many programs reloaded successfully (even past max). A program whose module
  * was destroyed behind the library's back is forgotten, with its watches. */
+/* A check a library's user makes of every program it loads or reloads, on the assembled text,
+ * before it compiles (the renderer checks its shared blocks' layouts). A refusal fails the load,
+ * or fails the reload like a compile error (the last good module is kept, the reason logged). */
+typedef bool (*kiln_shader_validator)(void *user, const char *entry, const char *text, size_t length,
+                                      kiln_error *err);
+/* Sets (or with NULL clears) the validator; programs loaded before are not checked again until
+ * they reload. */
+void kiln_shader_library_set_validator(kiln_shader_library *lib, kiln_shader_validator validator, void *user);
+
 uint32_t kiln_shader_library_check_for_changes(kiln_shader_library *lib, kiln_shader *reloaded, uint32_t max);
 uint32_t kiln_shader_library_reload_failures(const kiln_shader_library *lib);
 
