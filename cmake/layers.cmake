@@ -50,4 +50,8 @@ function(kiln_layer name)
     endforeach()
     target_link_libraries(kiln_${name} PUBLIC ${L_LIBS})
     set_property(GLOBAL APPEND PROPERTY KILN_LAYERS kiln_${name})
+    # libkiln takes the layers' objects, not the layers themselves (so its exported interface is
+    # one library); it restates their headers and libraries from these two lists.
+    set_property(GLOBAL APPEND PROPERTY KILN_INCLUDE_DIRS ${CMAKE_SOURCE_DIR}/include/${name})
+    set_property(GLOBAL APPEND PROPERTY KILN_LIBS ${L_LIBS})
 endfunction()

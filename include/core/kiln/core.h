@@ -1,5 +1,5 @@
 /* kiln core: everything below the GPU layer. Math, frustum culling, byte layouts, errors, the
- * log, handle pools, half floats and CPU images. Nothing here touches the GPU. */
+ * log, handle pools, half floats, CPU images and the version. Nothing here touches the GPU. */
 #ifndef KILN_CORE_H
 #define KILN_CORE_H
 
@@ -13,5 +13,6 @@
 #include <kiln/core/log.h>
 #include <kiln/core/math.h>
 #include <kiln/core/pool.h>
+#include <kiln/version.h>
 
 #endif

@@ -1,0 +1,3 @@
+#include <kiln/version.h>
+
+const char *kiln_version(void) { return KILN_VERSION_STRING; }
