@@ -2,6 +2,7 @@
  *
  *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap agx|aces|none] [--exposure F]
  *               [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
+ *   kiln-render --help | --version
  *
  * Renders the built-in demo scene offscreen, reads it back and writes a PNG. --stats prints the
  * frame statistics as one JSON object; --graph prints the frame graph as Graphviz DOT. */
@@ -22,13 +23,15 @@ static void list_names(const char *(*name)(int), char *out, size_t size) {
 static const char *tonemapper_at(int i) { return kiln_tonemapper_name((kiln_tonemapper)i); }
 static const char *debug_mode_at(int i) { return kiln_debug_mode_name((kiln_debug_mode)i); }
 
-static int usage(void) {
+/* The usage on out (stdout for --help, stderr for a bad command line); returns status. */
+static int usage(FILE *out, int status) {
     char tonemaps[128], debugs[128];
     list_names(tonemapper_at, tonemaps, sizeof tonemaps);
     list_names(debug_mode_at, debugs, sizeof debugs);
-    fprintf(stderr, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
-                    "                   [--debug %s] [--stats] [--graph]\n", tonemaps, debugs);
-    return 2;
+    fprintf(out, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
+                 "                   [--debug %s] [--stats] [--graph]\n"
+                 "       kiln-render --help | --version\n", tonemaps, debugs);
+    return status;
 }
 
 typedef struct options {
@@ -67,10 +70,10 @@ static int parse(int argc, char **argv, options *o) {
             i++;
         } else {
             fprintf(stderr, "kiln-render: unknown argument '%s'\n", a);
-            return usage();
+            return usage(stderr, 2);
         }
     }
-    return (o->demo && o->out_path) ? 0 : usage();
+    return (o->demo && o->out_path) ? 0 : usage(stderr, 2);
 }
 
 static void print_stats(const kiln_frame_stats *s) {
@@ -110,6 +113,10 @@ static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, ki
 }
 
 int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) return usage(stdout, 0);
+        if (!strcmp(argv[i], "--version")) return printf("kiln-render %s\n", kiln_version()), 0;
+    }
     options o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;

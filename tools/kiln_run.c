@@ -1,6 +1,7 @@
 /* kiln-run: runs a script of JSON messages through the JSON surface on a headless device.
  *
  *   kiln-run SCRIPT.json [--out DIR]
+ *   kiln-run --help | --version
  *
  * The script is a JSON array of messages (docs/guides/programs.md, "The JSON surface"). Each one's
  * reply is printed on its own line as compact JSON, in order. Besides the library's kinds a script
@@ -396,9 +397,11 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
 
 /* ---- main ------------------------------------------------------------------------------------- */
 
-static int usage(void) {
-    fprintf(stderr, "usage: kiln-run SCRIPT.json [--out DIR]\n");
-    return 2;
+/* The usage on out (stdout for --help, stderr for a bad command line); returns status. */
+static int usage(FILE *out, int status) {
+    fprintf(out, "usage: kiln-run SCRIPT.json [--out DIR]\n"
+                 "       kiln-run --help | --version\n");
+    return status;
 }
 
 static json_t *load_script(const char *path) {
@@ -428,11 +431,18 @@ static json_t *load_script(const char *path) {
 int main(int argc, char **argv) {
     const char *script_path = NULL, *out_dir = ".";
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) return usage(stdout, 0);
+        if (strcmp(argv[i], "--version") == 0) return printf("kiln-run %s\n", kiln_version()), 0;
+    }
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_dir = argv[++i];
         else if (argv[i][0] != '-' && !script_path) script_path = argv[i];
-        else return usage();
+        else {
+            fprintf(stderr, "kiln-run: unknown argument '%s'\n", argv[i]);
+            return usage(stderr, 2);
+        }
     }
-    if (!script_path) return usage();
+    if (!script_path) return usage(stderr, 2);
     json_t *script = load_script(script_path);
     if (!script) return 1;
 

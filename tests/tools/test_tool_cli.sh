@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every tool's command line, one row per behaviour: --help prints the usage on stdout and exits 0,
+# --version prints "<tool> <version>", a bad command line exits 2 with the usage on stderr, and
+# every error message starts with the tool's name. No row touches the GPU.
+#   test_tool_cli.sh BIN_DIR VERSION SCRATCH_DIR
+set -uo pipefail
+bin=$1 version=$2 tmp=$3/tool_cli
+mkdir -p "$tmp"
+failures=0
+
+# row TOOL STATUS STDOUT_FIRST_LINE STDERR_FIRST_LINE -- ARGS...: a pattern ('' for empty output)
+# for the first line of each stream.
+row() {
+    local tool=$1 status=$2 out_want=$3 err_want=$4; shift 5
+    "$bin/$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$? out_line err_line
+    out_line=$(head -n 1 "$tmp/out") err_line=$(head -n 1 "$tmp/err")
+    if [ "$got" -ne "$status" ] || [[ "$out_line" != $out_want ]] || [[ "$err_line" != $err_want ]]; then
+        printf 'FAIL %s %s: want status %s, stdout "%s", stderr "%s"; got %s, "%s", "%s"\n' \
+            "$tool" "$*" "$status" "$out_want" "$err_want" "$got" "$out_line" "$err_line"
+        failures=$((failures + 1))
+    fi
+}
+
+for tool in kiln-render kiln-run; do
+    row $tool 0 "usage: $tool *" ''                          -- --help
+    row $tool 0 "$tool $version" ''                          -- --version
+    row $tool 2 '' "$tool: unknown argument '--bogus'"       -- --bogus
+    # The first line names the bad flag; the usage follows it.
+    sed -n 2p "$tmp/err" | grep -q "^usage: $tool " || { echo "FAIL $tool --bogus: no usage after the error"; failures=$((failures + 1)); }
+    row $tool 2 '' "usage: $tool *"                          --
+done
+row kiln-render 2 '' "kiln-render: --size wants WxH (1..8192), got '0x0'"  -- --demo -o x.png --size 0x0
+row kiln-render 2 '' "kiln-render: unknown tone mapper 'sepia'"            -- --demo -o x.png --tonemap sepia
+row kiln-render 2 '' "kiln-render: unknown debug mode 'wireframe'"         -- --demo -o x.png --debug wireframe
+row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got '-1'" -- --demo -o x.png --exposure -1
+row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json
+row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
+
+[ "$failures" -eq 0 ] || { echo "test_tool_cli: $failures row(s) failed"; exit 1; }
+echo "test_tool_cli: all rows pass"
