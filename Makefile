@@ -4,7 +4,7 @@ BUILD_ASAN ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all bootstrap build build-asan demo test test-asan clean
+.PHONY: all bootstrap build build-asan demo test test-asan docs install clean
 
 all: build
 
@@ -35,6 +35,15 @@ test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -L 'unit|gfx|render|program' -j $(JOBS)
+
+# The API reference, from the public headers: $(BUILD)/docs/html/index.html.
+docs: build
+	cmake --build $(BUILD) --target docs
+
+# make install PREFIX=/some/prefix: headers, libraries, tools, Dawn, CMake and pkg-config files.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) out
