@@ -1,0 +1,3 @@
+#include "test.h"
+TEST(none) {}
+TEST_MAIN(T(none))
