@@ -70,10 +70,16 @@ static bool warn_unread(gltf_load *L) {
     return true;
 }
 
+/* GLB by its magic, or by its name, so a damaged .glb reports its header rather than bad JSON. */
+static bool is_glb(const gltf_load *L, const uint8_t *bytes, size_t size) {
+    size_t n = strlen(L->name);
+    return (size >= 4 && memcmp(bytes, "glTF", 4) == 0) || (n >= 4 && strcmp(L->name + n - 4, ".glb") == 0);
+}
+
 static bool parse(gltf_load *L, const uint8_t *bytes, size_t size, const kiln_gltf_options *options) {
     const char *json = (const char *)bytes;
     size_t json_size = size;
-    if (size >= 4 && memcmp(bytes, "glTF", 4) == 0) {
+    if (is_glb(L, bytes, size)) {
         json = NULL;
         if (!gltf_glb_split(L, bytes, size, &json, &json_size)) return false;
     }
