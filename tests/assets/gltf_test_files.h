@@ -9,7 +9,7 @@
 
 #include <kiln/assets/gltf.h>
 
-static char *test_base64_uri(const void *bytes, size_t n) {
+static inline char *test_base64_uri(const void *bytes, size_t n) {
     static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     const char *prefix = "data:application/octet-stream;base64,";
     char *out = malloc(strlen(prefix) + (n + 2) / 3 * 4 + 1);
@@ -28,7 +28,7 @@ static char *test_base64_uri(const void *bytes, size_t n) {
 }
 
 /* `json` with every "@BUF@" replaced by the data URI of `bytes`, as a new string. */
-static char *test_gltf_text(const char *json, const void *bytes, size_t n) {
+static inline char *test_gltf_text(const char *json, const void *bytes, size_t n) {
     char *uri = test_base64_uri(bytes, n);
     size_t count = 0;
     for (const char *at = json; (at = strstr(at, "@BUF@")); at += 5) count++;
@@ -49,7 +49,7 @@ static char *test_gltf_text(const char *json, const void *bytes, size_t n) {
     return text;
 }
 
-static kiln_gltf *test_gltf_load(const char *json, const void *bytes, size_t n, kiln_error *err) {
+static inline kiln_gltf *test_gltf_load(const char *json, const void *bytes, size_t n, kiln_error *err) {
     char *text = test_gltf_text(json, bytes, n);
     kiln_gltf *doc = kiln_gltf_load_memory(text, strlen(text), "test.gltf", NULL, err);
     free(text);

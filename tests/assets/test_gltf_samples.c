@@ -84,4 +84,36 @@ TEST(box_has_one_mesh_of_24_vertices_and_36_indices) {
     kiln_gltf_free(doc);
 }
 
-TEST_MAIN(T(every_sample_model_loads), T(box_has_one_mesh_of_24_vertices_and_36_indices))
+TEST(box_textured_samples_one_base_colour_image) {
+    if (!assets_present()) SKIP("no $KILN_ASSETS/gltf directory");
+    kiln_gltf *doc = load_sample("BoxTextured");
+    CHECK(doc);
+    CHECK_EQ_INT(doc->image_count, 1);
+    CHECK_EQ_INT(doc->materials[0].images[KILN_TEX_BASE_COLOR], 0);
+    CHECK(doc->images[0].srgb && !doc->images[0].linear);
+    CHECK(doc->images[0].image.width > 0);
+    kiln_gltf_free(doc);
+}
+
+TEST(box_vertex_colors_keeps_color_0) {
+    if (!assets_present()) SKIP("no $KILN_ASSETS/gltf directory");
+    kiln_gltf *doc = load_sample("BoxVertexColors");
+    CHECK(doc);
+    CHECK(doc->meshes[0].primitives[0].colors != NULL);
+    CHECK_NEAR(doc->meshes[0].primitives[0].colors[0].w, 1, 1e-6);
+    kiln_gltf_free(doc);
+}
+
+TEST(damaged_helmet_has_five_images_and_generated_or_given_tangents) {
+    if (!assets_present()) SKIP("no $KILN_ASSETS/gltf directory");
+    kiln_gltf *doc = load_sample("DamagedHelmet");
+    CHECK(doc);
+    CHECK_EQ_INT(doc->image_count, 5);
+    CHECK_EQ_INT(doc->meshes[0].primitives[0].mesh.vertex_count, 14556);
+    CHECK(doc->meshes[0].primitives[0].mesh.tangents != NULL);
+    kiln_gltf_free(doc);
+}
+
+TEST_MAIN(T(every_sample_model_loads), T(box_has_one_mesh_of_24_vertices_and_36_indices),
+          T(box_textured_samples_one_base_colour_image), T(box_vertex_colors_keeps_color_0),
+          T(damaged_helmet_has_five_images_and_generated_or_given_tangents))
