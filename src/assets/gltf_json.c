@@ -70,14 +70,14 @@ bool gltf_uint(gltf_load *L, json_t *obj, const char *path, const char *key, boo
     json_t *v = json_object_get(obj, key);
     *out = fallback;
     if (!v) {
-        if (required) return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is required", path, key);
+        if (required) return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: is required", path, *path ? "." : "", key);
         return true;
     }
     if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is not a non-negative integer", path, key);
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: is not a non-negative integer", path, *path ? "." : "", key);
     uint64_t value = (uint64_t)json_integer_value(v);
     if (value > max)
-        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: %llu is too large (at most %llu)", path, key,
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: %llu is too large (at most %llu)", path, *path ? "." : "", key,
                          (unsigned long long)value, (unsigned long long)max);
     *out = value;
     return true;
@@ -88,14 +88,14 @@ bool gltf_index(gltf_load *L, json_t *obj, const char *path, const char *key, bo
     json_t *v = json_object_get(obj, key);
     *out = -1;
     if (!v) {
-        if (required) return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is required", path, key);
+        if (required) return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: is required", path, *path ? "." : "", key);
         return true;
     }
     if (!json_is_integer(v))
-        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is not an index", path, key);
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: is not an index", path, *path ? "." : "", key);
     json_int_t value = json_integer_value(v);
     if (value < 0 || value >= (json_int_t)count)
-        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: %lld is out of range (%u %s)", path, key,
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: %lld is out of range (%u %s)", path, *path ? "." : "", key,
                          (long long)value, count, what);
     *out = (int32_t)value;
     return true;
@@ -107,7 +107,7 @@ bool gltf_number(gltf_load *L, json_t *obj, const char *path, const char *key, d
     *out = (float)fallback;
     if (!v) return true;
     if (!json_is_number(v) || !isfinite((float)json_number_value(v)))
-        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is not a finite number", path, key);
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: is not a finite number", path, *path ? "." : "", key);
     *out = (float)json_number_value(v);
     return true;
 }
@@ -116,7 +116,7 @@ bool gltf_numbers(gltf_load *L, json_t *obj, const char *path, const char *key, 
     json_t *v = json_object_get(obj, key);
     if (!v) return true;
     if (!json_is_array(v) || json_array_size(v) != n)
-        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is not an array of %zu numbers", path, key, n);
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: is not an array of %zu numbers", path, *path ? "." : "", key, n);
     for (size_t i = 0; i < n; i++) {
         json_t *item = json_array_get(v, i);
         if (!json_is_number(item) || !isfinite((float)json_number_value(item)))
@@ -132,7 +132,7 @@ bool gltf_string(gltf_load *L, json_t *obj, const char *path, const char *key, c
     *out = fallback;
     if (!v) return true;
     if (!json_is_string(v))
-        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is not a string", path, key);
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s%s%s: is not a string", path, *path ? "." : "", key);
     *out = json_string_value(v);
     return true;
 }

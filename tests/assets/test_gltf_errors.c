@@ -77,7 +77,7 @@ static const struct {
     {"7.5", HEAD "\"nodes\":[{\"children\":[1]},{}],\"scenes\":[{\"nodes\":[1]}]}",
      "test.gltf: scenes[0].nodes[0]: nodes[1] is not a root (a child of nodes[0])"},
     {"7.6", HEAD "\"nodes\":[{\"matrix\":[1,0,0]}]}", "test.gltf: nodes[0].matrix: is not an array of 16 numbers"},
-    {"7.7", HEAD "\"nodes\":[{}],\"scene\":1,\"scenes\":[{\"nodes\":[0]}]}", "test.gltf: .scene: 1 is out of range (1 scenes)"},
+    {"7.7", HEAD "\"nodes\":[{}],\"scene\":1,\"scenes\":[{\"nodes\":[0]}]}", "test.gltf: scene: 1 is out of range (1 scenes)"},
     {"8.1", HEAD BUF36 VIEW36 "\"images\":[{\"bufferView\":0,\"mimeType\":\"image/png\"}]}",
      "test.gltf: images[0].bufferView: does not decode: <memory, 36 bytes>: cannot decode image: unknown image type"},
     {"8.2", HEAD "\"images\":[{}]}", "test.gltf: images[0]: has neither uri nor bufferView"},
