@@ -7,13 +7,18 @@
 # of every layer's objects.
 
 # kiln_layer(NAME SOURCES a.c... [DEPENDS layer...] [LIBS target...] [WGSL name=file...]
-#            [WGSL_SET name=directory...])
+#            [WGSL_SET name=directory...] [HEADERS directory])
+# HEADERS names the include/<directory> the layer publishes (default: NAME), for a part of a layer
+# built as its own library (geometry_cpu publishes include/geometry).
 # WGSL embeds one file as `const char name[]`; WGSL_SET embeds every *.wgsl of a directory as a
 # kiln_wgsl_embedded_file table `name[]` with `name_count` (for the shader library, so only layers
 # that depend on shader may use it).
 function(kiln_layer name)
-    cmake_parse_arguments(L "" "" "SOURCES;DEPENDS;LIBS;WGSL;WGSL_SET" ${ARGN})
+    cmake_parse_arguments(L "" "HEADERS" "SOURCES;DEPENDS;LIBS;WGSL;WGSL_SET" ${ARGN})
     set(sources ${L_SOURCES})
+    if(NOT L_HEADERS)
+        set(L_HEADERS ${name})
+    endif()
     # Built-in WGSL is embedded as C strings (generated into the build tree, never committed), so
     # an installed library reads nothing from the source tree.
     foreach(pair ${L_WGSL})
@@ -43,7 +48,7 @@ function(kiln_layer name)
     endforeach()
     add_library(kiln_${name} OBJECT ${sources})
     set_target_properties(kiln_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-    target_include_directories(kiln_${name} PUBLIC ${CMAKE_SOURCE_DIR}/include/${name}
+    target_include_directories(kiln_${name} PUBLIC ${CMAKE_SOURCE_DIR}/include/${L_HEADERS}
         PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
     foreach(dep ${L_DEPENDS})
         target_link_libraries(kiln_${name} PUBLIC kiln_${dep})

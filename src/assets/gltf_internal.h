@@ -1,0 +1,120 @@
+/* The glTF loader's shared state and the helpers its files use (not installed).
+ *
+ * One load runs the steps in gltf_document.c's order; each step reads the parsed JSON through the
+ * checked getters below and reports the first problem through gltf_fail, which prefixes the file's
+ * name, so every message reads "<file>: <json path>: <what>". */
+#ifndef KILN_ASSETS_GLTF_INTERNAL_H
+#define KILN_ASSETS_GLTF_INTERNAL_H
+
+#include <jansson.h>
+
+#include <kiln/assets/gltf.h>
+
+/* A buffer's bytes: the GLB chunk (borrowed) or a decoded data URI / file (owned). */
+typedef struct gltf_buffer {
+    uint8_t *data;
+    size_t size;      /* the buffer's byteLength; the bytes present are at least this many */
+    bool owned;
+} gltf_buffer;
+
+typedef struct gltf_view {
+    uint32_t buffer;
+    size_t offset, length;
+    uint32_t stride;  /* 0: tightly packed */
+} gltf_view;
+
+/* An accessor after its checks: every range it reads lies inside its buffer view. */
+typedef struct gltf_accessor {
+    const uint8_t *data;          /* first element; NULL: no bufferView (zeros) */
+    size_t stride;                /* bytes between elements */
+    uint32_t count;
+    uint32_t component_type;      /* 5120 .. 5126 */
+    uint32_t components;          /* 1, 2, 3, 4, 4 (MAT2), 9, 16 */
+    bool normalized;
+    uint32_t sparse_count;        /* 0: not sparse */
+    const uint8_t *sparse_indices;
+    uint32_t sparse_index_type;
+    const uint8_t *sparse_values; /* tightly packed elements */
+} gltf_accessor;
+
+typedef struct gltf_load {
+    const char *name;            /* the file's base name, for messages */
+    const char *path;            /* as given, for the directory of external URIs */
+    json_t *root;
+    const uint8_t *bin;          /* GLB binary chunk, NULL when none */
+    size_t bin_size;
+    gltf_buffer *buffers;
+    uint32_t buffer_count;
+    gltf_view *views;
+    uint32_t view_count;
+    gltf_accessor *accessors;
+    uint32_t accessor_count;
+    uint32_t texture_count;
+    kiln_gltf *doc;
+    uint32_t warning_capacity;
+    kiln_error *err;
+} gltf_load;
+
+/* Fails the load: err gets "<file>: " then the formatted text. Always returns false. */
+bool gltf_fail(gltf_load *L, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Appends "<text>" to the document's warnings; false only when memory runs out. */
+bool gltf_warn(gltf_load *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *gltf_strdup(const char *s);
+
+/* ---- checked JSON getters (gltf_json.c). `path` is the JSON path of `obj` ("accessors[3]"),
+ * `key` the member; messages read "<path>.<key>: ...". Absent members take the default and are
+ * not an error unless `required`. */
+json_t *gltf_array(gltf_load *L, json_t *obj, const char *path, const char *key, bool *ok);
+json_t *gltf_object(gltf_load *L, json_t *obj, const char *path, const char *key, bool *ok);
+bool gltf_uint(gltf_load *L, json_t *obj, const char *path, const char *key, bool required,
+               uint64_t fallback, uint64_t max, uint64_t *out);
+/* An index into an array of `count` items named `what` ("buffer views"); -1 when absent. */
+bool gltf_index(gltf_load *L, json_t *obj, const char *path, const char *key, bool required,
+                uint32_t count, const char *what, int32_t *out);
+bool gltf_number(gltf_load *L, json_t *obj, const char *path, const char *key, double fallback,
+                 float *out);
+/* Exactly n numbers; `out` keeps its values when the member is absent. */
+bool gltf_numbers(gltf_load *L, json_t *obj, const char *path, const char *key, size_t n, float *out);
+/* The string member, or `fallback` when absent; borrowed from the JSON. */
+bool gltf_string(gltf_load *L, json_t *obj, const char *path, const char *key, const char *fallback,
+                 const char **out);
+/* The "name" member copied (never NULL: "" when absent), or NULL when memory runs out. */
+char *gltf_name(gltf_load *L, json_t *obj, const char *path);
+/* Number of items of a top-level array ("meshes"), after checking it is one. */
+bool gltf_count(gltf_load *L, const char *key, uint32_t *out);
+
+/* ---- steps, in load order ------------------------------------------------------------------- */
+/* gltf_glb.c: splits a GLB into its JSON and binary chunks. */
+bool gltf_glb_split(gltf_load *L, const uint8_t *bytes, size_t size, const char **json, size_t *json_size);
+/* gltf_buffers.c: buffers (GLB chunk, data URIs, files) and buffer views. */
+bool gltf_buffers_load(gltf_load *L);
+void gltf_buffers_free(gltf_load *L);
+/* gltf_uri.c: resolve a URI (data: or relative path) into new bytes the caller frees. `path` is
+ * the JSON path of the uri member, for messages. */
+bool gltf_uri_read(gltf_load *L, const char *uri, const char *path, uint8_t **bytes, size_t *size);
+/* gltf_accessors.c: accessor checks and reads. */
+bool gltf_accessors_check(gltf_load *L);
+/* Reads accessor `index` as floats, `components` per element (its type's component count must be
+ * a bit of `allowed`, e.g. 1u << 3 | 1u << 4 for VEC3 or VEC4; a VEC3 read into 4 gets w = fill_w),
+ * normalized integers mapped to [0, 1] / [-1, 1], others converted as is; sparse substitution
+ * applied. `path` names the referring member ("meshes[0].primitives[0].attributes.NORMAL"). */
+bool gltf_accessor_floats(gltf_load *L, uint32_t index, const char *path, uint32_t allowed,
+                          uint32_t components, float fill_w, float **out, uint32_t *count);
+/* Reads a SCALAR accessor of unsigned integers (indices) as uint32. */
+bool gltf_accessor_indices(gltf_load *L, uint32_t index, const char *path, uint32_t **out,
+                           uint32_t *count);
+/* gltf_images.c: images, samplers, and the texture -> (image, sampler) table. */
+bool gltf_images_load(gltf_load *L);
+bool gltf_samplers_load(gltf_load *L);
+bool gltf_texture_source(gltf_load *L, uint32_t texture, int32_t *image, int32_t *sampler);
+/* gltf_materials.c */
+bool gltf_materials_load(gltf_load *L);
+/* gltf_meshes.c */
+bool gltf_meshes_load(gltf_load *L);
+/* gltf_nodes.c: nodes, hierarchy, world transforms, the scene. */
+bool gltf_nodes_load(gltf_load *L, const kiln_gltf_options *options);
+/* gltf_cameras.c: cameras and KHR_lights_punctual. */
+bool gltf_cameras_load(gltf_load *L);
+bool gltf_lights_load(gltf_load *L);
+
+#endif
