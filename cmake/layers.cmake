@@ -57,6 +57,9 @@ function(kiln_layer name)
     set_property(GLOBAL APPEND PROPERTY KILN_LAYERS kiln_${name})
     # libkiln takes the layers' objects, not the layers themselves (so its exported interface is
     # one library); it restates their headers and libraries from these two lists.
-    set_property(GLOBAL APPEND PROPERTY KILN_INCLUDE_DIRS ${CMAKE_SOURCE_DIR}/include/${name})
+    get_property(known GLOBAL PROPERTY KILN_INCLUDE_DIRS)
+    if(NOT "${CMAKE_SOURCE_DIR}/include/${L_HEADERS}" IN_LIST known)
+        set_property(GLOBAL APPEND PROPERTY KILN_INCLUDE_DIRS ${CMAKE_SOURCE_DIR}/include/${L_HEADERS})
+    endif()
     set_property(GLOBAL APPEND PROPERTY KILN_LIBS ${L_LIBS})
 endfunction()
