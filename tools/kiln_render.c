@@ -1,6 +1,6 @@
 /* kiln-render: headless rendering from the command line.
  *
- *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap agx|aces|none] [--exposure F]
+ *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap NAME] [--exposure F]
  *               [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
  *
  * Renders the built-in demo scene offscreen, reads it back and writes a PNG. --stats prints the
