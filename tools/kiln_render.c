@@ -1,7 +1,7 @@
 /* kiln-render: headless rendering from the command line.
  *
  *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap NAME] [--exposure F]
- *               [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
+ *               [--msaa 1|4] [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
  *
  * Renders the built-in demo scene offscreen, reads it back and writes a PNG. --stats prints the
  * frame statistics as one JSON object; --graph prints the frame graph as Graphviz DOT. */
@@ -27,7 +27,7 @@ static int usage(void) {
     list_names(tonemapper_at, tonemaps, sizeof tonemaps);
     list_names(debug_mode_at, debugs, sizeof debugs);
     fprintf(stderr, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
-                    "                   [--debug %s] [--stats] [--graph]\n", tonemaps, debugs);
+                    "                   [--msaa 1|4] [--debug %s] [--stats] [--graph]\n", tonemaps, debugs);
     return 2;
 }
 
@@ -59,6 +59,10 @@ static int parse(int argc, char **argv, options *o) {
         } else if (!strcmp(a, "--debug") && v) {
             if (!kiln_debug_mode_from_name(v, &o->settings.debug))
                 return fprintf(stderr, "kiln-render: unknown debug mode '%s'\n", v), 2;
+            i++;
+        } else if (!strcmp(a, "--msaa") && v) {
+            if (strcmp(v, "1") && strcmp(v, "4")) return fprintf(stderr, "kiln-render: --msaa wants 1 or 4, got '%s'\n", v), 2;
+            o->settings.msaa = (uint32_t)atoi(v);
             i++;
         } else if (!strcmp(a, "--exposure") && v) {
             char *end;

@@ -82,9 +82,9 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
 
 static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
     tonemap_state *s = state;
-    s->hdr = f->hdr;
+    s->hdr = f->hdr_resolved;
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "tonemap", record_tonemap, s);
-    kiln_frame_graph_read(r->graph, pass, f->hdr);
+    kiln_frame_graph_read(r->graph, pass, f->hdr_resolved);
     kiln_frame_graph_color(r->graph, pass, f->output, (WGPUColor){0, 0, 0, 1});
 }
 
