@@ -1,7 +1,7 @@
 /* kiln-render: headless rendering from the command line.
  *
  *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap NAME] [--exposure F]
- *               [--msaa 1|4] [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
+ *               [--msaa 1|4] [--fxaa] [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
  *
  * Renders the built-in demo scene offscreen, reads it back and writes a PNG. --stats prints the
  * frame statistics as one JSON object; --graph prints the frame graph as Graphviz DOT. */
@@ -27,7 +27,7 @@ static int usage(void) {
     list_names(tonemapper_at, tonemaps, sizeof tonemaps);
     list_names(debug_mode_at, debugs, sizeof debugs);
     fprintf(stderr, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
-                    "                   [--msaa 1|4] [--debug %s] [--stats] [--graph]\n", tonemaps, debugs);
+                    "                   [--msaa 1|4] [--fxaa] [--debug %s] [--stats] [--graph]\n", tonemaps, debugs);
     return 2;
 }
 
@@ -45,6 +45,7 @@ static int parse(int argc, char **argv, options *o) {
         if (!strcmp(a, "--demo")) o->demo = true;
         else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--graph")) o->graph = true;
+        else if (!strcmp(a, "--fxaa")) o->settings.fxaa = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
         else if (!strcmp(a, "--size") && v) {
             if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height || o->width > 8192 || o->height > 8192) {

@@ -108,12 +108,13 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
  * frame.c sets the facts and imports `output` (the target, exported) before any feature declares;
  * features set and read the rest in list order. `depth` and `hdr` have settings.msaa samples;
  * `hdr_resolved` is the single-sample HDR colour the post passes read: `hdr` itself at 1 sample,
- * its resolve target at 4. */
+ * its resolve target at 4. `ldr` is what the tone map writes: `output` itself, or with FXAA on a
+ * transient of the output's format that the fxaa pass filters into `output`. */
 typedef struct render_frame {
     uint32_t width, height;
     kiln_render_target target;
     const render_view *camera;
-    kiln_fg_resource depth, hdr, hdr_resolved, output, cluster_lists;
+    kiln_fg_resource depth, hdr, hdr_resolved, ldr, output, cluster_lists;
 } render_frame;
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */

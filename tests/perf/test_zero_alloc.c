@@ -105,9 +105,10 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
 
 TEST(a_steady_frame_allocates_nothing) { check_steady_demo_frames_allocate_nothing(NULL); }
 
-/* Multisampled depth and HDR, the resolve, and the 4-sample pipelines. */
-TEST(a_steady_frame_with_msaa_4_allocates_nothing) {
-    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4});
+/* Multisampled depth and HDR, the resolve, the 4-sample pipelines, the ldr transient and the
+ * fxaa pass's bind group. */
+TEST(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing) {
+    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true});
 }
 
 /* Paints a colour into a transient, then blurs nothing fancier than a copy of it into the canvas
@@ -199,5 +200,5 @@ TEST(a_steady_frame_with_program_passes_allocates_nothing) {
     CHECK_EQ_INT(allocations, 0);
 }
 
-TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_allocates_nothing),
+TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing),
           T(a_steady_frame_with_program_passes_allocates_nothing))

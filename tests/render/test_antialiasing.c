@@ -1,5 +1,5 @@
-/* Anti-aliasing: MSAA 4 and FXAA soften a hard edge, leave flat areas alone, and appear in the
- * frame graph only when they are on. The scene is a red square turned 30 degrees under a camera
+/* Anti-aliasing: MSAA 4 and FXAA soften a hard edge, FXAA leaves flat areas alone, and both
+ * appear in the frame graph only when they are on. The scene is a red square turned 30 degrees under a camera
  * looking straight down, in the albedo debug view: every pixel is exactly the square's colour or
  * the black the sky draws in debug views, unless something anti-aliased the edge between them. */
 #include <kiln/render.h>
@@ -18,12 +18,14 @@ typedef struct edge_scene {
     kiln_render_scene scene;
 } edge_scene;
 
-static bool edge_scene_open(edge_scene *e, const kiln_render_settings *settings, kiln_error *err) {
+/* An sRGB output unless `format` names another. */
+static bool edge_scene_open_as(edge_scene *e, const kiln_render_settings *settings, WGPUTextureFormat format,
+                               kiln_error *err) {
     *e = (edge_scene){0};
     if (!fixture_open(&e->f)) return false;
     kiln_render_settings s = *settings;
     s.debug = KILN_DEBUG_ALBEDO;
-    if (!(e->r = kiln_renderer_create(e->f.gfx, e->f.res, &s, WGPUTextureFormat_RGBA8UnormSrgb, err))) return false;
+    if (!(e->r = kiln_renderer_create(e->f.gfx, e->f.res, &s, format, err))) return false;
     kiln_mesh_data md = {0};
     if (!kiln_mesh_plane(&md, 1.0f, 1, err)) return false;
     uint32_t plane = kiln_renderer_add_mesh(e->r, "square", &md, err);
@@ -38,8 +40,12 @@ static bool edge_scene_open(edge_scene *e, const kiln_render_settings *settings,
         .camera = kiln_camera_look_at((kiln_vec3){0, 4, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
         .instances = &e->square, .instance_count = 1};
     e->target = kiln_resources_create_texture(e->f.res, &(kiln_texture_desc){.width = W, .height = H,
-        .format = WGPUTextureFormat_RGBA8UnormSrgb, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
+        .format = format, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
     return e->target.id && (e->view = kiln_resources_create_texture_view(e->f.res, e->target, NULL, err)).id;
+}
+
+static bool edge_scene_open(edge_scene *e, const kiln_render_settings *settings, kiln_error *err) {
+    return edge_scene_open_as(e, settings, WGPUTextureFormat_RGBA8UnormSrgb, err);
 }
 
 static bool edge_scene_render(edge_scene *e, kiln_image *out, kiln_error *err) {
@@ -71,14 +77,37 @@ static uint32_t intermediate_pixels(const kiln_image *img) {
 
 /* Renders the edge scene once under `settings` into *out; false (with the reason printed) when
  * the frame failed or Dawn reported anything. */
-static bool render_edge(const kiln_render_settings *settings, kiln_image *out) {
+static bool render_edge_as(const kiln_render_settings *settings, WGPUTextureFormat format, kiln_image *out) {
     edge_scene e;
     kiln_error err = {0};
-    bool ok = edge_scene_open(&e, settings, &err) && edge_scene_render(&e, out, &err);
+    bool ok = edge_scene_open_as(&e, settings, format, &err) && edge_scene_render(&e, out, &err);
     if (!ok) fprintf(stderr, "render_edge: %s\n", err.message);
     uint64_t left = edge_scene_close(&e);
     if (ok && left) kiln_image_free(out);
     return ok && left == 0;
+}
+
+static bool render_edge(const kiln_render_settings *settings, kiln_image *out) {
+    return render_edge_as(settings, WGPUTextureFormat_RGBA8UnormSrgb, out);
+}
+
+/* Pixels of `after` that differ from `before` where `before` is flat: its 3x3 neighbourhood one
+ * colour (the image border counts as flat beyond the edge). */
+static uint32_t changed_flat_pixels(const kiln_image *before, const kiln_image *after) {
+    const uint32_t *b = before->pixels, *a = after->pixels;
+    uint32_t n = 0;
+    for (uint32_t y = 0; y < before->height; y++)
+        for (uint32_t x = 0; x < before->width; x++) {
+            bool flat = true;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int nx = (int)x + dx, ny = (int)y + dy;
+                    if (nx >= 0 && ny >= 0 && nx < (int)before->width && ny < (int)before->height)
+                        flat = flat && b[(size_t)ny * before->width + (size_t)nx] == b[(size_t)y * before->width + x];
+                }
+            n += flat && a[(size_t)y * before->width + x] != b[(size_t)y * before->width + x];
+        }
+    return n;
 }
 
 TEST(msaa_4_puts_intermediate_values_on_an_edge_and_msaa_1_none) {
@@ -134,6 +163,52 @@ TEST(switching_msaa_between_frames_renders_each_clean) {
     CHECK(soft > 40);
 }
 
+/* For an sRGB output (ldr sRGB too: linear values, the luma encoded in the shader) and an 8-bit
+ * unorm one (ldr holding the values the tone map encoded). */
+TEST(fxaa_smooths_a_hard_edge_and_leaves_flat_areas_unchanged) {
+    const WGPUTextureFormat formats[] = {WGPUTextureFormat_RGBA8UnormSrgb, WGPUTextureFormat_RGBA8Unorm};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        kiln_image off, on;
+        CHECK(render_edge_as(&(kiln_render_settings){0}, formats[i], &off));
+        CHECK(render_edge_as(&(kiln_render_settings){.fxaa = true}, formats[i], &on));
+        uint32_t hard = intermediate_pixels(&off), soft = intermediate_pixels(&on);
+        uint32_t changed = changed_flat_pixels(&off, &on);
+        kiln_image_free(&off);
+        kiln_image_free(&on);
+        printf("format 0x%x: intermediate pixels without fxaa %u, with %u; flat pixels changed %u\n",
+               (unsigned)formats[i], hard, soft, changed);
+        CHECK_EQ_INT(hard, 0);
+        CHECK(soft > 40);
+        CHECK_EQ_INT(changed, 0);
+    }
+}
+
+TEST(the_graph_holds_the_fxaa_pass_and_ldr_only_with_fxaa_on) {
+    edge_scene e;
+    kiln_error err = {0};
+    CHECK_MSG(edge_scene_open(&e, &(kiln_render_settings){0}, &err), "%s", err.message);
+    kiln_image img = {0};
+    char off[8192], on[8192];
+    bool ok = edge_scene_render(&e, &img, &err);
+    kiln_image_free(&img);
+    kiln_renderer_graph_dot(e.r, off, sizeof off);
+    uint32_t passes_off = kiln_renderer_stats(e.r)->passes;
+    kiln_renderer_settings(e.r)->fxaa = true;
+    ok = ok && edge_scene_render(&e, &img, &err);
+    kiln_image_free(&img);
+    kiln_renderer_graph_dot(e.r, on, sizeof on);
+    uint32_t passes_on = kiln_renderer_stats(e.r)->passes;
+    CHECK_EQ_INT(edge_scene_close(&e), 0);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK(!strstr(off, "fxaa") && !strstr(off, "ldr"));
+    CHECK_STR_CONTAINS(on, "6: fxaa");
+    CHECK_STR_CONTAINS(on, "label=\"ldr\\n");
+    CHECK_EQ_INT(passes_off, 6);
+    CHECK_EQ_INT(passes_on, 7);
+}
+
 TEST_MAIN(T(msaa_4_puts_intermediate_values_on_an_edge_and_msaa_1_none),
           T(msaa_4_resolves_hdr_into_the_target_the_tone_map_reads),
-          T(switching_msaa_between_frames_renders_each_clean))
+          T(switching_msaa_between_frames_renders_each_clean),
+          T(fxaa_smooths_a_hard_edge_and_leaves_flat_areas_unchanged),
+          T(the_graph_holds_the_fxaa_pass_and_ldr_only_with_fxaa_on))

@@ -54,6 +54,7 @@ typedef struct kiln_render_settings {
     kiln_debug_mode debug;
     uint32_t msaa;                /* samples per pixel of depth, HDR colour and sky: 1 or 4; 0
                                    * means 1 */
+    bool fxaa;                    /* FXAA on the tone-mapped image; off by default */
     bool disable_culling;         /* frustum culling of instances on by default */
     const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
                                    * nothing to reload); a directory: the programs are read from
