@@ -1,7 +1,7 @@
 /* kiln-render: headless rendering from the command line.
  *
- *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap agx|aces|none] [--exposure F]
- *               [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
+ *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap NAME] [--exposure F]
+ *               [--msaa 1|4] [--fxaa] [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
  *   kiln-render --help | --version
  *
  * Renders the built-in demo scene offscreen, reads it back and writes a PNG. --stats prints the
@@ -29,7 +29,7 @@ static int usage(FILE *out, int status) {
     list_names(tonemapper_at, tonemaps, sizeof tonemaps);
     list_names(debug_mode_at, debugs, sizeof debugs);
     fprintf(out, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
-                 "                   [--debug %s] [--stats] [--graph]\n"
+                 "                   [--msaa 1|4] [--fxaa] [--debug %s] [--stats] [--graph]\n"
                  "       kiln-render --help | --version\n", tonemaps, debugs);
     return status;
 }
@@ -48,6 +48,7 @@ static int parse(int argc, char **argv, options *o) {
         if (!strcmp(a, "--demo")) o->demo = true;
         else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--graph")) o->graph = true;
+        else if (!strcmp(a, "--fxaa")) o->settings.fxaa = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
         else if (!strcmp(a, "--size") && v) {
             if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height || o->width > 8192 || o->height > 8192) {
@@ -62,6 +63,10 @@ static int parse(int argc, char **argv, options *o) {
         } else if (!strcmp(a, "--debug") && v) {
             if (!kiln_debug_mode_from_name(v, &o->settings.debug))
                 return fprintf(stderr, "kiln-render: unknown debug mode '%s'\n", v), 2;
+            i++;
+        } else if (!strcmp(a, "--msaa") && v) {
+            if (strcmp(v, "1") && strcmp(v, "4")) return fprintf(stderr, "kiln-render: --msaa wants 1 or 4, got '%s'\n", v), 2;
+            o->settings.msaa = (uint32_t)atoi(v);
             i++;
         } else if (!strcmp(a, "--exposure") && v) {
             char *end;

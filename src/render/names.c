@@ -8,6 +8,9 @@
 static const char *const TONEMAPPER_NAMES[KILN_TONEMAPPER_COUNT] = {
     [KILN_TONEMAP_AGX] = "agx",
     [KILN_TONEMAP_ACES] = "aces",
+    [KILN_TONEMAP_ACES_HILL] = "aces-hill",
+    [KILN_TONEMAP_ACES_HILL_BOOST] = "aces-hill-boost",
+    [KILN_TONEMAP_PBR_NEUTRAL] = "pbr-neutral",
     [KILN_TONEMAP_NONE] = "none",
 };
 

@@ -49,20 +49,21 @@ void renderer_destroy_layouts(kiln_renderer *r) {
 }
 
 pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, bool depth_only) {
-    pipeline_key key = m->double_sided ? PIPELINE_DOUBLE_SIDED : 0;
+    pipeline_key key = (m->double_sided ? PIPELINE_DOUBLE_SIDED : 0) | (r->settings.msaa == 4 ? PIPELINE_MSAA4 : 0);
     if (depth_only) return key | PIPELINE_DEPTH_ONLY | (m->alpha_mode == KILN_ALPHA_MASK ? PIPELINE_MASKED : 0);
     /* Overdraw counts every fragment of every surface, so it draws both sides of everything. */
-    if (r->settings.debug == KILN_DEBUG_OVERDRAW) return PIPELINE_OVERDRAW | PIPELINE_DOUBLE_SIDED;
+    if (r->settings.debug == KILN_DEBUG_OVERDRAW) return (key & PIPELINE_MSAA4) | PIPELINE_OVERDRAW | PIPELINE_DOUBLE_SIDED;
     return key | (m->alpha_mode == KILN_ALPHA_BLEND ? PIPELINE_BLEND : 0);
 }
 
-/* "forward blend double-sided", "depth prepass masked": the names Dawn's messages use. */
+/* "forward blend double-sided", "depth prepass masked msaa 4": the names Dawn's messages use. */
 static void key_label(pipeline_key key, char *out, size_t size) {
     const char *kind = key & PIPELINE_DEPTH_ONLY ? (key & PIPELINE_MASKED ? "depth prepass masked" : "depth prepass")
                        : key & PIPELINE_BLEND    ? "forward blend"
                        : key & PIPELINE_OVERDRAW ? "forward overdraw"
                                                  : "forward opaque";
-    snprintf(out, size, "%s%s", kind, key & PIPELINE_DOUBLE_SIDED ? " double-sided" : "");
+    snprintf(out, size, "%s%s%s", kind, key & PIPELINE_DOUBLE_SIDED ? " double-sided" : "",
+             key & PIPELINE_MSAA4 ? " msaa 4" : "");
 }
 
 static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key key, const char *label) {
@@ -77,7 +78,7 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
         .targets = {{.format = RENDER_HDR_FORMAT}},
         .depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, false),
         .cull = key & PIPELINE_DOUBLE_SIDED ? WGPUCullMode_None : WGPUCullMode_Back,
-        .sample_count = 1,
+        .sample_count = key & PIPELINE_MSAA4 ? 4 : 1,
     };
     d.vertex_buffers[0] = kiln_mesh_vertex_layout();
     if (key & PIPELINE_BLEND) d.targets[0].blend = KILN_BLEND_ALPHA;

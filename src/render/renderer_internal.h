@@ -44,6 +44,7 @@ enum {
     PIPELINE_BLEND = 1u << 2,        /* alpha blending, depth test without writes */
     PIPELINE_MASKED = 1u << 3,       /* depth only: alpha-tested fragment stage */
     PIPELINE_OVERDRAW = 1u << 4,     /* debug overdraw: additive, depth test off */
+    PIPELINE_MSAA4 = 1u << 5,        /* 4 samples per pixel (settings.msaa), else 1 */
 };
 
 typedef struct pipeline_cache_entry {
@@ -105,12 +106,15 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
 
 /* What features hand each other within a frame: named graph resources and the frame's facts.
  * frame.c sets the facts and imports `output` (the target, exported) before any feature declares;
- * features set and read the rest in list order. */
+ * features set and read the rest in list order. `depth` and `hdr` have settings.msaa samples;
+ * `hdr_resolved` is the single-sample HDR colour the post passes read: `hdr` itself at 1 sample,
+ * its resolve target at 4. `ldr` is what the tone map writes: `output` itself, or with FXAA on a
+ * transient of the output's format that the fxaa pass filters into `output`. */
 typedef struct render_frame {
     uint32_t width, height;
     kiln_render_target target;
     const render_view *camera;
-    kiln_fg_resource depth, hdr, output, cluster_lists;
+    kiln_fg_resource depth, hdr, hdr_resolved, ldr, output, cluster_lists;
 } render_frame;
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */

@@ -16,7 +16,10 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if ((unsigned)s.debug >= KILN_DEBUG_COUNT)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.debug %d is not a debug mode",
                               (int)s.debug);
+    if (s.msaa != 0 && s.msaa != 1 && s.msaa != 4)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.msaa %u must be 1 or 4", s.msaa);
     if (s.exposure == 0.0f) s.exposure = 1.0f;
+    if (s.msaa == 0) s.msaa = 1;
     if (s.ibl_intensity == 0.0f) s.ibl_intensity = 1.0f;
     *out = s;
     return true;

@@ -1,6 +1,6 @@
 /* The allocation-free steady state: a representative scene (the demo scene plus 320 instances
  * over 4 meshes x 8 materials, and 40 point lights) renders 90 warm-up frames, then 60 frames in
- * which kiln itself must not allocate once. Allocations are counted by --wrap of malloc and
+ * which kiln itself must not allocate once, with the default settings and with anti-aliasing on. Allocations are counted by --wrap of malloc and
  * friends over everything statically linked (libkiln), not inside Dawn or the driver. With
  * KILN_ALLOC_REPORT=1 the renderer's per-phase report is printed for hunting regressions. */
 #include <kiln/program.h>
@@ -15,11 +15,11 @@
 #define WARMUP 90
 #define MEASURED 60
 
-TEST(a_steady_frame_allocates_nothing) {
+static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings *settings) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_RGBA8Unorm, &err);
+    kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, settings, WGPUTextureFormat_RGBA8Unorm, &err);
     CHECK_MSG(r, "%s", err.message);
     demo_scene demo;
     CHECK_MSG(demo_scene_build(r, (float)W / H, &demo, &err), "%s", err.message);
@@ -101,6 +101,14 @@ TEST(a_steady_frame_allocates_nothing) {
     CHECK(stats.instances_drawn > 300);
     CHECK_EQ_INT(stats.lights, LIGHTS);
     CHECK_EQ_INT(allocations, 0);
+}
+
+TEST(a_steady_frame_allocates_nothing) { check_steady_demo_frames_allocate_nothing(NULL); }
+
+/* Multisampled depth and HDR, the resolve, the 4-sample pipelines, the ldr transient and the
+ * fxaa pass's bind group. */
+TEST(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing) {
+    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true});
 }
 
 /* Paints a colour into a transient, then blurs nothing fancier than a copy of it into the canvas
@@ -192,4 +200,5 @@ TEST(a_steady_frame_with_program_passes_allocates_nothing) {
     CHECK_EQ_INT(allocations, 0);
 }
 
-TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_program_passes_allocates_nothing))
+TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing),
+          T(a_steady_frame_with_program_passes_allocates_nothing))

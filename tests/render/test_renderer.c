@@ -337,10 +337,13 @@ TEST(settings_out_of_range_are_refused_naming_the_field) {
         {"settings-2", {.ibl_intensity = -0.5f}, "renderer: settings.ibl_intensity -0.5 is not a positive number"},
         {"settings-3", {.tonemapper = (kiln_tonemapper)7}, "renderer: settings.tonemapper 7 is not a tone mapper"},
         {"settings-4", {.debug = KILN_DEBUG_COUNT}, "renderer: settings.debug 5 is not a debug mode"},
+        {"settings-5", {.msaa = 3}, "renderer: settings.msaa 3 must be 1 or 4"},
+        {"settings-6", {.msaa = 8}, "renderer: settings.msaa 8 must be 1 or 4"},
     };
-    char got[4][512];
-    bool refused[4];
-    for (int i = 0; i < 4; i++) {
+    enum { ROWS = sizeof rows / sizeof rows[0] };
+    char got[ROWS][512];
+    bool refused[ROWS];
+    for (int i = 0; i < ROWS; i++) {
         kiln_error err = {0};
         kiln_renderer *r = kiln_renderer_create(f.gfx, f.res, &rows[i].settings, WGPUTextureFormat_RGBA8Unorm, &err);
         refused[i] = r == NULL;
@@ -351,7 +354,7 @@ TEST(settings_out_of_range_are_refused_naming_the_field) {
     kiln_renderer *bad_format = kiln_renderer_create(f.gfx, f.res, NULL, WGPUTextureFormat_R8Unorm, &err);
     kiln_live_counts left = kiln_resources_live_counts(f.res);
     FIXTURE_CLOSE_CLEAN(f);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < ROWS; i++) {
         CHECK_MSG(refused[i], "%s: created", rows[i].id);
         CHECK_MSG(strcmp(got[i], rows[i].message) == 0, "%s: got '%s', want '%s'", rows[i].id, got[i], rows[i].message);
     }

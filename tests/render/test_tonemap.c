@@ -43,7 +43,7 @@ TEST(gpu_curves_match_the_cpu_reference) {
     kiln_compute_pipeline p = kiln_resources_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "tonemap", .shader = s}, &err);
     CHECK_MSG(p.id, "%s", err.message);
 
-    enum { CURVES = 3 };
+    enum { CURVES = KILN_TONEMAPPER_COUNT };
     float input[CURVES * SAMPLE_COUNT][4];
     for (int c = 0; c < CURVES; c++)
         for (size_t i = 0; i < SAMPLE_COUNT; i++) {
@@ -91,9 +91,9 @@ TEST(gpu_curves_match_the_cpu_reference) {
 }
 
 TEST(curves_are_monotonic_bounded_and_anchored) {
-    float previous[3] = {-1, -1, -1};
+    float previous[KILN_TONEMAPPER_COUNT] = {-1, -1, -1, -1, -1, -1};
     for (float x = 0.0f; x <= 64.0f; x += 0.01f) {
-        for (int c = 0; c < 3; c++) {
+        for (int c = 0; c < KILN_TONEMAPPER_COUNT; c++) {
             float y = kiln_tonemap_apply((kiln_tonemapper)c, (kiln_vec3){x, x, x}, 1.0f).x;
             CHECK(y >= 0.0f && y <= 1.0f);
             /* 1e-5: the AgX polynomial fit dips by ~1e-6 just below its top clamp (16.3 EV). */
@@ -114,4 +114,29 @@ TEST(curves_are_monotonic_bounded_and_anchored) {
     CHECK_NEAR(kiln_srgb_to_linear(kiln_linear_to_srgb(0.3f)), 0.3, 1e-6);
 }
 
-TEST_MAIN(T(gpu_curves_match_the_cpu_reference), T(curves_are_monotonic_bounded_and_anchored))
+/* Each of the glTF Sample Renderer's curves at a point its formula pins. */
+TEST(the_reference_viewer_curves_hold_their_anchors) {
+    /* PBR Neutral leaves colours below the compression start alone apart from the 0.04 offset... */
+    kiln_vec3 base = kiln_tonemap_pbr_neutral((kiln_vec3){0.5f, 0.3f, 0.2f});
+    CHECK_NEAR(base.x, 0.46, 1e-6);
+    CHECK_NEAR(base.y, 0.26, 1e-6);
+    CHECK_NEAR(base.z, 0.16, 1e-6);
+    /* ...with a quadratic toe near black that keeps black black... */
+    CHECK_NEAR(kiln_tonemap_pbr_neutral((kiln_vec3){0, 0, 0}).x, 0.0, 0);
+    /* ...compresses a peak toward 1 without reaching it, and desaturates bright colours. */
+    kiln_vec3 bright = kiln_tonemap_pbr_neutral((kiln_vec3){8.0f, 2.0f, 1.0f});
+    CHECK(bright.x > 0.97f && bright.x < 1.0f);
+    CHECK(bright.z / bright.x > 1.0f / 8.0f);
+    /* ACES Hill's matrices keep grey grey (their rows sum to 1), so 0.18 lands on the fit's value,
+     * (0.18 * 0.2045786 - 0.000090537) / (0.18 * 0.6100222 + 0.238081) = 0.105591. */
+    kiln_vec3 grey = kiln_tonemap_aces_hill((kiln_vec3){0.18f, 0.18f, 0.18f});
+    CHECK_NEAR(grey.x, grey.y, 1e-5);
+    CHECK_NEAR(grey.y, grey.z, 1e-5);
+    CHECK_NEAR(grey.x, 0.105591, 2e-5);
+    /* The boosted form is the plain one after 1 / 0.6 more exposure. */
+    kiln_vec3 boosted = kiln_tonemap_apply(KILN_TONEMAP_ACES_HILL_BOOST, (kiln_vec3){0.3f, 0.3f, 0.3f}, 1.0f);
+    CHECK_NEAR(boosted.x, kiln_tonemap_aces_hill((kiln_vec3){0.5f, 0.5f, 0.5f}).x, 1e-6);
+}
+
+TEST_MAIN(T(gpu_curves_match_the_cpu_reference), T(curves_are_monotonic_bounded_and_anchored),
+          T(the_reference_viewer_curves_hold_their_anchors))

@@ -7,7 +7,8 @@
     X(forward_opaque)          \
     X(sky)                     \
     X(forward_blend)           \
-    X(tonemap)
+    X(tonemap)                 \
+    X(fxaa)
 
 #define DECLARE_FEATURE(name) extern const render_feature render_feature_##name;
 RENDER_FEATURE_LIST(DECLARE_FEATURE)

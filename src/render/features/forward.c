@@ -1,5 +1,6 @@
 /* Forward+ shading: opaque and masked geometry, then (after the sky) blended geometry back to
- * front, into the HDR target, testing against the prepass depth and reading the cluster lists. */
+ * front, into the HDR target, testing against the prepass depth and reading the cluster lists.
+ * Both draw with the scene pipelines of the frame's sample count (the key's PIPELINE_MSAA4). */
 #include "features.h"
 
 static void record_opaque(kiln_fg_context *ctx, void *user) {
@@ -20,11 +21,18 @@ static uint32_t declare_shading(kiln_renderer *r, const render_frame *f, const c
     return pass;
 }
 
+/* The HDR colour, multisampled as settings.msaa says. A multisampled one is only ever drawn into:
+ * the post passes read its resolve target, which the graph has the last pass drawing it (the
+ * blend pass) resolve into. */
 static void declare_opaque(kiln_renderer *r, void *state, render_frame *f) {
     (void)state;
+    bool multisampled = r->settings.msaa > 1;
     kiln_fg_texture_desc hdr = {.width = f->width, .height = f->height, .format = RENDER_HDR_FORMAT,
-                                .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
+                                .sample_count = r->settings.msaa,
+                                .usage = WGPUTextureUsage_RenderAttachment |
+                                         (multisampled ? 0 : WGPUTextureUsage_TextureBinding)};
     f->hdr = kiln_frame_graph_create_transient(r->graph, "hdr", &hdr);
+    f->hdr_resolved = multisampled ? kiln_frame_graph_create_resolve_target(r->graph, "hdr resolved", f->hdr) : f->hdr;
     declare_shading(r, f, "forward+ opaque", record_opaque);
 }
 

@@ -1,41 +1,61 @@
 /* The sky: a fullscreen triangle at the far plane wherever the prepass left depth at 0
- * (reverse-Z), shaded from the frame's environment and sun. */
+ * (reverse-Z), shaded from the frame's environment and sun. It draws into the HDR target at the
+ * frame's sample count, so it keeps one pipeline per count (1 and 4), each built the first frame
+ * that needs it: a settings.msaa change costs one pipeline build, a steady frame none. */
 #include "features.h"
+
+enum { SKY_SAMPLE_COUNTS = 2 }; /* 1 and 4 samples: settings.msaa's values */
 
 typedef struct sky_state {
     kiln_renderer *r;
+    kiln_shader program;
     kiln_pipeline_layout layout;
-    kiln_render_pipeline pipeline;
+    kiln_render_pipeline pipelines[SKY_SAMPLE_COUNTS]; /* by sample count: [0] 1, [1] 4 */
 } sky_state;
 
 static bool create_sky(kiln_renderer *r, void *state, kiln_error *err) {
     sky_state *s = state;
     s->r = r;
-    kiln_shader program = kiln_shader_library_load(r->library, "sky.wgsl", err);
-    if (!program.id) return false;
+    s->program = kiln_shader_library_load(r->library, "sky.wgsl", err);
+    if (!s->program.id) return false;
     s->layout = kiln_resources_create_pipeline_layout(r->res, "sky", &r->frame_layout, 1, err);
-    if (!s->layout.id) return false;
-    kiln_render_pipeline_desc d = {
-        .label = "sky", .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
-        .fragment_entry = "fs_sky", .target_count = 1, .targets = {{.format = RENDER_HDR_FORMAT}},
-        .depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, false), .sample_count = 1,
-    };
-    s->pipeline = kiln_resources_create_render_pipeline(r->res, &d, err);
-    return s->pipeline.id && kiln_shader_library_watch_render_pipeline(r->library, program, s->pipeline, &d, err);
+    return s->layout.id != 0;
 }
 
 static void destroy_sky(kiln_renderer *r, void *state) {
     sky_state *s = state;
-    if (s->pipeline.id) {
-        kiln_shader_library_unwatch_render_pipeline(r->library, s->pipeline, NULL);
-        kiln_resources_destroy_render_pipeline(r->res, s->pipeline, NULL);
-    }
+    for (int i = 0; i < SKY_SAMPLE_COUNTS; i++)
+        if (s->pipelines[i].id) {
+            kiln_shader_library_unwatch_render_pipeline(r->library, s->pipelines[i], NULL);
+            kiln_resources_destroy_render_pipeline(r->res, s->pipelines[i], NULL);
+        }
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
+}
+
+/* The pipeline for `samples` (1 or 4), built and watched for hot reload the first time. */
+static kiln_render_pipeline sky_pipeline(sky_state *s, uint32_t samples, kiln_error *err) {
+    kiln_render_pipeline *p = &s->pipelines[samples == 4 ? 1 : 0];
+    if (p->id) return *p;
+    kiln_render_pipeline_desc d = {
+        .label = samples == 4 ? "sky msaa 4" : "sky", .layout = s->layout, .shader = s->program,
+        .vertex_entry = "vs_fullscreen", .fragment_entry = "fs_sky", .target_count = 1,
+        .targets = {{.format = RENDER_HDR_FORMAT}}, .depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, false),
+        .sample_count = samples,
+    };
+    kiln_render_pipeline built = kiln_resources_create_render_pipeline(s->r->res, &d, err);
+    if (!built.id) return built;
+    if (!kiln_shader_library_watch_render_pipeline(s->r->library, s->program, built, &d, err)) {
+        kiln_resources_destroy_render_pipeline(s->r->res, built, NULL);
+        return (kiln_render_pipeline){0};
+    }
+    return *p = built;
 }
 
 static void record_sky(kiln_fg_context *ctx, void *user) {
     sky_state *s = user;
-    kiln_render_pass_set_pipeline(ctx->render, s->pipeline, NULL);
+    kiln_render_pipeline pipeline = sky_pipeline(s, s->r->settings.msaa, &ctx->error);
+    if (!pipeline.id) return;
+    kiln_render_pass_set_pipeline(ctx->render, pipeline, NULL);
     kiln_render_pass_set_bind_group(ctx->render, 0, s->r->frame_group, NULL, 0, NULL);
     kiln_render_pass_draw(ctx->render, 3, 1, 0, 0);
 }

@@ -1,6 +1,7 @@
-/* Tone mapping: exposure and the tone curve (AgX, ACES, none) from the HDR target into the
- * frame's output (f->output), with sRGB encoding in the shader for 8-bit unorm outputs; debug
- * views pass their colour through untouched. */
+/* Tone mapping: exposure and the tone curve (kiln_tonemapper) from the single-sample HDR colour
+ * (f->hdr_resolved) into f->ldr, the frame's output or, with FXAA on, a transient of the output's
+ * format the fxaa pass filters into it; sRGB encoding in the shader for 8-bit unorm formats, in
+ * hardware for sRGB ones. Debug views pass their colour through untouched. */
 #include "features.h"
 
 typedef struct tonemap_state {
@@ -80,12 +81,18 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
     kiln_render_pass_draw(ctx->render, 3, 1, 0, 0);
 }
 
+/* `ldr` has the output's format, so one tone-map pipeline serves both ways and the image is
+ * encoded once, where it would be without FXAA: an sRGB ldr decodes when the fxaa pass samples
+ * it and encodes again when that pass writes the sRGB output. */
 static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
     tonemap_state *s = state;
-    s->hdr = f->hdr;
+    s->hdr = f->hdr_resolved;
+    kiln_fg_texture_desc ldr = {.width = f->width, .height = f->height, .format = r->output_format,
+                                .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
+    f->ldr = r->settings.fxaa ? kiln_frame_graph_create_transient(r->graph, "ldr", &ldr) : f->output;
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "tonemap", record_tonemap, s);
-    kiln_frame_graph_read(r->graph, pass, f->hdr);
-    kiln_frame_graph_color(r->graph, pass, f->output, (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_read(r->graph, pass, f->hdr_resolved);
+    kiln_frame_graph_color(r->graph, pass, f->ldr, (WGPUColor){0, 0, 0, 1});
 }
 
 const render_feature render_feature_tonemap = {

@@ -52,6 +52,9 @@ typedef struct kiln_render_settings {
     float exposure;               /* 0 means 1.0 */
     float ibl_intensity;          /* 0 means 1.0: scales the ambient term and the sky */
     kiln_debug_mode debug;
+    uint32_t msaa;                /* samples per pixel of depth, HDR colour and sky: 1 or 4; 0
+                                   * means 1 */
+    bool fxaa;                    /* FXAA on the tone-mapped image; off by default */
     bool disable_culling;         /* frustum culling of instances on by default */
     const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
                                    * nothing to reload); a directory: the programs are read from
@@ -61,7 +64,7 @@ typedef struct kiln_render_settings {
 
 /* The settings with every zero field replaced by its default, in one place. Fails, naming the
  * field, for a value outside its range (a negative exposure, an unknown tone mapper or debug
- * mode); *out is then untouched. */
+ * mode, a sample count other than 1 or 4); *out is then untouched. */
 bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err);
 
 /* ---- scene ---------------------------------------------------------------------------------------- */
