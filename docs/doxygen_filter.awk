@@ -10,7 +10,10 @@
 # Lines are neither added nor removed, so Doxygen's warnings point at the header's own lines.
 { line[NR] = $0 }
 
-function own_comment(s) { return s ~ /^[ \t]*\/\*([^*]|$)/ }
+# A section divider ("/* ---- the graph ---- */") heads a part of the header; it documents
+# nothing, so it is left as a plain comment.
+function divider(s) { return s ~ /^[ \t]*\/\* *-{3,}/ }
+function own_comment(s) { return s ~ /^[ \t]*\/\*([^*]|$)/ && !divider(s) }
 function one_line_declaration(s) { return s ~ /^[A-Za-z_].*;[ \t]*$/ && s !~ /[{}]/ && s !~ /^(typedef struct|#)/ }
 
 END {

@@ -30,48 +30,52 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct kiln_gfx_desc {
-    const char *label;
+    const char *label;                /* names the device in Dawn messages */
     /* With both set, the adapter is chosen compatible with this Xlib window and gfx.surface is
      * created for it (see kiln_swapchain). Leave zero for headless use. */
     void *x11_display;
-    uint64_t x11_window;
-    bool low_power;                 /* prefer an integrated / low-power adapter */
-    uint32_t diagnostics_capacity;  /* records kept in gfx.diagnostics; 0 means 1024 */
+    uint64_t x11_window;              /* the Xlib Window (XID) to present to */
+    bool low_power;                   /* prefer an integrated / low-power adapter */
+    uint32_t diagnostics_capacity;    /* records kept in gfx.diagnostics; 0 means 1024 */
 } kiln_gfx_desc;
 
 /* Optional features: requested at device creation only when the adapter has them. */
 typedef struct kiln_gfx_features {
-    bool timestamp_query;
-    bool float32_filterable;
-    bool float32_blendable;
-    bool texture_compression_bc;
-    bool shader_f16;
-    bool indirect_first_instance;
-    bool depth_clip_control;
-    bool rg11b10_renderable;
+    bool timestamp_query;             /* TimestampQuery: GPU pass timings (kiln_timestamps) */
+    bool float32_filterable;          /* Float32Filterable: R32Float/RGBA32Float with filtering samplers */
+    bool float32_blendable;           /* Float32Blendable: blending into 32-bit float targets */
+    bool texture_compression_bc;      /* TextureCompressionBC: BC1-BC7 textures */
+    bool shader_f16;                  /* ShaderF16: f16 in WGSL */
+    bool indirect_first_instance;     /* IndirectFirstInstance: firstInstance in indirect draws */
+    bool depth_clip_control;          /* DepthClipControl: unclippedDepth in primitive state */
+    bool rg11b10_renderable;          /* RG11B10UfloatRenderable: RG11B10Ufloat as a render target */
 } kiln_gfx_features;
 
 typedef struct kiln_gfx_events kiln_gfx_events; /* internal */
 
+/* The device and its state; see kiln_gfx_create. Fields are read-only for the application, except that it drains diagnostics. */
 typedef struct kiln_gfx {
-    WGPUInstance instance;
-    WGPUAdapter adapter;
-    WGPUDevice device;
-    WGPUQueue queue;
-    WGPUSurface surface;          /* NULL when headless */
-    char adapter_name[256];       /* e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
-    char adapter_vendor[64];
-    WGPUBackendType backend;
-    WGPUAdapterType adapter_type;
-    WGPULimits limits;            /* the device's limits */
-    kiln_gfx_features features;   /* enabled on the device */
-    uint64_t error_count;         /* uncaptured errors seen by kiln_gfx_pump */
-    bool lost;                    /* the device was lost (set by kiln_gfx_pump) */
-    kiln_log diagnostics;         /* records from Dawn and from gfx; drained by the application */
-    kiln_gfx_events *events;
+    WGPUInstance instance;            /* the Dawn instance */
+    WGPUAdapter adapter;              /* the adapter the device was created on */
+    WGPUDevice device;                /* the device */
+    WGPUQueue queue;                  /* the device's queue */
+    WGPUSurface surface;              /* NULL when headless */
+    char adapter_name[256];           /* e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
+    char adapter_vendor[64];          /* the adapter's vendor string; may be empty */
+    WGPUBackendType backend;          /* the backend Dawn runs on (see kiln_gfx_backend_name) */
+    WGPUAdapterType adapter_type;     /* discrete, integrated, CPU or unknown */
+    WGPULimits limits;                /* the device's limits */
+    kiln_gfx_features features;       /* enabled on the device */
+    uint64_t error_count;             /* uncaptured errors seen by kiln_gfx_pump */
+    bool lost;                        /* the device was lost (set by kiln_gfx_pump) */
+    kiln_log diagnostics;             /* records from Dawn and from gfx; drained by the application */
+    kiln_gfx_events *events;          /* internal: the callbacks' event queue */
 } kiln_gfx;
 
+/* Creates instance, adapter, device and queue (and the surface when desc names a window),
+ * enabling each optional feature the adapter has. NULL with err filled on failure. */
 kiln_gfx *kiln_gfx_create(const kiln_gfx_desc *desc, kiln_error *err);
+/* Releases everything kiln_gfx_create made; destroy kiln_resources first. NULL is ignored. */
 void kiln_gfx_destroy(kiln_gfx *gfx);
 
 /* Processes Dawn's pending callbacks and drains them into the gfx state: uncaptured errors are
@@ -84,18 +88,22 @@ void kiln_gfx_pump(kiln_gfx *gfx, bool wait);
  * `what`). Only futures whose callbacks use WGPUCallbackMode_WaitAnyOnly may be awaited. */
 bool kiln_gfx_await(kiln_gfx *gfx, WGPUFuture future, uint64_t timeout_ns, const char *what, kiln_error *err);
 
-#define KILN_GFX_DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+#define KILN_GFX_DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000) /* a timeout for kiln_gfx_await: 10 s */
 
 /* Runs `create` inside a validation + internal error scope; returns false with the first message
  * when the scope caught an error. The generic helper behind shader and pipeline creation. */
 typedef struct kiln_gfx_scope_result {
-    bool failed;
-    WGPUErrorType type;
-    char message[1024];
+    bool failed;                      /* the scope caught an error */
+    WGPUErrorType type;               /* the error's type when failed */
+    char message[1024];               /* the first error's message, NUL-terminated; empty unless failed */
 } kiln_gfx_scope_result;
+/* Opens the scope: pushes a validation and an internal error scope. */
 void kiln_gfx_push_scope(kiln_gfx *gfx);
+/* Pops both scopes, waits for them and fills out (failed, with the type and message of the error
+ * caught, validation first). False, err filled, only when the scopes could not be popped or awaited. */
 bool kiln_gfx_pop_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err);
 
+/* A lower-case name for a backend ("vulkan", "metal", "null", ...); "undefined" otherwise. */
 const char *kiln_gfx_backend_name(WGPUBackendType backend);
 
 /* ---------------------------------------------------------------------------------------------
@@ -115,48 +123,66 @@ KILN_HANDLE(kiln_compute_pipeline)
 
 typedef struct kiln_resources kiln_resources;
 
+/* Live objects per pool of a kiln_resources, by kind. */
 typedef struct kiln_live_counts {
-    uint32_t buffers, textures, texture_views, samplers, shaders;
-    uint32_t bind_group_layouts, pipeline_layouts, bind_groups, render_pipelines, compute_pipelines;
+    /*@{*/
+    uint32_t buffers, textures, texture_views, samplers, shaders; /* live buffers, textures, views, samplers, shader modules */
+    /*@}*/
+    /*@{*/
+    uint32_t bind_group_layouts, pipeline_layouts, bind_groups, render_pipelines, compute_pipelines; /* live layouts, bind groups and pipelines */
+    /*@}*/
 } kiln_live_counts;
+/* The sum of every count. */
 uint32_t kiln_live_counts_total(const kiln_live_counts *counts);
 
+/* What kiln_resources_create_buffer makes. */
 typedef struct kiln_buffer_desc {
-    const char *label;
-    uint64_t size;
-    WGPUBufferUsage usage;
-    bool mapped_at_creation;
+    const char *label;                /* names the buffer in Dawn messages */
+    uint64_t size;                    /* bytes */
+    WGPUBufferUsage usage;            /* WebGPU usage flags */
+    bool mapped_at_creation;          /* created mapped, for a first write through the mapping */
 } kiln_buffer_desc;
 
+/* What kiln_resources_create_texture makes; also what kiln_resources_texture_desc returns. */
 typedef struct kiln_texture_desc {
-    const char *label;
-    uint32_t width, height;
-    uint32_t depth_or_layers;          /* 0 means 1 */
-    uint32_t mip_levels;               /* 0 means 1 */
-    uint32_t sample_count;             /* 0 means 1 */
-    WGPUTextureFormat format;
-    WGPUTextureUsage usage;
-    WGPUTextureDimension dimension;    /* Undefined means 2D */
+    const char *label;                /* names the texture in Dawn messages */
+    /*@{*/
+    uint32_t width, height;           /* size of mip 0 in texels */
+    /*@}*/
+    uint32_t depth_or_layers;         /* 0 means 1 */
+    uint32_t mip_levels;              /* 0 means 1 */
+    uint32_t sample_count;            /* 0 means 1 */
+    WGPUTextureFormat format;         /* texel format */
+    WGPUTextureUsage usage;           /* WebGPU usage flags */
+    WGPUTextureDimension dimension;   /* Undefined means 2D */
 } kiln_texture_desc;
 
+/* What kiln_resources_create_texture_view makes; zero fields take the texture's whole range. */
 typedef struct kiln_texture_view_desc {
-    const char *label;
+    const char *label;                  /* names the view in Dawn messages */
     WGPUTextureViewDimension dimension; /* Undefined: derived from the texture */
     WGPUTextureFormat format;           /* Undefined: the texture's */
+    /*@{*/
     uint32_t base_mip, mip_count;       /* mip_count 0: all remaining */
+    /*@}*/
+    /*@{*/
     uint32_t base_layer, layer_count;   /* layer_count 0: all remaining */
+    /*@}*/
     WGPUTextureAspect aspect;           /* Undefined: All */
 } kiln_texture_view_desc;
 
+/* What kiln_resources_create_sampler makes; a zero desc is a nearest, clamped sampler. */
 typedef struct kiln_sampler_desc {
-    const char *label;
+    const char *label;                  /* names the sampler in Dawn messages */
     bool linear;                        /* min/mag filter linear (else nearest) */
     bool mip_linear;                    /* mipmap filter linear */
     WGPUAddressMode address;            /* Undefined: ClampToEdge, all three axes */
     /* Per-axis overrides and separate mag / min filters, for samplers described per axis and
      * per filter (glTF's wrapS / wrapT, magFilter / minFilter); Undefined: address / linear. */
+    /*@{*/
     WGPUAddressMode address_u, address_v;
     WGPUFilterMode mag_filter, min_filter;
+    /*@}*/
     WGPUCompareFunction compare;        /* Undefined: not a comparison sampler */
     uint16_t max_anisotropy;            /* 0 means 1 */
     float lod_max;                      /* 0 means 32 */
@@ -171,10 +197,14 @@ void kiln_resources_destroy(kiln_resources *res);
 kiln_gfx *kiln_resources_gfx(const kiln_resources *res);
 kiln_live_counts kiln_resources_live_counts(const kiln_resources *res);
 
+/* A new buffer; id 0 with err filled when Dawn rejects it or the pool is full. */
 kiln_buffer kiln_resources_create_buffer(kiln_resources *res, const kiln_buffer_desc *desc, kiln_error *err);
+/* A new texture; id 0 with err filled when Dawn rejects it or the pool is full. */
 kiln_texture kiln_resources_create_texture(kiln_resources *res, const kiln_texture_desc *desc, kiln_error *err);
+/* A new view of texture (desc may be NULL: the whole texture); id 0 with err filled on failure. */
 kiln_texture_view kiln_resources_create_texture_view(kiln_resources *res, kiln_texture texture,
                                                const kiln_texture_view_desc *desc, kiln_error *err);
+/* A new sampler; id 0 with err filled on failure. */
 kiln_sampler kiln_resources_create_sampler(kiln_resources *res, const kiln_sampler_desc *desc, kiln_error *err);
 /* The reverse-Z shadow comparison sampler: linear, clamp, GreaterEqual. */
 kiln_sampler kiln_resources_create_comparison_sampler(kiln_resources *res, const char *label, kiln_error *err);
@@ -183,6 +213,7 @@ kiln_sampler kiln_resources_create_comparison_sampler(kiln_resources *res, const
 kiln_texture_view kiln_resources_import_texture_view(kiln_resources *res, WGPUTextureView view, kiln_error *err);
 bool kiln_resources_forget_texture_view(kiln_resources *res, kiln_texture_view view, kiln_error *err);
 
+/* The destroy_* functions release the object behind h and free its handle; false for a stale handle. */
 bool kiln_resources_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err);
 /* Refused (nothing released) while views of the texture are alive. */
 bool kiln_resources_destroy_texture(kiln_resources *res, kiln_texture h, kiln_error *err);
@@ -230,8 +261,10 @@ kiln_compute_pipeline kiln_resources_adopt_compute_pipeline(kiln_resources *res,
 /* Swap the object behind a live handle (hot reload); the old object is released. On a stale
  * handle the new object is released and false returned. */
 bool kiln_resources_replace_shader(kiln_resources *res, kiln_shader h, WGPUShaderModule module, kiln_error *err);
+/* As kiln_resources_replace_shader, for a render pipeline. */
 bool kiln_resources_replace_render_pipeline(kiln_resources *res, kiln_render_pipeline h, WGPURenderPipeline p,
                                       kiln_error *err);
+/* As kiln_resources_replace_shader, for a compute pipeline. */
 bool kiln_resources_replace_compute_pipeline(kiln_resources *res, kiln_compute_pipeline h, WGPUComputePipeline p,
                                        kiln_error *err);
 
@@ -239,17 +272,21 @@ bool kiln_resources_replace_compute_pipeline(kiln_resources *res, kiln_compute_p
  * Shaders: WGSL compilation with file:line:col diagnostics, hot reload
  * ------------------------------------------------------------------------------------------- */
 
+/* One compiler message. */
 typedef struct kiln_shader_message {
+    /*@{*/
     uint32_t line, column;            /* 1-based; 0 when Dawn gave no location */
-    bool is_error;
-    char text[512];
+    /*@}*/
+    bool is_error;                    /* an error (else a warning or info) */
+    char text[512];                   /* Dawn's text, NUL-terminated, truncated to 511 characters */
 } kiln_shader_message;
 
-#define KILN_SHADER_MAX_MESSAGES 8
+#define KILN_SHADER_MAX_MESSAGES 8 /* messages a kiln_shader_report keeps */
+/* The messages of one compile (kiln_gfx_compile_shader), errors first. */
 typedef struct kiln_shader_report {
-    char path[256];
-    uint32_t count;
-    kiln_shader_message messages[KILN_SHADER_MAX_MESSAGES];
+    char path[256];                   /* the name the source was compiled under */
+    uint32_t count;                   /* messages held, at most KILN_SHADER_MAX_MESSAGES */
+    kiln_shader_message messages[KILN_SHADER_MAX_MESSAGES]; /* the first `count` are set */
 } kiln_shader_report;
 
 /* Formats message i as "path:line:col: error: text". */
@@ -286,10 +323,11 @@ typedef enum kiln_binding_kind {
     KILN_BINDING_KIND_COUNT
 } kiln_binding_kind;
 
+/* One entry of a bind group layout. */
 typedef struct kiln_layout_entry {
-    uint32_t binding;
-    WGPUShaderStage visibility;
-    kiln_binding_kind kind;
+    uint32_t binding;                 /* the WGSL @binding number */
+    WGPUShaderStage visibility;       /* stages that see it */
+    kiln_binding_kind kind;           /* what is bound */
     bool dynamic_offset;              /* buffers only */
     uint64_t min_binding_size;        /* buffers only; 0: checked at draw time */
     WGPUTextureFormat storage_format; /* write-only storage textures only */
@@ -297,19 +335,24 @@ typedef struct kiln_layout_entry {
 
 /* One bind group entry. Set exactly one of buffer, sampler, view. size 0: to the end. */
 typedef struct kiln_binding_resource {
-    uint32_t binding;
-    kiln_buffer buffer;
-    uint64_t offset, size;
-    kiln_sampler sampler;
-    kiln_texture_view view;
+    uint32_t binding;                 /* the WGSL @binding number */
+    kiln_buffer buffer;               /* for buffer bindings */
+    /*@{*/
+    uint64_t offset, size;            /* byte range of buffer; size 0: to the end */
+    /*@}*/
+    kiln_sampler sampler;             /* for sampler bindings */
+    kiln_texture_view view;           /* for texture bindings */
 } kiln_binding_resource;
 
+/* A layout of `count` entries; id 0 with err filled on failure. */
 kiln_bind_group_layout kiln_resources_create_bind_group_layout(kiln_resources *res, const char *label,
                                                          const kiln_layout_entry *entries, uint32_t count,
                                                          kiln_error *err);
+/* A pipeline layout of `count` bind group layouts, group i being layouts[i]; id 0 on failure. */
 kiln_pipeline_layout kiln_resources_create_pipeline_layout(kiln_resources *res, const char *label,
                                                      const kiln_bind_group_layout *layouts, uint32_t count,
                                                      kiln_error *err);
+/* A bind group of `count` entries for layout; id 0 with err filled on failure. */
 kiln_bind_group kiln_resources_create_bind_group(kiln_resources *res, const char *label, kiln_bind_group_layout layout,
                                            const kiln_binding_resource *entries, uint32_t count, kiln_error *err);
 
@@ -323,8 +366,10 @@ kiln_bind_group kiln_resources_create_bind_group(kiln_resources *res, const char
  * KILN_BIND_GROUP_CACHE_MAX_ENTRIES entries per group. */
 #define KILN_BIND_GROUP_CACHE_MAX_ENTRIES 16
 
+/* The bind group cache (opaque); see the comment above KILN_BIND_GROUP_CACHE_MAX_ENTRIES. */
 typedef struct kiln_bind_group_cache kiln_bind_group_cache;
 
+/* A cache of up to `capacity` (at least 1) groups created in res; NULL with err filled on failure. */
 kiln_bind_group_cache *kiln_bind_group_cache_create(kiln_resources *res, uint32_t capacity, kiln_error *err);
 /* Destroys every cached group, then the cache. NULL is ignored. */
 void kiln_bind_group_cache_destroy(kiln_bind_group_cache *cache);
@@ -338,23 +383,26 @@ void kiln_bind_group_cache_clear(kiln_bind_group_cache *cache);
 /* Groups held now. */
 uint32_t kiln_bind_group_cache_count(const kiln_bind_group_cache *cache);
 
-#define KILN_MAX_VERTEX_ATTRIBUTES 8
-#define KILN_MAX_VERTEX_BUFFERS 4
-#define KILN_MAX_COLOR_ATTACHMENTS 4
+#define KILN_MAX_VERTEX_ATTRIBUTES 8 /* attributes per vertex buffer layout */
+#define KILN_MAX_VERTEX_BUFFERS 4 /* vertex buffers per render pipeline */
+#define KILN_MAX_COLOR_ATTACHMENTS 4 /* colour targets per render pipeline */
 
+/* One vertex attribute of a vertex buffer. */
 typedef struct kiln_vertex_attribute {
-    WGPUVertexFormat format;
-    uint32_t offset;
-    uint32_t location;
+    WGPUVertexFormat format;          /* the attribute's format */
+    uint32_t offset;                  /* bytes from the start of the vertex */
+    uint32_t location;                /* the WGSL @location number */
 } kiln_vertex_attribute;
 
+/* The layout of one vertex buffer. */
 typedef struct kiln_vertex_layout {
-    uint32_t stride;
-    bool per_instance;
-    uint32_t attribute_count;
-    kiln_vertex_attribute attributes[KILN_MAX_VERTEX_ATTRIBUTES];
+    uint32_t stride;                  /* bytes between consecutive elements */
+    bool per_instance;                /* step per instance (else per vertex) */
+    uint32_t attribute_count;         /* attributes used, at most KILN_MAX_VERTEX_ATTRIBUTES */
+    kiln_vertex_attribute attributes[KILN_MAX_VERTEX_ATTRIBUTES]; /* the first attribute_count are used */
 } kiln_vertex_layout;
 
+/* How a colour target blends the fragment into what it holds. */
 typedef enum kiln_blend_mode {
     KILN_BLEND_OPAQUE,          /* no blending: the source replaces the target */
     KILN_BLEND_ALPHA,           /* straight alpha over: src*a + dst*(1-a) */
@@ -362,19 +410,21 @@ typedef enum kiln_blend_mode {
     KILN_BLEND_ADDITIVE,        /* src + dst */
 } kiln_blend_mode;
 
+/* One colour target of a render pipeline. */
 typedef struct kiln_color_target {
-    WGPUTextureFormat format;
-    kiln_blend_mode blend;
+    WGPUTextureFormat format;         /* the attachment's format */
+    kiln_blend_mode blend;            /* blending */
     WGPUColorWriteMask write_mask;    /* 0 means All */
 } kiln_color_target;
 
+/* The depth test of a render pipeline (see kiln_depth_reverse_z). */
 typedef struct kiln_depth_state {
     WGPUTextureFormat format;         /* Undefined: no depth attachment */
-    bool write;
-    WGPUCompareFunction compare;
-    int32_t bias;
-    float bias_slope_scale;
-    float bias_clamp;
+    bool write;                       /* depth writes on */
+    WGPUCompareFunction compare;      /* the depth test */
+    int32_t bias;                     /* constant depth bias, in depth units */
+    float bias_slope_scale;           /* depth bias per unit of depth slope */
+    float bias_clamp;                 /* largest bias applied; 0: unclamped */
 } kiln_depth_state;
 
 /* Reverse-Z: nearer is larger, so the test is GreaterEqual and depth clears to 0. */
@@ -382,29 +432,31 @@ kiln_depth_state kiln_depth_reverse_z(WGPUTextureFormat format, bool write);
 /* Shadow-map variant with a depth bias (positive bias pushes towards the light in reverse-Z). */
 kiln_depth_state kiln_depth_reverse_z_biased(WGPUTextureFormat format, int32_t bias, float slope_scale, float clamp);
 
+/* What kiln_resources_create_render_pipeline makes. */
 typedef struct kiln_render_pipeline_desc {
-    const char *label;
-    kiln_pipeline_layout layout;
-    kiln_shader shader;
+    const char *label;                /* names the pipeline in errors and Dawn messages */
+    kiln_pipeline_layout layout;      /* its bind group layouts */
+    kiln_shader shader;               /* the module with the vertex stage (and the fragment stage, see below) */
     kiln_shader fragment_shader;      /* id 0: the fragment stage comes from `shader` too */
     const char *vertex_entry;         /* NULL: "vs_main" */
     const char *fragment_entry;       /* NULL: "fs_main"; ignored when target_count is 0 and no_fragment */
     bool no_fragment;                 /* depth-only pipelines */
-    uint32_t vertex_buffer_count;
-    kiln_vertex_layout vertex_buffers[KILN_MAX_VERTEX_BUFFERS];
-    uint32_t target_count;
-    kiln_color_target targets[KILN_MAX_COLOR_ATTACHMENTS];
-    kiln_depth_state depth;
+    uint32_t vertex_buffer_count;     /* vertex buffers used, at most KILN_MAX_VERTEX_BUFFERS */
+    kiln_vertex_layout vertex_buffers[KILN_MAX_VERTEX_BUFFERS]; /* the layout of each, by slot */
+    uint32_t target_count;            /* colour targets, at most KILN_MAX_COLOR_ATTACHMENTS */
+    kiln_color_target targets[KILN_MAX_COLOR_ATTACHMENTS]; /* the first target_count are used */
+    kiln_depth_state depth;           /* depth test; format Undefined: none */
     WGPUPrimitiveTopology topology;   /* Undefined: TriangleList */
     WGPUCullMode cull;                /* Undefined: None */
     WGPUFrontFace front_face;         /* Undefined: CCW */
     uint32_t sample_count;            /* 0 means 1 */
 } kiln_render_pipeline_desc;
 
+/* What kiln_resources_create_compute_pipeline makes. */
 typedef struct kiln_compute_pipeline_desc {
-    const char *label;
-    kiln_pipeline_layout layout;
-    kiln_shader shader;
+    const char *label;                /* names the pipeline in errors and Dawn messages */
+    kiln_pipeline_layout layout;      /* its bind group layouts */
+    kiln_shader shader;               /* the module with the entry point */
     const char *entry;                /* NULL: "cs_main" */
 } kiln_compute_pipeline_desc;
 
@@ -412,10 +464,13 @@ typedef struct kiln_compute_pipeline_desc {
  * when Dawn rejects it. create_* build and adopt. */
 WGPURenderPipeline kiln_resources_build_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
                                                   kiln_error *err);
+/* The compute form of kiln_resources_build_render_pipeline. */
 WGPUComputePipeline kiln_resources_build_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
                                                     kiln_error *err);
+/* Builds a render pipeline and adopts it; id 0 with err filled on failure. */
 kiln_render_pipeline kiln_resources_create_render_pipeline(kiln_resources *res, const kiln_render_pipeline_desc *desc,
                                                      kiln_error *err);
+/* Builds a compute pipeline and adopts it; id 0 with err filled on failure. */
 kiln_compute_pipeline kiln_resources_create_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
                                                        kiln_error *err);
 
@@ -427,45 +482,52 @@ kiln_compute_pipeline kiln_resources_create_compute_pipeline(kiln_resources *res
  * submitted true right after the submit, or false when the encoder is discarded or fails to
  * finish (nothing of it reached the queue). */
 typedef struct kiln_encoder_hook {
-    void (*fn)(void *ctx, uint32_t arg, bool submitted);
-    void *ctx;
-    uint32_t arg;
+    void (*fn)(void *ctx, uint32_t arg, bool submitted); /* called once with ctx and arg */
+    void *ctx;                        /* passed to fn */
+    uint32_t arg;                     /* passed to fn */
 } kiln_encoder_hook;
 
-#define KILN_ENCODER_MAX_HOOKS 8
+#define KILN_ENCODER_MAX_HOOKS 8 /* hooks one encoder can carry */
 
+/* One command encoder (a stack value): kiln_encoder_begin, passes and copies, then _finish_and_submit or _discard. Fields are internal. */
 typedef struct kiln_encoder {
-    kiln_resources *res;
-    WGPUCommandEncoder raw;
-    bool pass_open;
-    uint32_t hook_count;
-    kiln_encoder_hook hooks[KILN_ENCODER_MAX_HOOKS];
+    kiln_resources *res;              /* resolves the handles recorded */
+    WGPUCommandEncoder raw;           /* the Dawn encoder; NULL once submitted or discarded */
+    bool pass_open;                   /* a pass is being recorded */
+    uint32_t hook_count;              /* hooks registered */
+    kiln_encoder_hook hooks[KILN_ENCODER_MAX_HOOKS]; /* run at submit or discard */
 } kiln_encoder;
 
+/* One colour attachment of a render pass (see kiln_color_cleared / _loaded). */
 typedef struct kiln_color_attachment {
-    WGPUTextureView view;
+    WGPUTextureView view;             /* the view rendered into */
     WGPUTextureView resolve_target;   /* MSAA resolve, or NULL */
     bool keep_samples;                /* with a resolve target: store the samples too (a later pass loads them) */
     WGPULoadOp load;                  /* Clear or Load */
-    WGPUColor clear;
+    WGPUColor clear;                  /* clear colour, when load is Clear */
     bool discard;                     /* no later pass needs the contents: store nothing */
 } kiln_color_attachment;
 
+/* A colour attachment cleared to (r, g, b, a) and stored. */
 kiln_color_attachment kiln_color_cleared(WGPUTextureView view, double r, double g, double b, double a);
+/* kiln_color_cleared that also resolves the multisampled view into resolve. */
 kiln_color_attachment kiln_color_cleared_resolving(WGPUTextureView view, WGPUTextureView resolve, double r,
                                                    double g, double b, double a);
+/* A colour attachment that keeps (loads) the view's contents. */
 kiln_color_attachment kiln_color_loaded(WGPUTextureView view);
 
+/* The depth attachment of a render pass (see kiln_depth_cleared_reverse_z / _loaded). */
 typedef struct kiln_depth_attachment {
-    WGPUTextureView view;
-    WGPULoadOp load;
-    float clear;
-    bool read_only;
+    WGPUTextureView view;             /* the depth view */
+    WGPULoadOp load;                  /* Clear or Load; Undefined: Clear */
+    float clear;                      /* clear depth, when load is Clear */
+    bool read_only;                   /* depth is tested but neither loaded, cleared nor stored */
     bool discard;                     /* no later pass needs the depth: store nothing */
 } kiln_depth_attachment;
 
 /* Clears to 0, the far plane of reverse-Z. */
 kiln_depth_attachment kiln_depth_cleared_reverse_z(WGPUTextureView view);
+/* A depth attachment that keeps (loads) the view's contents. */
 kiln_depth_attachment kiln_depth_loaded(WGPUTextureView view);
 
 /* Errors on a pass are sticky (as in sokol_gfx): the first command that fails sets `failed` and
@@ -473,32 +535,37 @@ kiln_depth_attachment kiln_depth_loaded(WGPUTextureView view);
  * same reason, so recording code need not test each call, and whoever ends the pass (the frame
  * graph) reports the first failure once. */
 typedef struct kiln_render_pass {
-    kiln_encoder *encoder;
-    WGPURenderPassEncoder raw;
-    bool failed;
-    kiln_error error;
+    kiln_encoder *encoder;            /* the encoder the pass records into */
+    WGPURenderPassEncoder raw;        /* the Dawn pass; NULL once ended */
+    bool failed;                      /* a command on the pass failed */
+    kiln_error error;                 /* the first failure, when failed */
 } kiln_render_pass;
 
+/* A compute pass, with the same sticky errors as kiln_render_pass. */
 typedef struct kiln_compute_pass {
-    kiln_encoder *encoder;
-    WGPUComputePassEncoder raw;
-    bool failed;
-    kiln_error error;
+    kiln_encoder *encoder;            /* the encoder the pass records into */
+    WGPUComputePassEncoder raw;       /* the Dawn pass; NULL once ended */
+    bool failed;                      /* a command on the pass failed */
+    kiln_error error;                 /* the first failure, when failed */
 } kiln_compute_pass;
 
 /* The label names the command buffer in Dawn's validation messages. */
 bool kiln_encoder_begin(kiln_encoder *enc, kiln_resources *res, const char *label, kiln_error *err);
+/* Begins a render pass into out with color_count colour attachments and an optional depth one; fails while another pass is open. */
 bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const kiln_color_attachment *colors,
                                     uint32_t color_count, const kiln_depth_attachment *depth, kiln_render_pass *out,
                                     kiln_error *err);
+/* Begins a compute pass into out; fails while another pass is open. */
 bool kiln_encoder_begin_compute_pass(kiln_encoder *enc, const char *label, kiln_compute_pass *out, kiln_error *err);
 
 /* Timestamp writes for one render pass: the GPU's time at its beginning and at its end, into
  * queries of a Timestamp query set (kiln_timestamps_query_set). An index of
  * WGPU_QUERY_SET_INDEX_UNDEFINED writes nothing at that end. */
 typedef struct kiln_pass_timestamps {
-    WGPUQuerySet query_set;
-    uint32_t begin_index, end_index;
+    WGPUQuerySet query_set;           /* the Timestamp query set written */
+    /*@{*/
+    uint32_t begin_index, end_index;  /* queries written at the pass's beginning and end */
+    /*@}*/
 } kiln_pass_timestamps;
 
 /* begin_render_pass with timestamp writes; ts NULL writes none (what begin_render_pass does).
@@ -518,26 +585,37 @@ void kiln_render_pass_end(kiln_render_pass *pass);
  * that cannot go on: every later command on the pass is skipped. */
 void kiln_render_pass_fail(kiln_render_pass *pass, const kiln_error *why);
 bool kiln_render_pass_set_pipeline(kiln_render_pass *pass, kiln_render_pipeline p, kiln_error *err);
+/* Binds group g at index, with one dynamic offset per dynamic-offset entry. */
 bool kiln_render_pass_set_bind_group(kiln_render_pass *pass, uint32_t index, kiln_bind_group g,
                                      const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err);
 /* Fail when offset is past the end of the buffer. */
 bool kiln_render_pass_set_vertex_buffer(kiln_render_pass *pass, uint32_t slot, kiln_buffer b, uint64_t offset,
                                         kiln_error *err);
+/* Binds the index buffer (Uint16 or Uint32) from offset; fails when offset is past its end. */
 bool kiln_render_pass_set_index_buffer(kiln_render_pass *pass, kiln_buffer b, WGPUIndexFormat format,
                                        uint64_t offset, kiln_error *err);
+/* The viewport in framebuffer pixels, depth range [0, 1]. */
 void kiln_render_pass_set_viewport(kiln_render_pass *pass, float x, float y, float w, float h);
+/* The scissor rectangle in framebuffer pixels. */
 void kiln_render_pass_set_scissor(kiln_render_pass *pass, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+/* Draws vertex_count vertices of instance_count instances. */
 void kiln_render_pass_draw(kiln_render_pass *pass, uint32_t vertex_count, uint32_t instance_count,
                            uint32_t first_vertex, uint32_t first_instance);
+/* Draws index_count indices of instance_count instances; base_vertex is added to each index. */
 void kiln_render_pass_draw_indexed(kiln_render_pass *pass, uint32_t index_count, uint32_t instance_count,
                                    uint32_t first_index, int32_t base_vertex, uint32_t first_instance);
 
+/* Ends and releases the pass; safe to call twice. */
 void kiln_compute_pass_end(kiln_compute_pass *pass);
+/* Sets the pipeline for the following dispatches. */
 bool kiln_compute_pass_set_pipeline(kiln_compute_pass *pass, kiln_compute_pipeline p, kiln_error *err);
+/* Binds group g at index, with one dynamic offset per dynamic-offset entry. */
 bool kiln_compute_pass_set_bind_group(kiln_compute_pass *pass, uint32_t index, kiln_bind_group g,
                                       const uint32_t *dynamic_offsets, uint32_t dynamic_count, kiln_error *err);
+/* Dispatches x * y * z workgroups. */
 void kiln_compute_pass_dispatch(kiln_compute_pass *pass, uint32_t x, uint32_t y, uint32_t z);
 
+/* Copies size bytes from src at src_offset to dst at dst_offset; fails when a range leaves its buffer. */
 bool kiln_encoder_copy_buffer_to_buffer(kiln_encoder *enc, kiln_buffer src, uint64_t src_offset, kiln_buffer dst,
                                         uint64_t dst_offset, uint64_t size, kiln_error *err);
 /* Copies a width x height region of mip `mip` into `dst` at offset 0. bytes_per_row must be a
@@ -545,6 +623,8 @@ bool kiln_encoder_copy_buffer_to_buffer(kiln_encoder *enc, kiln_buffer src, uint
  * raw texture so swapchain textures can be read back too. */
 bool kiln_encoder_copy_texture_to_buffer(kiln_encoder *enc, WGPUTexture src, uint32_t mip, kiln_buffer dst,
                                          uint32_t bytes_per_row, uint32_t width, uint32_t height, kiln_error *err);
+/* Finishes the encoder, submits it and runs its hooks. Fails, changing nothing, while a pass is open
+ * or after a submit or discard; once finishing starts the encoder is consumed, even if it fails. */
 bool kiln_encoder_finish_and_submit(kiln_encoder *enc, kiln_error *err);
 /* Drops the encoder and everything recorded on it. */
 void kiln_encoder_discard(kiln_encoder *enc);
@@ -576,6 +656,7 @@ bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_
 #define KILN_TIMESTAMP_READBACKS 4
 #define KILN_TIMESTAMP_MAX_QUERIES 4096    /* WebGPU's limit on one query set */
 
+/* A pass timer (opaque); see the comment at the top of this section. */
 typedef struct kiln_timestamps kiln_timestamps;
 
 /* Fails when the device lacks timestamp queries (check gfx->features.timestamp_query first) or
@@ -610,27 +691,36 @@ uint32_t kiln_gfx_aligned_bytes_per_row(uint32_t bytes);
  * Swapchain: the window surface
  * ------------------------------------------------------------------------------------------- */
 
+/* A configured window surface (kiln_swapchain_init); fields are read-only for the application. */
 typedef struct kiln_swapchain {
-    kiln_gfx *gfx;
-    WGPUTextureFormat format;
-    WGPUTextureUsage usage;
+    kiln_gfx *gfx;                    /* the device whose surface it configures */
+    WGPUTextureFormat format;         /* the surface format chosen */
+    WGPUTextureUsage usage;           /* usages of the surface textures */
+    /*@{*/
     uint32_t width, height;           /* configured size */
-    uint32_t pending_width, pending_height;
-    bool configured;
+    /*@}*/
+    /*@{*/
+    uint32_t pending_width, pending_height; /* size requested by kiln_swapchain_resize, applied at the next acquire */
+    /*@}*/
+    bool configured;                  /* the surface is configured */
     uint32_t reconfigures;            /* configurations after the first */
     uint32_t frames_skipped;          /* acquires refused for a zero-area window */
 } kiln_swapchain;
 
+/* An acquired surface texture: present or discard it. */
 typedef struct kiln_surface_frame {
-    WGPUTexture texture;
-    WGPUTextureView view;
-    uint32_t width, height;
+    WGPUTexture texture;              /* the surface texture */
+    WGPUTextureView view;             /* its view, to render into */
+    /*@{*/
+    uint32_t width, height;           /* its size in pixels */
+    /*@}*/
 } kiln_surface_frame;
 
 /* Picks an 8-bit BGRA/RGBA format (sRGB first when prefer_srgb), requires RenderAttachment
  * (and CopySrc when readback) and configures Fifo presentation. */
 bool kiln_swapchain_init(kiln_swapchain *sc, kiln_gfx *gfx, uint32_t width, uint32_t height, bool prefer_srgb,
                          bool readback, kiln_error *err);
+/* Unconfigures the surface; the surface itself belongs to the kiln_gfx. */
 void kiln_swapchain_deinit(kiln_swapchain *sc);
 /* Records the new size; the surface is reconfigured at the next acquire. */
 void kiln_swapchain_resize(kiln_swapchain *sc, uint32_t width, uint32_t height);
@@ -644,17 +734,24 @@ void kiln_swapchain_discard(kiln_swapchain *sc, kiln_surface_frame *frame);
  * Debug lines
  * ------------------------------------------------------------------------------------------- */
 
-typedef struct kiln_color8 { uint8_t r, g, b, a; } kiln_color8;
+/* An 8-bit RGBA colour for debug lines (a is opacity). */
+typedef struct kiln_color8 { /**@{*/ uint8_t r, g, b, a; /* channels, 0..255 */ /**@}*/ } kiln_color8;
 
+/* A debug line list (opaque): add lines each frame, then upload and flush. */
 typedef struct kiln_debug_draw kiln_debug_draw;
 
 /* depth_format Undefined: lines draw on top; otherwise they depth-test reverse-Z without writing. */
 kiln_debug_draw *kiln_debug_draw_create(kiln_resources *res, WGPUTextureFormat color_format,
                                         WGPUTextureFormat depth_format, kiln_error *err);
+/* Releases the pipeline, buffers and the list; NULL is ignored. */
 void kiln_debug_draw_destroy(kiln_debug_draw *dd);
+/* Adds a line from a to b (world space). */
 void kiln_debug_draw_line(kiln_debug_draw *dd, kiln_vec3 a, kiln_vec3 b, kiln_color8 color);
+/* Adds the twelve edges of the axis-aligned box [min, max]. */
 void kiln_debug_draw_aabb(kiln_debug_draw *dd, kiln_vec3 min, kiln_vec3 max, kiln_color8 color);
+/* Adds three great circles, one per axis plane, of `segments` lines each (at least 3). */
 void kiln_debug_draw_sphere(kiln_debug_draw *dd, kiln_vec3 center, float radius, kiln_color8 color, uint32_t segments);
+/* Adds the axes from origin: +X red, +Y green, +Z blue, each `length` long. */
 void kiln_debug_draw_axes(kiln_debug_draw *dd, kiln_vec3 origin, float length);
 /* A grid on the XZ plane: `half_cells` cells each side of the origin, `spacing` metres apart. */
 void kiln_debug_draw_grid(kiln_debug_draw *dd, uint32_t half_cells, float spacing, kiln_color8 color);

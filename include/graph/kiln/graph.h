@@ -64,7 +64,7 @@ extern "C" {
 
 /* A resource declared this frame. index 0 is the invalid resource; handles are only meaningful
  * until the next _reset. */
-typedef struct kiln_fg_resource { uint32_t index; } kiln_fg_resource;
+typedef struct kiln_fg_resource { uint32_t index; /* into this frame's resources; 0: the invalid resource */ } kiln_fg_resource;
 
 /* Passes are numbered 0, 1, 2, ... in declaration order; _add_pass returns this when it could not
  * store the pass (out of memory, reported at compile). */
@@ -74,8 +74,10 @@ typedef struct kiln_fg_resource { uint32_t index; } kiln_fg_resource;
  * have none. Two transients can share a physical texture only if their descriptions are equal
  * after the defaults are applied. */
 typedef struct kiln_fg_texture_desc {
-    uint32_t width, height;
-    WGPUTextureFormat format;
+    /*@{*/
+    uint32_t width, height;      /* texels of mip level 0; required */
+    /*@}*/
+    WGPUTextureFormat format;    /* required */
     WGPUTextureUsage usage;      /* 0: RenderAttachment | TextureBinding */
     uint32_t sample_count;       /* 0 means 1 */
     uint32_t mip_levels;         /* 0 means 1 */
@@ -87,27 +89,32 @@ typedef struct kiln_fg_texture_desc {
 /* A texture an allocator made, with its default view (every mip and layer). The graph passes the
  * raw objects to Dawn only when it executes. */
 typedef struct kiln_fg_texture {
-    kiln_texture texture;
-    kiln_texture_view view;
-    WGPUTexture raw_texture;
-    WGPUTextureView raw_view;
+    kiln_texture texture;        /* its handle in kiln_resources; 0 from an allocator that makes none */
+    kiln_texture_view view;      /* its default view's handle */
+    WGPUTexture raw_texture;     /* the Dawn texture behind `texture` */
+    WGPUTextureView raw_view;    /* the Dawn view behind `view` */
 } kiln_fg_texture;
 
 /* A view of one mip level and one layer, as a 2D texture, for sub-resources. */
 typedef struct kiln_fg_view {
-    kiln_texture_view view;
-    WGPUTextureView raw_view;
+    kiln_texture_view view;      /* the view's handle in kiln_resources */
+    WGPUTextureView raw_view;    /* the Dawn view behind it */
 } kiln_fg_view;
 
 /* Where the pool's textures come from. Every function is called from _compile (create_*) or when a
  * pooled texture is dropped (destroy_*); `name` is the first transient that needed the texture. */
 typedef struct kiln_fg_allocator {
-    void *user;
+    void *user;                  /* passed to every function; borrowed, must outlive the graph */
+    /* Makes a texture of `desc` (defaults applied) with its default view into *out; false with err
+     * filled when it cannot. */
     bool (*create_texture)(void *user, const char *name, const kiln_fg_texture_desc *desc, kiln_fg_texture *out,
                            kiln_error *err);
+    /* Makes a 2D view of one mip level and one layer of `texture` into *out, for a sub-resource. */
     bool (*create_view)(void *user, const kiln_fg_texture *texture, uint32_t mip, uint32_t layer, kiln_fg_view *out,
                         kiln_error *err);
+    /* Releases a view create_view made; its texture is destroyed after its views. */
     void (*destroy_view)(void *user, kiln_fg_view *view);
+    /* Releases a texture create_texture made, with its default view. */
     void (*destroy_texture)(void *user, kiln_fg_texture *texture);
 } kiln_fg_allocator;
 
@@ -117,6 +124,8 @@ kiln_fg_allocator kiln_fg_gpu_allocator(kiln_resources *res);
 
 /* ---- the graph ----------------------------------------------------------------------------- */
 
+/* A frame graph: this frame's declarations, the last compile and the pool of physical textures.
+ * Opaque. */
 typedef struct kiln_frame_graph kiln_frame_graph;
 
 /* The allocator is copied. */
@@ -162,6 +171,7 @@ void kiln_frame_graph_export(kiln_frame_graph *g, kiln_fg_resource resource);
 
 /* ---- declaration: passes ------------------------------------------------------------------- */
 
+/* What a record function is given: see struct kiln_frame_graph_context below. */
 typedef struct kiln_frame_graph_context kiln_fg_context;
 /* Records one executed pass. Errors go into ctx->error (or stick to ctx->render / ctx->compute);
  * the graph reports them with the pass's name after the function returns. */
@@ -216,9 +226,9 @@ bool kiln_frame_graph_execute_range(kiln_frame_graph *g, kiln_encoder *enc, uint
 /* What a record function is given. */
 struct kiln_frame_graph_context {
     const kiln_frame_graph *graph; /* for lookups: a record function declares nothing */
-    uint32_t pass;
-    const char *name;
-    kiln_encoder *encoder;
+    uint32_t pass;               /* the pass's declaration index */
+    const char *name;            /* the name given to _add_pass (kept, not copied) */
+    kiln_encoder *encoder;       /* the encoder being executed into */
     kiln_render_pass *render;    /* render passes; NULL for compute passes */
     kiln_compute_pass *compute;  /* compute passes; NULL for render passes */
     kiln_error error;            /* a record function's own failure (code stays 0 on success) */
@@ -230,6 +240,7 @@ WGPUTextureView kiln_fg_context_view(kiln_fg_context *ctx, kiln_fg_resource reso
 /* The pooled view's handle, for caching bind groups by (index, generation): a resize gives a new
  * handle even where the allocator hands back the same address. Transients and sub-resources. */
 kiln_texture_view kiln_fg_context_view_handle(kiln_fg_context *ctx, kiln_fg_resource resource);
+/* The buffer of an imported buffer resource; id 0, with the reason in ctx->error, for any other. */
 kiln_buffer kiln_fg_context_buffer(kiln_fg_context *ctx, kiln_fg_resource resource);
 
 /* ---- results (valid after a successful compile, until the next declaration or reset) ------- */
@@ -238,6 +249,7 @@ kiln_buffer kiln_fg_context_buffer(kiln_fg_context *ctx, kiln_fg_resource resour
 const uint32_t *kiln_frame_graph_order(const kiln_frame_graph *g, uint32_t *count);
 /* True for a pass that will not execute (also for an unknown pass index, or before compile). */
 bool kiln_frame_graph_is_culled(const kiln_frame_graph *g, uint32_t pass);
+/* How many declared passes compile culled; 0 before compile. */
 uint32_t kiln_frame_graph_culled_count(const kiln_frame_graph *g);
 /* Pooled physical textures this frame uses (the renderer reports it as transient_textures). */
 uint32_t kiln_frame_graph_physical_count(const kiln_frame_graph *g);
@@ -245,9 +257,10 @@ uint32_t kiln_frame_graph_physical_count(const kiln_frame_graph *g);
 /* What the pool holds now, used this frame or kept idle (kiln_frame_graph_set_keep_idle): its
  * textures, and how many distinct descriptions they have. Any time. */
 typedef struct kiln_fg_pool_stats {
-    uint32_t textures;
-    uint32_t descriptions;
+    uint32_t textures;           /* physical textures held */
+    uint32_t descriptions;       /* distinct kiln_fg_texture_desc among them (defaults applied) */
 } kiln_fg_pool_stats;
+/* The pool's statistics now; see kiln_fg_pool_stats. */
 kiln_fg_pool_stats kiln_frame_graph_pool_stats(const kiln_frame_graph *g);
 /* The first and last order positions at which executed passes use the resource (an exported one
  * lasts to the end of the frame); false, with both set to UINT32_MAX, when no executed pass
@@ -257,8 +270,8 @@ bool kiln_frame_graph_lifetime(const kiln_frame_graph *g, kiln_fg_resource resou
 
 /* An attachment of a pass as the graph will begin it. */
 typedef struct kiln_fg_attachment {
-    kiln_fg_resource resource;
-    bool depth;
+    kiln_fg_resource resource;   /* the attached resource */
+    bool depth;                  /* the depth attachment; false: a colour attachment */
     bool read_only;              /* depth only */
     WGPULoadOp load;             /* Clear or Load (Undefined for a read-only depth attachment) */
     WGPUStoreOp store;           /* Store or Discard (Undefined for a read-only depth attachment) */
@@ -273,6 +286,9 @@ uint32_t kiln_frame_graph_attachments(const kiln_frame_graph *g, uint32_t pass, 
 /* The view to bind for a transient, sub-resource or imported resource. Fails for an invalid
  * handle, before compile, for a buffer and for a transient no executed pass uses. */
 WGPUTextureView kiln_frame_graph_view_of(const kiln_frame_graph *g, kiln_fg_resource resource, kiln_error *err);
+/* The texture behind a resource: the whole physical texture for a transient or sub-resource, the
+ * `texture` given for an imported view. Fails as _view_of does, and for a view imported without
+ * its texture. */
 WGPUTexture kiln_frame_graph_texture_of(const kiln_frame_graph *g, kiln_fg_resource resource, kiln_error *err);
 /* See kiln_fg_context_view_handle. */
 kiln_texture_view kiln_frame_graph_view_handle(const kiln_frame_graph *g, kiln_fg_resource resource,
@@ -282,6 +298,7 @@ kiln_texture_view kiln_frame_graph_view_handle(const kiln_frame_graph *g, kiln_f
 
 /* The first resource declared this frame under `name` (strcmp); the invalid resource if none. */
 kiln_fg_resource kiln_frame_graph_find(const kiln_frame_graph *g, const char *name);
+/* How many passes were declared this frame (culled ones included). */
 uint32_t kiln_frame_graph_pass_count(const kiln_frame_graph *g);
 /* The name given to _add_pass, or NULL for an unknown pass. */
 const char *kiln_frame_graph_pass_name(const kiln_frame_graph *g, uint32_t pass);

@@ -34,6 +34,8 @@ extern "C" {
 
 /* ---- the pass graph -------------------------------------------------------------------------- */
 
+/* The kind of work a pass does. Only FRAGMENT (a fullscreen triangle into the output) runs in
+ * this build. */
 typedef enum kiln_pass_stage {
     KILN_STAGE_FRAGMENT,
     KILN_STAGE_DRAW,                   /* refused at register with unsupported_stage */
@@ -42,6 +44,7 @@ typedef enum kiln_pass_stage {
     KILN_STAGE_COMPUTE,                /* likewise */
 } kiln_pass_stage;
 
+/* What a binding slot holds, which decides how it may be bound and used. */
 typedef enum kiln_slot_shape_kind {
     KILN_SHAPE_TARGET,          /* sized from the output; may be written; bound size must match */
     KILN_SHAPE_TEXTURE,         /* any size, read only */
@@ -52,40 +55,46 @@ typedef enum kiln_slot_shape_kind {
 /* Full (divisor 0 with divided false) or Divided { divisor }: the reference size floor-divided by
  * divisor on both axes, at least one texel. divided with divisor 0 is refused at register. */
 typedef struct kiln_slot_extent {
-    bool divided;
-    uint32_t divisor;
+    bool divided;               /* false: Full, the reference size itself */
+    uint32_t divisor;           /* Divided only: the factor both axes are floor-divided by, >= 1 */
 } kiln_slot_extent;
 
+/* A binding slot's shape: its kind and, for a Target, its extent. */
 typedef struct kiln_slot_shape {
-    kiln_slot_shape_kind kind;
+    kiln_slot_shape_kind kind;  /* Target, Texture, TextureArray or TextureVolume */
     kiln_slot_extent extent;    /* Target only */
 } kiln_slot_shape;
 
+/* A filtered slot's sampler address mode, on every axis: clamp to edge, or repeat. */
 typedef enum kiln_wrap { KILN_WRAP_CLAMP, KILN_WRAP_REPEAT } kiln_wrap;
+/* Which mip levels a filtered slot's sampler reads: the base level only, or the whole chain. */
 typedef enum kiln_mips { KILN_MIPS_BASE, KILN_MIPS_CHAIN } kiln_mips;
 
 /* Filtered { wrap, mips } binds a sampler; Texel binds none (textureLoad). */
 typedef struct kiln_slot_sampling {
-    bool texel;
-    kiln_wrap wrap;
-    kiln_mips mips;
+    bool texel;                 /* true: Texel, no sampler; wrap and mips are ignored */
+    kiln_wrap wrap;             /* Filtered: address mode */
+    kiln_mips mips;             /* Filtered: mip levels sampled */
 } kiln_slot_sampling;
 
+/* One binding slot of a program: a texture the dispatch supplies by registry id, in slot order. */
 typedef struct kiln_slot_spec {
-    kiln_texture_format format;
-    kiln_slot_shape shape;
-    kiln_slot_sampling sampling;
+    kiln_texture_format format; /* the format a bound texture must have */
+    kiln_slot_shape shape;      /* kind and, for a Target, extent */
+    kiln_slot_sampling sampling; /* how a pass reading it samples it */
 } kiln_slot_spec;
 
+/* A transient's sample count: 1, or 4 (only for a format that can resolve). */
 typedef enum kiln_samples { KILN_SAMPLES_ONE, KILN_SAMPLES_FOUR } kiln_samples;
 
 /* A transient: sized from the output, read as Filtered { Clamp, Base }. */
 typedef struct kiln_transient_spec {
-    kiln_texture_format format;
-    kiln_slot_extent extent;
-    kiln_samples samples;
+    kiln_texture_format format; /* the texture's format */
+    kiln_slot_extent extent;    /* Full or Divided, relative to the output binding's size */
+    kiln_samples samples;       /* sample count */
 } kiln_transient_spec;
 
+/* Where a pass input reads from; kiln_input_slot.index counts in that kind's own list. */
 typedef enum kiln_input_kind {
     KILN_INPUT_BINDING,         /* index: a binding */
     KILN_INPUT_TRANSIENT,       /* index: a transient */
@@ -93,19 +102,24 @@ typedef enum kiln_input_kind {
     KILN_INPUT_DEPTH,           /* index: a depth transient; refused at register with unsupported_stage */
 } kiln_input_kind;
 
+/* How a depth input is read: loaded texel by texel, or through a comparison sampler. */
 typedef enum kiln_depth_read { KILN_DEPTH_READ_TEXEL, KILN_DEPTH_READ_COMPARE } kiln_depth_read;
 
+/* One input of a pass: input n binds at @group(1) @binding(2n) (and its sampler at 2n + 1). */
 typedef struct kiln_input_slot {
-    kiln_input_kind kind;
-    uint32_t index;
+    kiln_input_kind kind;       /* which list index counts in */
+    uint32_t index;             /* 0-based, into the list kind names (see kiln_input_kind) */
     kiln_depth_read depth_read; /* KILN_INPUT_DEPTH only */
 } kiln_input_slot;
 
+/* Where a pass writes: a binding (which must be a Target), a transient, or nothing (refused for a
+ * fragment pass). */
 typedef enum kiln_output_kind { KILN_OUTPUT_BINDING, KILN_OUTPUT_TRANSIENT, KILN_OUTPUT_NONE } kiln_output_kind;
 
+/* The output of a pass. */
 typedef struct kiln_output_slot {
-    kiln_output_kind kind;
-    uint32_t index;
+    kiln_output_kind kind;      /* binding, transient or none */
+    uint32_t index;             /* 0-based, into the program's bindings or transients; unused for none */
 } kiln_output_slot;
 
 /* What a pass's result composes with what its output holds (docs/guides/programs.md, "Blend"):
@@ -116,31 +130,36 @@ typedef enum kiln_program_blend {
     KILN_PROGRAM_BLEND_ADDITIVE,
 } kiln_program_blend;
 
-#define KILN_PROGRAM_MAX_REPEAT 4096
-#define KILN_PROGRAM_MAX_INPUTS 8
+#define KILN_PROGRAM_MAX_REPEAT 4096 /* most times one pass may repeat (kiln_pass_spec.repeat_count) */
+#define KILN_PROGRAM_MAX_INPUTS 8    /* most inputs one pass may read */
 
+/* One pass of a program's graph. Passes record in array order. */
 typedef struct kiln_pass_spec {
-    kiln_pass_stage stage;
+    kiln_pass_stage stage;                  /* only KILN_STAGE_FRAGMENT runs */
     const char *entry_point;                /* the fragment entry point */
-    uint32_t input_count;
-    kiln_input_slot inputs[KILN_PROGRAM_MAX_INPUTS];
-    kiln_output_slot output;
-    kiln_program_blend blend;
+    uint32_t input_count;                   /* inputs in use, at most KILN_PROGRAM_MAX_INPUTS */
+    kiln_input_slot inputs[KILN_PROGRAM_MAX_INPUTS]; /* input n binds at @group(1) @binding(2n) */
+    kiln_output_slot output;                /* where the pass writes */
+    kiln_program_blend blend;               /* how its result composes with the output */
+    /*@{*/
     uint32_t uniform_offset, uniform_length; /* bytes into the dispatch's blob; length 0: no block */
+    /*@}*/
     uint32_t repeat_count;                  /* 0: no repeat (the pass records once) */
-    uint32_t repeat_uniform_stride;
+    uint32_t repeat_uniform_stride;         /* bytes the uniform window moves on per repetition */
 } kiln_pass_spec;
 
+/* A program to register: one WGSL module and the pass graph that runs it. Copied at register;
+ * nothing it points at is kept. */
 typedef struct kiln_program_desc {
-    const char *wgsl;
-    uint32_t binding_count;
-    const kiln_slot_spec *bindings;
-    uint32_t transient_count;
-    const kiln_transient_spec *transients;
+    const char *wgsl;                       /* the module's source, NUL-terminated */
+    uint32_t binding_count;                 /* entries of bindings */
+    const kiln_slot_spec *bindings;         /* the slots a dispatch binds, by texture id, in order */
+    uint32_t transient_count;               /* entries of transients */
+    const kiln_transient_spec *transients;  /* intermediate textures, from the runtime's pool */
     uint32_t geometry_count;                /* non-zero is refused at register with unsupported_stage */
     uint32_t depth_transient_count;         /* likewise */
-    uint32_t pass_count;
-    const kiln_pass_spec *passes;
+    uint32_t pass_count;                    /* entries of passes; 0 is refused (empty_graph) */
+    const kiln_pass_spec *passes;           /* the graph, in record order */
 } kiln_program_desc;
 
 /* ---- register-time failure classes, in check order ---------------------------------------------
@@ -168,19 +187,25 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_CLASS_COUNT
 } kiln_program_class;
 
+/* The stable identifier of a class ("bad_input"); "invalid_class" for a value outside the enum. */
 const char *kiln_program_class_name(kiln_program_class c);
 
+/* Why kiln_programs_register refused a program. */
 typedef struct kiln_program_error {
-    kiln_program_class cls;
-    char message[512];
+    kiln_program_class cls;     /* the first failure class met, in check order */
+    char message[512];          /* NUL-terminated, naming the pass and slot at fault */
 } kiln_program_error;
 
 /* ---- the runtime ---------------------------------------------------------------------------------- */
 
+/* The program runtime: registered programs, their pipelines, a frame graph and the log. Opaque. */
 typedef struct kiln_programs kiln_programs;
 
+/* Creates an empty runtime over gfx, res and textures (all borrowed; they must outlive it), or
+ * returns NULL with err filled. */
 kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry *textures,
                                     kiln_error *err);
+/* Destroys the runtime with every program, pipeline and pooled transient; NULL is a no-op. */
 void kiln_programs_destroy(kiln_programs *p);
 
 /* Returns the program id (dense from 1, never reused), or 0 with err filled. A rejected register
@@ -207,6 +232,8 @@ typedef enum kiln_dispatch_class {
     KILN_DISPATCH_CLASS_COUNT
 } kiln_dispatch_class;
 
+/* The stable identifier of a class ("unknown_texture"); "invalid_class" for a value outside the
+ * enum. */
 const char *kiln_dispatch_class_name(kiln_dispatch_class c);
 
 /* Checks and queues a dispatch; returns its class (KILN_DISPATCH_OK when queued). The blob is
@@ -224,11 +251,14 @@ bool kiln_programs_frame(kiln_programs *p, kiln_error *err);
  * dispatch (0 / 0 before the first), CPU record time, and GPU time where timestamp queries exist
  * (gpu_ns < 0 otherwise). Returns the number of rows written (at most max). */
 typedef struct kiln_pass_timing {
-    kiln_pass_stage stage;
-    uint32_t width, height, divisor;
-    double cpu_record_ns;
-    double gpu_ns;
+    kiln_pass_stage stage;      /* the pass's declared stage */
+    /*@{*/
+    uint32_t width, height, divisor; /* output size in texels and divisor (1 for Full) of the last accepted dispatch */
+    /*@}*/
+    double cpu_record_ns;       /* CPU time recording the pass, nanoseconds */
+    double gpu_ns;              /* GPU time, nanoseconds; < 0 until measured, or without timestamps */
 } kiln_pass_timing;
+/* Writes up to max kiln_pass_timing rows for program_id, in pass order; 0 for an unknown id. */
 uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln_pass_timing *rows, uint32_t max);
 
 /* Transient pool statistics, read from the runtime's frame graph pool. */
@@ -237,6 +267,7 @@ typedef struct kiln_pool_stats {
     uint32_t textures;            /* physical textures held: used by the last record call or kept idle */
     uint32_t textures_last_dispatch; /* physical textures the last dispatch recorded used */
 } kiln_pool_stats;
+/* The runtime's current transient pool statistics. */
 kiln_pool_stats kiln_programs_pool_stats(const kiln_programs *p);
 
 /* Warnings (drops) and errors, category "program". */

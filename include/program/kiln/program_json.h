@@ -40,22 +40,28 @@ struct json_t;
 
 /* ---- the runtime ------------------------------------------------------------------------------ */
 
+/* Handles JSON messages over its own texture registry and program runtime. Opaque. */
 typedef struct kiln_json_runtime kiln_json_runtime;
 
+/* Creates a runtime with its own texture registry and program runtime on gfx and res (borrowed),
+ * or returns NULL with err filled. */
 kiln_json_runtime *kiln_json_runtime_create(kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
+/* Destroys the runtime's programs, then its texture registry; NULL is a no-op. */
 void kiln_json_runtime_destroy(kiln_json_runtime *rt);
 /* Handles one message; returns the reply as a malloc'd NUL-terminated compact JSON text the caller
  * frees (NULL only when memory runs out). */
 char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length);
+/* The runtime's texture registry, owned by it: the ids messages name. */
 kiln_texture_registry *kiln_json_runtime_textures(kiln_json_runtime *rt);
+/* The runtime's program runtime, owned by it: the ids program.register returns. */
 kiln_programs *kiln_json_runtime_programs(kiln_json_runtime *rt);
 
 /* ---- decoding --------------------------------------------------------------------------------- */
 
 /* Why a message was refused: a class identifier and a message naming the field at fault. */
 typedef struct kiln_json_error {
-    char cls[40];
-    char message[512];
+    char cls[40];               /* stable class identifier, NUL-terminated ("bad_message") */
+    char message[512];          /* NUL-terminated, naming the field path at fault */
 } kiln_json_error;
 
 /* Parses message text into an object with a known "kind". On success *out is a new reference the
@@ -67,10 +73,12 @@ bool kiln_json_parse_message(const char *text, size_t length, struct json_t **ou
 /* A byte blob: a JSON array of byte values 0..255, or a base64 string (standard alphabet, padding
  * optional). path names the field in errors. out->bytes is malloc'd (NULL when empty). */
 typedef struct kiln_json_blob {
-    uint8_t *bytes;
-    size_t size;
+    uint8_t *bytes;             /* malloc'd; NULL when size is 0 */
+    size_t size;                /* bytes */
 } kiln_json_blob;
+/* Decodes `value` as a blob into *out; fails with bad_message naming `path`. */
 bool kiln_json_decode_blob(const struct json_t *value, const char *path, kiln_json_blob *out, kiln_json_error *err);
+/* Frees blob->bytes and zeroes *blob; NULL is a no-op. */
 void kiln_json_blob_free(kiln_json_blob *blob);
 /* Standard base64 with padding; malloc'd, NUL-terminated; NULL when memory runs out. */
 char *kiln_json_base64_encode(const void *bytes, size_t size);
@@ -80,10 +88,12 @@ bool kiln_json_decode_u32_field(const struct json_t *message, const char *field,
 
 /* create_texture: desc.pixels points at pixels.bytes (NULL when the message has none). */
 typedef struct kiln_json_texture {
-    kiln_texture_create_desc desc;
-    kiln_json_blob pixels;
+    kiln_texture_create_desc desc; /* ready for kiln_texture_registry_add */
+    kiln_json_blob pixels;      /* the decoded "pixels" field; owned, freed by kiln_json_texture_free */
 } kiln_json_texture;
+/* Decodes a create_texture message into *out; fails with bad_message naming the field. */
 bool kiln_json_decode_create_texture(const struct json_t *message, kiln_json_texture *out, kiln_json_error *err);
+/* Frees the pixels and zeroes *t; NULL is a no-op. */
 void kiln_json_texture_free(kiln_json_texture *t);
 
 /* program.register: desc points at the arrays below; wgsl and entry points point into the message.
@@ -91,25 +101,30 @@ void kiln_json_texture_free(kiln_json_texture *t);
  * unsupported_stage); geometry_count and depth_transient_count are the lengths of those lists. A repeat with count 0
  * fails here with class bad_repeat, since the desc spells "no repeat" as count 0. */
 typedef struct kiln_json_program {
-    kiln_program_desc desc;
-    kiln_slot_spec *bindings;
-    kiln_transient_spec *transients;
-    kiln_pass_spec *passes;
+    kiln_program_desc desc;     /* ready for kiln_programs_register */
+    kiln_slot_spec *bindings;   /* malloc'd; desc.bindings points here */
+    kiln_transient_spec *transients; /* malloc'd; desc.transients points here */
+    kiln_pass_spec *passes;     /* malloc'd; desc.passes points here */
 } kiln_json_program;
+/* Decodes a program.register message into *out; fails with bad_message naming the field path, or
+ * bad_repeat. */
 bool kiln_json_decode_program(const struct json_t *message, kiln_json_program *out, kiln_json_error *err);
+/* Frees the three arrays and zeroes *p; NULL is a no-op. The message itself is not released. */
 void kiln_json_program_free(kiln_json_program *p);
 
 /* program.dispatch. geometry_count and draw_set_list_count are the lengths of those lists (their
  * ids are checked to be u32 lists, and a list of u32 lists for draw_sets). */
 typedef struct kiln_json_dispatch {
-    uint32_t program_id;
-    uint32_t binding_count;
-    uint32_t *bindings;
-    uint32_t geometry_count;
-    uint32_t draw_set_list_count;
-    kiln_json_blob uniforms;
+    uint32_t program_id;        /* as kiln_programs_register returned it */
+    uint32_t binding_count;     /* entries of bindings */
+    uint32_t *bindings;         /* texture registry ids, one per binding slot; malloc'd */
+    uint32_t geometry_count;    /* length of the "geometries" list */
+    uint32_t draw_set_list_count; /* length of the "draw_sets" list */
+    kiln_json_blob uniforms;    /* the uniform blob; owned */
 } kiln_json_dispatch;
+/* Decodes a program.dispatch message into *out; fails with bad_message naming the field path. */
 bool kiln_json_decode_dispatch(const struct json_t *message, kiln_json_dispatch *out, kiln_json_error *err);
+/* Frees bindings and uniforms and zeroes *d; NULL is a no-op. */
 void kiln_json_dispatch_free(kiln_json_dispatch *d);
 
 /* ---- the schema ------------------------------------------------------------------------------- */

@@ -22,6 +22,8 @@
 extern "C" {
 #endif
 
+/* The renderer: pipelines, registries, frame graph and per-frame state. Opaque; see above for
+ * what it owns. */
 typedef struct kiln_renderer kiln_renderer;
 
 /* Registry indices are stable: an index stays the same object until removed. */
@@ -30,8 +32,8 @@ typedef struct kiln_renderer kiln_renderer;
 /* Where a frame is drawn: a texture (RenderAttachment usage, the renderer's output format) and a
  * view of its first mip level, such as a swapchain frame's. The frame is the texture's size. */
 typedef struct kiln_render_target {
-    WGPUTexture texture;
-    WGPUTextureView view;
+    WGPUTexture texture;          /* the texture drawn into; borrowed for the call */
+    WGPUTextureView view;         /* a view of its mip level 0; borrowed for the call */
 } kiln_render_target;
 
 /* output_format is the format of the targets passed to kiln_renderer_render (the swapchain's, or
@@ -39,6 +41,8 @@ typedef struct kiln_render_target {
  * pass encodes sRGB itself; float formats receive linear display values. */
 kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
                                     WGPUTextureFormat output_format, kiln_error *err);
+/* Destroys the renderer and everything it owns (registries, pipelines, pooled textures); NULL is a
+ * no-op. A texture registry set with kiln_renderer_set_texture_registry stays the caller's. */
 void kiln_renderer_destroy(kiln_renderer *r);
 
 /* The settings as requested, resolved and checked at the start of every render: change them
@@ -81,6 +85,7 @@ bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index);
  * renderer syncs the registry (kiln_texture_registry_sync) at the start of every record. */
 bool kiln_renderer_set_texture_registry(kiln_renderer *r, kiln_texture_registry *registry, kiln_error *err);
 kiln_texture_registry *kiln_renderer_texture_registry(kiln_renderer *r);
+/* The number of material indices handed out, removed ones included. */
 uint32_t kiln_renderer_material_count(const kiln_renderer *r);
 
 /* Records the frame into one encoder and submits it. Fails on device loss (recreate the renderer
@@ -96,6 +101,8 @@ bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, kiln
 bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
                           kiln_encoder *enc, kiln_error *err);
 
+/* Statistics of the last frame rendered or recorded; owned by the renderer, overwritten by the
+ * next frame. */
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r);
 
 /* The frame graph of the last frame as Graphviz DOT (see kiln_frame_graph_to_graphviz). */

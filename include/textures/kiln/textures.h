@@ -25,6 +25,7 @@
 extern "C" {
 #endif
 
+/* Texel formats a registry texture can have. */
 typedef enum kiln_texture_format {
     KILN_FORMAT_RGBA8,        /* RGBA8Unorm, 4 bytes per texel, filterable */
     KILN_FORMAT_R8,           /* R8Unorm, 1 byte, filterable */
@@ -32,23 +33,26 @@ typedef enum kiln_texture_format {
     KILN_FORMAT_R16_FLOAT,    /* R16Float, 2 bytes (IEEE half), filterable */
     KILN_FORMAT_RGBA16_FLOAT, /* RGBA16Float, 8 bytes, filterable */
     KILN_FORMAT_RGBA8_SRGB,   /* RGBA8UnormSrgb, 4 bytes, filterable: colour images (base colour, emissive) */
-    KILN_FORMAT_COUNT
+    KILN_FORMAT_COUNT         /* number of formats */
 } kiln_texture_format;
 
+/* What programs may do with a texture. */
 typedef enum kiln_texture_usage {
     KILN_USAGE_SAMPLED,       /* read only */
     KILN_USAGE_WRITABLE,      /* a program may write it */
 } kiln_texture_usage;
 
+/* The filter of the sampler a texture is bound with. */
 typedef enum kiln_texture_sampling {
-    KILN_SAMPLING_LINEAR,
-    KILN_SAMPLING_NEAREST,
+    KILN_SAMPLING_LINEAR,     /* bilinear (trilinear with mips) */
+    KILN_SAMPLING_NEAREST,    /* nearest texel */
 } kiln_texture_sampling;
 
+/* The shape of a registry texture (see kiln_texture_info.layers). */
 typedef enum kiln_texture_kind {
-    KILN_TEXTURE_PLAIN,
-    KILN_TEXTURE_ARRAY,
-    KILN_TEXTURE_VOLUME,
+    KILN_TEXTURE_PLAIN,       /* one 2D image */
+    KILN_TEXTURE_ARRAY,       /* a 2D array of layers */
+    KILN_TEXTURE_VOLUME,      /* a 3D texture */
 } kiln_texture_kind;
 
 /* Bytes one texel takes; WebGPU format; the name JSON spells it by ("Rgba8", "R8", "R32Float",
@@ -63,32 +67,41 @@ bool kiln_texture_format_resolvable(kiln_texture_format f);
 /* Number of mip levels of a full chain for width x height: floor(log2(max(w, h))) + 1. */
 uint32_t kiln_mip_count(uint32_t width, uint32_t height);
 
+/* What kiln_texture_registry_add creates: a plain 2D texture. */
 typedef struct kiln_texture_create_desc {
-    kiln_texture_format format;
-    uint32_t width, height;
+    kiln_texture_format format;     /* texel format */
+    /*@{*/
+    uint32_t width, height;         /* size in texels, each 1 to the device's maxTextureDimension2D */
+    /*@}*/
     const void *pixels;       /* NULL: zero-filled; else exactly width * height * bytes, rows top-down */
-    size_t pixels_size;
-    kiln_texture_usage usage;
-    kiln_texture_sampling sampling;
+    size_t pixels_size;             /* bytes at pixels; 0 when pixels is NULL */
+    kiln_texture_usage usage;       /* Sampled or Writable */
+    kiln_texture_sampling sampling; /* filter it is sampled with */
     /* A full mip chain, built on the CPU by 2x2 box filtering (in linear light for Rgba8Srgb) at
      * create and again at every update; the CPU copy, update and read stay the base level.
      * Rgba8 and Rgba8Srgb Sampled textures only (a program writes only the base level). */
     bool mips;
 } kiln_texture_create_desc;
 
+/* What the registry knows of a texture (kiln_texture_registry_info). */
 typedef struct kiln_texture_info {
-    kiln_texture_kind kind;
-    kiln_texture_format format;
-    uint32_t width, height;
+    kiln_texture_kind kind;         /* plain, array or volume */
+    kiln_texture_format format;     /* texel format */
+    /*@{*/
+    uint32_t width, height;         /* size of the base level in texels */
+    /*@}*/
     uint32_t layers;          /* arrays: layer count; volumes: depth; plain: 1 */
     uint32_t mip_levels;      /* 1, or the full chain when created with mips */
-    kiln_texture_usage usage;
-    kiln_texture_sampling sampling;
+    kiln_texture_usage usage;       /* Sampled or Writable */
+    kiln_texture_sampling sampling; /* filter it is sampled with */
 } kiln_texture_info;
 
+/* The registry (opaque); see the top of this file. */
 typedef struct kiln_texture_registry kiln_texture_registry;
 
+/* An empty registry whose GPU objects live in res; NULL with err filled when memory is short. */
 kiln_texture_registry *kiln_texture_registry_create(kiln_resources *res, kiln_error *err);
+/* Releases every texture and the registry; NULL is ignored. */
 void kiln_texture_registry_destroy(kiln_texture_registry *reg);
 
 /* Returns the new id, or 0 with the reason (a zero or too large size, an unknown format, pixels of
@@ -126,6 +139,7 @@ typedef struct kiln_texture_registry_stats {
     uint64_t realizations;    /* GPU textures created */
     uint64_t uploads;         /* CPU copies written to the GPU (a texture's whole mip chain counts once) */
 } kiln_texture_registry_stats;
+/* The registry's counters so far. */
 kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_registry *reg);
 
 /* The next id create would assign (for tests of "a rejected create consumes no id"). */

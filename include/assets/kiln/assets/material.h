@@ -14,12 +14,14 @@
 extern "C" {
 #endif
 
+/* How a material's alpha is used (glTF alphaMode). */
 typedef enum kiln_alpha_mode {
-    KILN_ALPHA_OPAQUE,
+    KILN_ALPHA_OPAQUE,  /* alpha ignored: fully opaque */
     KILN_ALPHA_MASK,    /* discard below alpha_cutoff */
     KILN_ALPHA_BLEND,   /* drawn after opaque geometry, sorted back to front */
 } kiln_alpha_mode;
 
+/* A material's texture slots: indices into kiln_material.textures and .texcoords. */
 enum {
     KILN_TEX_BASE_COLOR,
     KILN_TEX_METALLIC_ROUGHNESS, /* glTF: roughness in G, metallic in B */
@@ -38,14 +40,18 @@ typedef enum kiln_sampler_wrap {
     KILN_SAMPLER_WRAP_COUNT
 } kiln_sampler_wrap;
 
+/* A sampler's filter, for magnification, minification or between mip levels. */
 typedef enum kiln_sampler_filter {
     KILN_SAMPLER_FILTER_LINEAR,
     KILN_SAMPLER_FILTER_NEAREST,
     KILN_SAMPLER_FILTER_COUNT
 } kiln_sampler_filter;
 
+/* A material's sampler, shared by all its texture slots. Zero is the default described above. */
 typedef struct kiln_sampler_state {
+    /*@{*/
     kiln_sampler_wrap wrap_u, wrap_v;     /* glTF wrapS, wrapT */
+    /*@}*/
     kiln_sampler_filter mag_filter;       /* glTF magFilter */
     kiln_sampler_filter min_filter;       /* glTF minFilter, its filter part ... */
     kiln_sampler_filter mip_filter;       /* ... and its mipmap part */
@@ -53,19 +59,23 @@ typedef struct kiln_sampler_state {
 
 /* Zero-initialised is not a useful material: start from kiln_material_default(). */
 typedef struct kiln_material {
-    const char *label;
+    const char *label;            /* for messages and debugging; borrowed, may be NULL */
     kiln_vec4 base_color;         /* linear RGBA */
-    float metallic, roughness;
+    /*@{*/
+    float metallic, roughness;    /* factors 0..1, multiplying the metallic-roughness map */
+    /*@}*/
     kiln_vec3 emissive;           /* linear RGB */
     float emissive_strength;      /* KHR_materials_emissive_strength */
-    float normal_scale;
-    float occlusion_strength;
+    float normal_scale;           /* scales the normal map's X and Y (glTF normalTexture.scale) */
+    float occlusion_strength;     /* 0: no occlusion .. 1: the full map (glTF occlusionTexture.strength) */
     float alpha_cutoff;           /* KILN_ALPHA_MASK only */
-    kiln_alpha_mode alpha_mode;
-    bool double_sided;
+    kiln_alpha_mode alpha_mode;   /* opaque, mask or blend */
+    bool double_sided;            /* no back-face culling; back faces are lit with the flipped normal */
+    /*@{*/
     /* KHR_texture_transform, applied to every map: uv' = R(rotation) * (uv * scale) + offset. */
     kiln_vec2 uv_offset, uv_scale;
-    float uv_rotation;
+    /*@}*/
+    float uv_rotation;            /* radians, counter-clockwise (KHR_texture_transform rotation) */
     /* Per slot, the id of a plain texture in the renderer's texture registry; 0: the slot's
      * default (white, or a flat normal for KILN_TEX_NORMAL). Colour maps (base colour, emissive)
      * want Rgba8Srgb, data maps Rgba8; R32Float cannot be filtered and is refused. The registry
@@ -77,6 +87,9 @@ typedef struct kiln_material {
     kiln_sampler_state sampler;                 /* one for every slot */
 } kiln_material;
 
+/* glTF's defaults: white base colour, metallic and roughness 1, no emission (strength 1), normal
+ * scale, occlusion strength and uv scale 1, alpha cutoff 0.5, opaque, single-sided, no textures,
+ * the default sampler. `label` is stored as given. */
 kiln_material kiln_material_default(const char *label);
 
 #ifdef __cplusplus

@@ -30,13 +30,15 @@
 #include <kiln/core/error.h>
 #include <kiln/core/math.h>
 
+/* A writer over caller storage; set it up with kiln_bytes_init. */
 typedef struct kiln_bytes {
-    uint8_t *data;
+    uint8_t *data;   /* the caller's storage (not owned) */
     size_t size;     /* bytes written so far */
     size_t capacity; /* bytes available in data */
     bool overflow;   /* a write did not fit */
 } kiln_bytes;
 
+/* Starts an empty writer over `capacity` bytes of storage (still owned by the caller). */
 void kiln_bytes_init(kiln_bytes *w, void *storage, size_t capacity);
 /* Zero-pads size up to a multiple of alignment (0 and 1 do nothing). */
 void kiln_bytes_align(kiln_bytes *w, size_t alignment);
@@ -45,13 +47,13 @@ void kiln_bytes_pad_to(kiln_bytes *w, size_t offset);
 /* Rounds the size up to the struct's alignment (16 for any struct holding a vec3/vec4/mat4). */
 void kiln_bytes_end_struct(kiln_bytes *w, size_t struct_alignment);
 
-void kiln_bytes_f32(kiln_bytes *w, float v);
-void kiln_bytes_u32(kiln_bytes *w, uint32_t v);
-void kiln_bytes_i32(kiln_bytes *w, int32_t v);
-void kiln_bytes_vec2(kiln_bytes *w, kiln_vec2 v);
-void kiln_bytes_vec3(kiln_bytes *w, kiln_vec3 v);
-void kiln_bytes_vec4(kiln_bytes *w, kiln_vec4 v);
-void kiln_bytes_mat4(kiln_bytes *w, kiln_mat4 m);
+void kiln_bytes_f32(kiln_bytes *w, float v);         /* f32: align 4, size 4 */
+void kiln_bytes_u32(kiln_bytes *w, uint32_t v);      /* u32: align 4, size 4 */
+void kiln_bytes_i32(kiln_bytes *w, int32_t v);       /* i32: align 4, size 4 */
+void kiln_bytes_vec2(kiln_bytes *w, kiln_vec2 v);    /* vec2<f32>: align 8, size 8 */
+void kiln_bytes_vec3(kiln_bytes *w, kiln_vec3 v);    /* vec3<f32>: align 16, size 12 */
+void kiln_bytes_vec4(kiln_bytes *w, kiln_vec4 v);    /* vec4<f32>: align 16, size 16 */
+void kiln_bytes_mat4(kiln_bytes *w, kiln_mat4 m);    /* mat4x4<f32>: align 16, size 64, columns in order */
 /* n bytes as they are, no alignment. */
 void kiln_bytes_raw(kiln_bytes *w, const void *p, size_t n);
 /* array<f32, n> in a uniform buffer: 16-byte aligned, each element in its own 16-byte slot. */

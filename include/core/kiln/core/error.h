@@ -12,7 +12,7 @@
 /* Generic classes of failure. The message says what exactly went wrong; the code lets a caller
  * branch (retry on BUSY, rebuild on DEVICE_LOST) without parsing text. */
 typedef enum kiln_error_code {
-    KILN_ERR_NONE = 0,
+    KILN_ERR_NONE = 0,          /* no error */
     KILN_ERR_INVALID_ARGUMENT,
     KILN_ERR_INVALID_HANDLE,
     KILN_ERR_OUT_OF_MEMORY,
@@ -27,6 +27,7 @@ typedef enum kiln_error_code {
     KILN_ERR_BUSY,
 } kiln_error_code;
 
+/* A failure report: filled by the function that failed, owned by the caller. */
 typedef struct kiln_error {
     int code;          /* a kiln_error_code */
     char message[512]; /* always NUL-terminated; long messages are truncated */

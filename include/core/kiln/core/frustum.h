@@ -12,18 +12,20 @@
 #include <kiln/core/math.h>
 
 /* The half-space dot(normal, p) + d >= 0 is "inside". */
-typedef struct kiln_plane { kiln_vec3 normal; float d; } kiln_plane;
+typedef struct kiln_plane { /**@{*/ kiln_vec3 normal; float d; /* the plane dot(normal, p) + d = 0 */ /**@}*/ } kiln_plane;
 
+/* Indices of kiln_frustum.planes. */
 enum {
     KILN_FRUSTUM_LEFT,
     KILN_FRUSTUM_RIGHT,
     KILN_FRUSTUM_BOTTOM,
     KILN_FRUSTUM_TOP,
     KILN_FRUSTUM_NEAR,
-    KILN_FRUSTUM_PLANE_COUNT,
+    KILN_FRUSTUM_PLANE_COUNT,   /* number of planes */
 };
 
-typedef struct kiln_frustum { kiln_plane planes[KILN_FRUSTUM_PLANE_COUNT]; } kiln_frustum;
+/* A convex view volume: inside when inside every plane. */
+typedef struct kiln_frustum { kiln_plane planes[KILN_FRUSTUM_PLANE_COUNT]; /* indexed by KILN_FRUSTUM_LEFT to KILN_FRUSTUM_NEAR */ } kiln_frustum;
 
 /* The planes of the volume that view_proj maps into clip space (-w <= x, y <= w, z <= w), in
  * world space when view_proj = projection * view. Planes are normalised so plane distances are
@@ -35,6 +37,7 @@ static inline float kiln_plane_distance(kiln_plane plane, kiln_vec3 p) {
     return plane.normal.x * p.x + plane.normal.y * p.y + plane.normal.z * p.z + plane.d;
 }
 
+/* True when p is inside (or on) every plane. */
 bool kiln_frustum_contains_point(const kiln_frustum *f, kiln_vec3 p);
 /* True unless the sphere lies entirely outside one plane. Conservative: a sphere just outside a
  * corner of the frustum can be reported visible, never the other way round. */

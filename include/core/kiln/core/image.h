@@ -16,16 +16,20 @@
 #include <kiln/core/error.h>
 #include <kiln/core/half.h>
 
+/* Channel type of a kiln_image; every format has four channels, RGBA. */
 typedef enum kiln_image_format {
     KILN_IMAGE_RGBA8,   /* uint8 per channel, 0..255 */
     KILN_IMAGE_RGBA16F, /* binary16 per channel (see half.h) */
     KILN_IMAGE_RGBA32F, /* float per channel */
 } kiln_image_format;
 
+/* A CPU image; zero-initialised it is empty. */
 typedef struct kiln_image {
-    uint32_t width, height;
-    kiln_image_format format;
-    void *pixels; /* tightly packed rows, top row first */
+    /*@{*/
+    uint32_t width, height;   /* size in pixels; 0 for an empty image */
+    /*@}*/
+    kiln_image_format format; /* channel type of `pixels` */
+    void *pixels;             /* tightly packed rows, top row first; owned, malloc'd */
 } kiln_image;
 
 /* Bytes per pixel: 4, 8, 16; 0 for an unknown format. */
@@ -36,6 +40,7 @@ size_t kiln_image_byte_size(const kiln_image *img);
 /* A zero-filled image. Fails on a zero or overflowing size or an unknown format. */
 bool kiln_image_create(kiln_image *img, uint32_t width, uint32_t height, kiln_image_format format,
                        kiln_error *err);
+/* Frees the pixels and leaves img empty (all zero); an empty image is fine. */
 void kiln_image_free(kiln_image *img);
 
 /* PNG/JPEG (anything stb_image reads) -> RGBA8; Radiance .hdr -> RGBA32F. The error names the

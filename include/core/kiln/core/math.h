@@ -18,78 +18,100 @@
 #include <math.h>
 #include <stdbool.h>
 
-#define KILN_PI 3.14159265358979323846f
+#define KILN_PI 3.14159265358979323846f /* pi as a float */
 
-typedef struct kiln_vec2 { float x, y; } kiln_vec2;
-typedef struct kiln_vec3 { float x, y, z; } kiln_vec3;
-typedef struct kiln_vec4 { float x, y, z, w; } kiln_vec4;
-typedef struct kiln_quat { float x, y, z, w; } kiln_quat;
-typedef struct kiln_mat4 { float m[16]; } kiln_mat4;
+/* A 2D vector (WGSL vec2<f32>). */
+typedef struct kiln_vec2 { /**@{*/ float x, y; /* components */ /**@}*/ } kiln_vec2;
+/* A 3D point or direction (WGSL vec3<f32>). */
+typedef struct kiln_vec3 { /**@{*/ float x, y, z; /* components */ /**@}*/ } kiln_vec3;
+/* A 4D vector (WGSL vec4<f32>): homogeneous points, colours, packed spheres. */
+typedef struct kiln_vec4 { /**@{*/ float x, y, z, w; /* components */ /**@}*/ } kiln_vec4;
+/* A quaternion, (x, y, z) the vector part and w the scalar; unit length for rotations. */
+typedef struct kiln_quat { /**@{*/ float x, y, z, w; /* x, y, z: vector part; w: scalar part */ /**@}*/ } kiln_quat;
+/* A 4x4 matrix, column-major (WGSL mat4x4<f32>). */
+typedef struct kiln_mat4 { float m[16]; /* element (row r, column c) at m[c * 4 + r] */ } kiln_mat4;
 
 /* ---- vec3 ------------------------------------------------------------------------------- */
 
+/* The vector (x, y, z). */
 static inline kiln_vec3 kiln_vec3_make(float x, float y, float z) {
     kiln_vec3 r = {x, y, z};
     return r;
 }
+/* a + b. */
 static inline kiln_vec3 kiln_vec3_add(kiln_vec3 a, kiln_vec3 b) {
     return kiln_vec3_make(a.x + b.x, a.y + b.y, a.z + b.z);
 }
+/* a - b. */
 static inline kiln_vec3 kiln_vec3_sub(kiln_vec3 a, kiln_vec3 b) {
     return kiln_vec3_make(a.x - b.x, a.y - b.y, a.z - b.z);
 }
+/* a * s. */
 static inline kiln_vec3 kiln_vec3_scale(kiln_vec3 a, float s) {
     return kiln_vec3_make(a.x * s, a.y * s, a.z * s);
 }
+/* The dot product of a and b. */
 static inline float kiln_vec3_dot(kiln_vec3 a, kiln_vec3 b) {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
+/* The cross product a x b (right-handed). */
 static inline kiln_vec3 kiln_vec3_cross(kiln_vec3 a, kiln_vec3 b) {
     return kiln_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
+/* Euclidean length. */
 static inline float kiln_vec3_length(kiln_vec3 a) {
     return sqrtf(kiln_vec3_dot(a, a));
 }
-/* The zero vector stays zero rather than turning into NaNs. */
+/* Unit-length a; the zero vector stays zero rather than turning into NaNs. */
 static inline kiln_vec3 kiln_vec3_normalize(kiln_vec3 a) {
     float len = kiln_vec3_length(a);
     return len > 0.0f ? kiln_vec3_scale(a, 1.0f / len) : a;
 }
+/* Linear interpolation a + (b - a) * t: a at t = 0, b at t = 1 (t is not clamped). */
 static inline kiln_vec3 kiln_vec3_lerp(kiln_vec3 a, kiln_vec3 b, float t) {
     return kiln_vec3_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
 }
 
 /* ---- vec4 ------------------------------------------------------------------------------- */
 
+/* The vector (x, y, z, w). */
 static inline kiln_vec4 kiln_vec4_make(float x, float y, float z, float w) {
     kiln_vec4 r = {x, y, z, w};
     return r;
 }
+/* a + b. */
 static inline kiln_vec4 kiln_vec4_add(kiln_vec4 a, kiln_vec4 b) {
     return kiln_vec4_make(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
 }
+/* a - b. */
 static inline kiln_vec4 kiln_vec4_sub(kiln_vec4 a, kiln_vec4 b) {
     return kiln_vec4_make(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 }
+/* a * s. */
 static inline kiln_vec4 kiln_vec4_scale(kiln_vec4 a, float s) {
     return kiln_vec4_make(a.x * s, a.y * s, a.z * s, a.w * s);
 }
+/* The four-component dot product of a and b. */
 static inline float kiln_vec4_dot(kiln_vec4 a, kiln_vec4 b) {
     return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
 }
+/* Euclidean length over all four components. */
 static inline float kiln_vec4_length(kiln_vec4 a) {
     return sqrtf(kiln_vec4_dot(a, a));
 }
+/* Unit-length a; the zero vector stays zero. */
 static inline kiln_vec4 kiln_vec4_normalize(kiln_vec4 a) {
     float len = kiln_vec4_length(a);
     return len > 0.0f ? kiln_vec4_scale(a, 1.0f / len) : a;
 }
+/* Linear interpolation a + (b - a) * t: a at t = 0, b at t = 1 (t is not clamped). */
 static inline kiln_vec4 kiln_vec4_lerp(kiln_vec4 a, kiln_vec4 b, float t) {
     return kiln_vec4_add(a, kiln_vec4_scale(kiln_vec4_sub(b, a), t));
 }
 
 /* ---- quaternions (quat.c) ------------------------------------------------------------------ */
 
+/* (0, 0, 0, 1): no rotation. */
 kiln_quat kiln_quat_identity(void);
 /* Rotation of `radians` about `axis` (normalised here; a zero axis gives the identity). */
 kiln_quat kiln_quat_from_axis_angle(kiln_vec3 axis, float radians);
@@ -109,18 +131,18 @@ static inline float kiln_mat4_at(const kiln_mat4 *m, int row, int col) {
     return m->m[col * 4 + row];
 }
 
-kiln_mat4 kiln_mat4_identity(void);
+kiln_mat4 kiln_mat4_identity(void); /* the identity matrix */
 kiln_mat4 kiln_mat4_mul(kiln_mat4 a, kiln_mat4 b); /* a * b */
-kiln_vec4 kiln_mat4_mul_vec4(kiln_mat4 m, kiln_vec4 v);
+kiln_vec4 kiln_mat4_mul_vec4(kiln_mat4 m, kiln_vec4 v); /* m * v */
 /* m * (p, 1) divided by w; when w is 0 (a point at infinity) xyz is returned undivided. */
 kiln_vec3 kiln_mat4_transform_point(kiln_mat4 m, kiln_vec3 p);
 /* m * (d, 0): directions ignore translation. */
 kiln_vec3 kiln_mat4_transform_direction(kiln_mat4 m, kiln_vec3 d);
-kiln_mat4 kiln_mat4_transpose(kiln_mat4 m);
+kiln_mat4 kiln_mat4_transpose(kiln_mat4 m); /* m with rows and columns swapped */
 /* False (out untouched) when m is singular or out is NULL. */
 bool kiln_mat4_inverse(kiln_mat4 m, kiln_mat4 *out);
-kiln_mat4 kiln_mat4_translation(kiln_vec3 t);
-kiln_mat4 kiln_mat4_scale(kiln_vec3 s);
+kiln_mat4 kiln_mat4_translation(kiln_vec3 t); /* translation by t */
+kiln_mat4 kiln_mat4_scale(kiln_vec3 s);       /* scale by s along x, y, z */
 /* Rotation matrix of a unit quaternion. */
 kiln_mat4 kiln_mat4_from_quat(kiln_quat q);
 /* Translation * rotation * scale: scales first, then rotates, then translates. */

@@ -24,11 +24,12 @@
  * A zero-initialised handle ({0}) is the null handle. */
 #define KILN_HANDLE(name) typedef struct name { uint32_t id; } name;
 
-#define KILN_POOL_INDEX_BITS 20u
-#define KILN_POOL_INDEX_MASK ((1u << KILN_POOL_INDEX_BITS) - 1u)
-#define KILN_POOL_GENERATION_MASK 0xFFFu
+#define KILN_POOL_INDEX_BITS 20u /* bits of an id holding slot index + 1 */
+#define KILN_POOL_INDEX_MASK ((1u << KILN_POOL_INDEX_BITS) - 1u) /* the slot part of an id */
+#define KILN_POOL_GENERATION_MASK 0xFFFu /* the 12 generation bits, after shifting down */
 #define KILN_POOL_MAX_CAPACITY ((1u << KILN_POOL_INDEX_BITS) - 1u) /* 1048575 */
 
+/* A pool; see the top of this file. Set up with kiln_pool_init. */
 typedef struct kiln_pool {
     uint8_t *items;         /* capacity * item_stride bytes */
     uint16_t *generations;  /* per slot; only the low 12 bits are used */
@@ -36,15 +37,16 @@ typedef struct kiln_pool {
     uint32_t *free_slots;   /* ring of free slot indices, oldest first */
     uint32_t item_size;     /* bytes the caller asked for */
     uint32_t item_stride;   /* item_size rounded up to the item alignment */
-    uint32_t capacity;
+    uint32_t capacity;      /* slots; 0 when init failed */
     uint32_t free_head;     /* position of the oldest free slot in free_slots */
-    uint32_t free_count;
-    uint32_t live;
+    uint32_t free_count;    /* free slots */
+    uint32_t live;          /* allocated items (capacity - free_count) */
 } kiln_pool;
 
 /* Allocates storage for `capacity` items of `item_size` bytes. False (pool left empty, safe to
  * free) when capacity is 0 or above KILN_POOL_MAX_CAPACITY, item_size is 0, or memory is short. */
 bool kiln_pool_init(kiln_pool *pool, uint32_t capacity, uint32_t item_size);
+/* Releases all storage; the pool is left empty (and may be freed again). */
 void kiln_pool_free(kiln_pool *pool);
 
 /* Takes a free slot, zeroes its item, stores a pointer to it in out_item (when not NULL) and
@@ -56,6 +58,7 @@ void *kiln_pool_get(const kiln_pool *pool, uint32_t id);
 bool kiln_pool_release(kiln_pool *pool, uint32_t id);
 /* Whether id currently resolves. */
 bool kiln_pool_valid(const kiln_pool *pool, uint32_t id);
+/* Items allocated now. */
 uint32_t kiln_pool_live(const kiln_pool *pool);
 /* Iterates live ids in slot order: start with *cursor = 0, call until it returns 0. Releasing
  * the id just returned is allowed during iteration. */
@@ -65,6 +68,7 @@ uint32_t kiln_pool_next(const kiln_pool *pool, uint32_t *cursor);
 static inline uint32_t kiln_pool_id_index(uint32_t id) {
     return (id & KILN_POOL_INDEX_MASK) - 1u;
 }
+/* The generation of an id (12 bits). */
 static inline uint32_t kiln_pool_id_generation(uint32_t id) {
     return id >> KILN_POOL_INDEX_BITS;
 }

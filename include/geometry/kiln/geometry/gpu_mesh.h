@@ -25,13 +25,13 @@ typedef struct kiln_gpu_mesh {
     kiln_buffer skin;          /* Vertex: vertex_count * KILN_SKIN_STRIDE; id 0 when not skinned */
     kiln_buffer indices;       /* Index, u32 */
     kiln_buffer morph_deltas;  /* Storage; id 0 without morph targets */
-    uint32_t vertex_count;
+    uint32_t vertex_count;     /* vertices in the vertex (and skin) buffer */
     uint32_t index_count;      /* the full-detail count, lods[0].index_count */
-    uint32_t morph_target_count;
-    bool skinned;
-    kiln_mesh_bounds bounds;
+    uint32_t morph_target_count; /* targets in morph_deltas; 0 without */
+    bool skinned;              /* the mesh has a skin buffer */
+    kiln_mesh_bounds bounds;   /* of the uploaded kiln_mesh_data */
     uint32_t lod_count;        /* levels in lods; an upload gives one: the whole index range */
-    kiln_mesh_lod lods[KILN_MESH_MAX_LODS];
+    kiln_mesh_lod lods[KILN_MESH_MAX_LODS]; /* index ranges, full detail first */
 } kiln_gpu_mesh;
 
 /* Validates `md`, then creates and fills the buffers (labelled "<label> vertices", "... skin",

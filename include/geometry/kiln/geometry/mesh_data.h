@@ -38,12 +38,12 @@
 extern "C" {
 #endif
 
-#define KILN_MAX_MORPH_TARGETS 8
-#define KILN_MESH_MAX_LODS 4
+#define KILN_MAX_MORPH_TARGETS 8    /* morph targets (blend shapes) one mesh may carry */
+#define KILN_MESH_MAX_LODS 4        /* levels of detail one GPU mesh may describe */
 
-#define KILN_VERTEX_STRIDE 56
-#define KILN_SKIN_STRIDE 24
-#define KILN_MORPH_DELTA_STRIDE 32
+#define KILN_VERTEX_STRIDE 56       /* bytes per vertex of stream slot 0 */
+#define KILN_SKIN_STRIDE 24         /* bytes per vertex of stream slot 1 (skinned meshes) */
+#define KILN_MORPH_DELTA_STRIDE 32  /* bytes per vertex per target of the morph delta buffer */
 
 /* Byte offsets inside the two vertex streams. */
 enum {
@@ -76,12 +76,12 @@ enum {
 };
 
 /* Four joint indices of one vertex, into the skin's joint palette. */
-typedef struct kiln_joints4 { uint16_t j[4]; } kiln_joints4;
+typedef struct kiln_joints4 { uint16_t j[4]; /* joint indices, paired with weights x, y, z, w */ } kiln_joints4;
 
 /* Displacements of one blend shape, one per vertex. Either array may be NULL: zero deltas. */
 typedef struct kiln_morph_target {
-    kiln_vec3 *position_deltas;
-    kiln_vec3 *normal_deltas;
+    kiln_vec3 *position_deltas;  /* vertex_count entries, model units, added at weight 1 */
+    kiln_vec3 *normal_deltas;    /* vertex_count entries, added to the normal at weight 1 */
 } kiln_morph_target;
 
 /* A triangle mesh on the CPU: parallel per-vertex arrays of vertex_count entries each.
@@ -89,25 +89,27 @@ typedef struct kiln_morph_target {
  * default): tangents (1, 0, 0, 1), uv1 (a copy of uv0). joints and weights are a pair: both NULL
  * or both present; with them the mesh is skinned. */
 typedef struct kiln_mesh_data {
-    uint32_t vertex_count;
-    kiln_vec3 *positions;
-    kiln_vec3 *normals;
+    uint32_t vertex_count;    /* entries of every per-vertex array */
+    kiln_vec3 *positions;     /* model space; required */
+    kiln_vec3 *normals;       /* unit length; required */
     kiln_vec4 *tangents;      /* xyz unit and perpendicular to the normal, w = +1 or -1 */
-    kiln_vec2 *uv0;
-    kiln_vec2 *uv1;
-    kiln_joints4 *joints;
+    kiln_vec2 *uv0;           /* texture coordinates set 0; required */
+    kiln_vec2 *uv1;           /* texture coordinates set 1; optional */
+    kiln_joints4 *joints;     /* skin joint indices; optional, paired with weights */
     kiln_vec4 *weights;       /* packed as given: glTF requires them to sum to 1 */
     uint32_t index_count;     /* a multiple of 3 */
-    uint32_t *indices;
-    uint32_t morph_target_count;
-    kiln_morph_target morph_targets[KILN_MAX_MORPH_TARGETS];
+    uint32_t *indices;        /* index_count entries, each below vertex_count; triangle list */
+    uint32_t morph_target_count; /* targets in use, at most KILN_MAX_MORPH_TARGETS */
+    kiln_morph_target morph_targets[KILN_MAX_MORPH_TARGETS]; /* the first morph_target_count are used */
 } kiln_mesh_data;
 
 /* Axis-aligned box and the bounding sphere centred on the box centre (radius: the farthest
  * vertex). Morph targets widen both as if every weight could be anywhere in [0, 1]. */
 typedef struct kiln_mesh_bounds {
-    kiln_vec3 min, max, center;
-    float radius;
+    /*@{*/
+    kiln_vec3 min, max, center; /* model space: the box's corners and its centre */
+    /*@}*/
+    float radius;             /* the sphere's, around center, in model units */
 } kiln_mesh_bounds;
 
 /* Allocates zeroed arrays for vertex_count vertices and index_count indices, plus the optional
@@ -129,6 +131,7 @@ kiln_morph_target *kiln_mesh_data_add_morph_target(kiln_mesh_data *md, kiln_erro
  * vertices present, required streams present, joints/weights pairing, morph target count,
  * indices present and a multiple of 3, every index below vertex_count, finite positions. */
 bool kiln_mesh_data_validate(const kiln_mesh_data *md, kiln_error *err);
+/* True when the mesh has both joints and weights. */
 bool kiln_mesh_data_has_skin(const kiln_mesh_data *md);
 
 /* Area-weighted vertex normals: each triangle adds its unnormalised face cross product to its
@@ -138,6 +141,7 @@ bool kiln_mesh_data_compute_normals(kiln_mesh_data *md, kiln_error *err);
 /* MikkTSpace-equivalent tangents from positions, normals and uv0 (mesh_tangents.c says how).
  * Allocates `tangents` when NULL. Fails (nothing changed) when the mesh does not validate. */
 bool kiln_mesh_data_compute_tangents(kiln_mesh_data *md, kiln_error *err);
+/* The mesh's bounds, as kiln_mesh_bounds describes them. */
 kiln_mesh_bounds kiln_mesh_data_bounds(const kiln_mesh_data *md);
 
 /* Primitives, with normals, uv0 and computed tangents. `md` is overwritten (pass a zeroed or
@@ -162,8 +166,8 @@ size_t kiln_mesh_pack_morph_deltas(const kiln_mesh_data *md, void *out, size_t o
 
 /* A contiguous range of the index buffer drawn for one level of detail. */
 typedef struct kiln_mesh_lod {
-    uint32_t first_index;
-    uint32_t index_count;
+    uint32_t first_index;     /* offset into the index buffer, in indices */
+    uint32_t index_count;     /* indices drawn, a multiple of 3 */
 } kiln_mesh_lod;
 
 #ifdef __cplusplus

@@ -28,17 +28,20 @@ extern "C" {
 /* What the registry knows of a mesh without the GPU: filled at add and replace. */
 typedef struct kiln_geometry_info {
     const char *label;         /* copied at add ("mesh" when none was given) */
-    uint32_t vertex_count;
+    uint32_t vertex_count;     /* of the CPU copy */
     uint32_t index_count;      /* the full-detail count, lods[0].index_count */
-    uint32_t morph_target_count;
-    bool skinned;
-    kiln_mesh_bounds bounds;
+    uint32_t morph_target_count; /* of the CPU copy */
+    bool skinned;              /* the mesh has joints and weights */
+    kiln_mesh_bounds bounds;   /* kiln_mesh_data_bounds of the CPU copy */
     uint32_t lod_count;        /* 1: the whole index buffer */
-    kiln_mesh_lod lods[KILN_MESH_MAX_LODS];
+    kiln_mesh_lod lods[KILN_MESH_MAX_LODS]; /* index ranges, full detail first */
 } kiln_geometry_info;
 
+/* The registry: ids, CPU copies and lazily uploaded GPU meshes. Opaque. */
 typedef struct kiln_geometry_registry kiln_geometry_registry;
 
+/* Creates an empty registry whose GPU meshes live in `res` (borrowed), or returns NULL with err
+ * filled. */
 kiln_geometry_registry *kiln_geometry_registry_create(kiln_resources *res, kiln_error *err);
 /* Releases every CPU copy and GPU mesh; safe on NULL. */
 void kiln_geometry_registry_destroy(kiln_geometry_registry *reg);
@@ -55,7 +58,7 @@ bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, co
  * unknown or already removed id. */
 bool kiln_geometry_registry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *err);
 
-/* NULL for an id that is unknown or removed. */
+/* The mesh's info, and its bounds alone; NULL for an id that is unknown or removed. */
 const kiln_geometry_info *kiln_geometry_registry_info(const kiln_geometry_registry *reg, uint32_t id);
 const kiln_mesh_bounds *kiln_geometry_registry_bounds(const kiln_geometry_registry *reg, uint32_t id);
 /* The CPU copy, the source of truth the GPU mesh is uploaded from. */
@@ -77,6 +80,7 @@ typedef struct kiln_geometry_registry_stats {
     uint64_t uploads;          /* GPU meshes made over the registry's life (sync, first use, replace) */
     uint32_t gpu_meshes;       /* GPU meshes alive now */
 } kiln_geometry_registry_stats;
+/* The registry's counters now. */
 kiln_geometry_registry_stats kiln_geometry_registry_get_stats(const kiln_geometry_registry *reg);
 
 #ifdef __cplusplus

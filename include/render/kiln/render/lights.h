@@ -31,8 +31,9 @@ typedef enum kiln_light_kind {
     KILN_LIGHT_SUN = 2,
 } kiln_light_kind;
 
+/* One light of a scene, in the units above. Which fields apply depends on `kind`. */
 typedef struct kiln_light {
-    kiln_light_kind kind;
+    kiln_light_kind kind;   /* point, spot or sun */
     kiln_vec3 position;     /* world space, metres; point and spot */
     kiln_vec3 direction;    /* unit length, the way light travels; sun and spot */
     kiln_vec3 color;        /* linear RGB */
@@ -42,9 +43,14 @@ typedef struct kiln_light {
     float outer_angle;      /* spot: half-angle from the axis where intensity reaches 0 */
 } kiln_light;
 
-/* Constructors normalise `direction` (a zero vector stays zero). */
+/* Constructors normalise `direction` (a zero vector stays zero). A sun of `lux` shining along
+ * `direction`. */
 kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux);
+/* A point light of `watts` at `position`, reaching 0 at `range` metres. */
 kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range);
+/* A spot light of `watts` at `position` pointing along `direction`, reaching 0 at `range` metres,
+ * full intensity within `inner_angle` of its axis and 0 beyond `outer_angle` (half-angles,
+ * radians). */
 kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color, float watts, float range,
                            float inner_angle, float outer_angle);
 

@@ -16,26 +16,35 @@ extern "C" {
 
 /* A perspective camera: right-handed, looking down its local -Z, reverse-Z infinite projection. */
 typedef struct kiln_camera {
-    kiln_vec3 position;
+    kiln_vec3 position;   /* world space, metres */
     kiln_quat rotation;   /* camera to world */
     float fov_y;          /* radians */
     float aspect;         /* width / height */
     float near;           /* metres */
 } kiln_camera;
 
+/* A camera at `eye` looking at `target`, rolled so that `up` (world space) points up on screen;
+ * fov_y in radians, aspect width / height, near in metres. */
 kiln_camera kiln_camera_look_at(kiln_vec3 eye, kiln_vec3 target, kiln_vec3 up, float fov_y, float aspect, float near);
-/* Fixes the aspect ratio from a target size (render does this every frame). */
+/* Fixes the aspect ratio from a target size (render does this every frame); a zero size changes
+ * nothing. */
 void kiln_camera_set_viewport(kiln_camera *c, uint32_t width, uint32_t height);
+/* The unit world-space direction the camera looks in (its local -Z). */
 kiln_vec3 kiln_camera_forward(const kiln_camera *c);
+/* World to view: the inverse of the camera's pose. */
 kiln_mat4 kiln_camera_view(const kiln_camera *c);
+/* View to clip: reverse-Z infinite perspective (depth 1 at near, 0 at infinity). */
 kiln_mat4 kiln_camera_projection(const kiln_camera *c);
+/* World to clip: projection * view. */
 kiln_mat4 kiln_camera_view_projection(const kiln_camera *c);
+/* The world-space frustum of view_projection, for culling. */
 kiln_frustum kiln_camera_frustum(const kiln_camera *c);
 
 /* ---- settings ---------------------------------------------------------------------------------- */
 
+/* What the frame shows: the lit image, or one of the debug views instead. */
 typedef enum kiln_debug_mode {
-    KILN_DEBUG_NONE,
+    KILN_DEBUG_NONE,      /* the lit, tone-mapped image */
     KILN_DEBUG_NORMALS,   /* world normals, encoded n * 0.5 + 0.5 */
     KILN_DEBUG_CLUSTERS,  /* lights per cluster as a heat map */
     KILN_DEBUG_OVERDRAW,  /* additive, depth test off: each fragment adds 0.1 */
@@ -51,7 +60,7 @@ typedef struct kiln_render_settings {
     kiln_tonemapper tonemapper;   /* default AgX */
     float exposure;               /* 0 means 1.0 */
     float ibl_intensity;          /* 0 means 1.0: scales the ambient term and the sky */
-    kiln_debug_mode debug;
+    kiln_debug_mode debug;        /* default KILN_DEBUG_NONE */
     uint32_t msaa;                /* samples per pixel of depth, HDR colour and sky: 1 or 4; 0
                                    * means 1 */
     bool fxaa;                    /* FXAA on the tone-mapped image; off by default */
@@ -69,6 +78,7 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
 
 /* ---- scene ---------------------------------------------------------------------------------------- */
 
+/* One drawn object: a mesh with a material at a transform. */
 typedef struct kiln_render_instance {
     uint32_t mesh;                    /* index into the renderer's mesh registry */
     uint32_t material;                /* index into the renderer's material registry */
@@ -84,22 +94,24 @@ typedef struct kiln_environment {
 
 typedef struct kiln_light kiln_light;
 
+/* What one frame draws. Read during the render call only; the arrays stay the caller's. */
 typedef struct kiln_render_scene {
-    kiln_camera camera;
-    const kiln_light *lights;
-    uint32_t light_count;
-    const kiln_render_instance *instances;
-    uint32_t instance_count;
-    kiln_environment environment;
+    kiln_camera camera;           /* its aspect is set from the target every frame */
+    const kiln_light *lights;     /* light_count lights; point and spot beyond KILN_MAX_LIGHTS are dropped */
+    uint32_t light_count;         /* entries of lights */
+    const kiln_render_instance *instances; /* instance_count instances */
+    uint32_t instance_count;      /* entries of instances */
+    kiln_environment environment; /* sky and ambient */
 } kiln_render_scene;
 
 /* ---- statistics --------------------------------------------------------------------------------- */
 
+/* Counts of the last frame (kiln_renderer_stats). */
 typedef struct kiln_frame_stats {
-    uint32_t instances_submitted;
-    uint32_t instances_drawn;
+    uint32_t instances_submitted;     /* instances in the scene */
+    uint32_t instances_drawn;         /* instances left after frustum culling */
     uint32_t draw_calls;              /* forward opaque and blend */
-    uint32_t prepass_draw_calls;
+    uint32_t prepass_draw_calls;      /* draws of the depth prepass */
     uint32_t lights;                  /* point and spot lights packed this frame */
     uint32_t passes;                  /* executed frame-graph passes */
     uint32_t transient_textures;      /* pooled physical textures */

@@ -23,6 +23,7 @@ typedef enum kiln_tonemapper {
     KILN_TONEMAPPER_COUNT
 } kiln_tonemapper;
 
+/* The curves alone, without exposure: KILN_TONEMAP_AGX, _ACES, _ACES_HILL and _PBR_NEUTRAL. */
 kiln_vec3 kiln_tonemap_agx(kiln_vec3 linear);
 kiln_vec3 kiln_tonemap_aces(kiln_vec3 linear);
 kiln_vec3 kiln_tonemap_aces_hill(kiln_vec3 linear);

@@ -39,8 +39,8 @@ extern "C" {
 
 /* One file of an embedded set: the name #include writes and the NUL-terminated text. */
 typedef struct kiln_wgsl_embedded_file {
-    const char *name;
-    const char *text;
+    const char *name;        /* the name #include writes ("lights.wgsl", "inc/brdf.wgsl") */
+    const char *text;        /* the file's WGSL, NUL-terminated */
 } kiln_wgsl_embedded_file;
 
 /* Where a program's files come from: a directory on disk (read at load, stat'ed for hot reload)
@@ -55,7 +55,7 @@ typedef struct kiln_wgsl_embedded_file {
 typedef struct kiln_wgsl_source {
     const char *directory;                  /* "" is the current directory */
     const kiln_wgsl_embedded_file *files;   /* used when directory is NULL; borrowed */
-    uint32_t file_count;
+    uint32_t file_count;                    /* entries of files */
 } kiln_wgsl_source;
 
 /* One file of an assembled program, with what its stat said just before it was read. */
@@ -69,19 +69,22 @@ typedef struct kiln_wgsl_file {
 /* A run of consecutive assembled lines that are consecutive lines of one file. */
 typedef struct kiln_wgsl_chunk {
     uint32_t first_line;     /* 1-based line of the assembled text where the run starts */
-    uint32_t line_count;
+    uint32_t line_count;     /* lines in the run, at least 1 */
     uint32_t file_index;     /* into kiln_assembled_wgsl.files */
     uint32_t file_line;      /* 1-based line of that file that first_line came from */
 } kiln_wgsl_chunk;
 
+/* A program's files spliced into one WGSL text, with the map from its lines back to the files'.
+ * Filled by kiln_wgsl_assemble; every pointer is owned by it and released by
+ * kiln_assembled_wgsl_free. */
 typedef struct kiln_assembled_wgsl {
     char *text;              /* NUL-terminated; every line ends with '\n' */
     size_t length;           /* bytes of text, without the NUL */
-    uint32_t line_count;
+    uint32_t line_count;     /* lines of text */
     kiln_wgsl_file *files;   /* files[0] is the entry, then includes in the order first reached */
-    uint32_t file_count;
+    uint32_t file_count;     /* entries of files, at least 1 */
     kiln_wgsl_chunk *chunks; /* in assembled-line order, covering lines 1..line_count */
-    uint32_t chunk_count;
+    uint32_t chunk_count;    /* entries of chunks */
 } kiln_assembled_wgsl;
 
 /* Resolves `entry` in `source` (NULL: the built-ins alone) and replaces every line of the form
@@ -107,6 +110,8 @@ bool kiln_assembled_wgsl_locate(const kiln_assembled_wgsl *a, uint32_t assembled
 void kiln_assembled_wgsl_format_message(const kiln_assembled_wgsl *a, const kiln_shader_report *report, uint32_t i,
                                         char *out, size_t out_size);
 
+/* Loads WGSL programs through kiln_wgsl_assemble, owns their shader modules and hot-reloads them
+ * with their watched pipelines. Opaque; see the ownership notes at the top of this file. */
 typedef struct kiln_shader_library kiln_shader_library;
 
 /* `source` (NULL: the built-ins alone) holds the programs and their includes. */
@@ -121,14 +126,6 @@ void kiln_shader_library_destroy(kiln_shader_library *lib);
  * line, errors first ("inc/light.wgsl:3:13: error: unresolved value 'x'"). */
 kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry, kiln_error *err);
 
-/* Stats every file on disk of every program (embedded files never change, so a library over an
- * embedded set never reloads). A program with any changed file (modification time or size)
- * is re-assembled and recompiled as a whole. Success swaps the module behind the same handle, logs
- * "reloaded <entry>" (info, "render.shaders"), rebuilds the program's watched pipelines and
- * writes the handle into `reloaded` (up to max). Failure keeps the last good module, counts a
- * reload failure and logs the mapped message (error); the program is retried when a file changes
- * again. Returns how many programs reloaded successfully (even past max). A program whose module
- * was destroyed behind the library's back is forgotten, with its watches. */
 /* A check a library's user makes of every program it loads or reloads, on the assembled text,
  * before it compiles (the renderer checks its shared blocks' layouts). A refusal fails the load,
  * or fails the reload like a compile error (the last good module is kept, the reason logged). */
@@ -138,7 +135,16 @@ typedef bool (*kiln_shader_validator)(void *user, const char *entry, const char 
  * they reload. */
 void kiln_shader_library_set_validator(kiln_shader_library *lib, kiln_shader_validator validator, void *user);
 
+/* Stats every file on disk of every program (embedded files never change, so a library over an
+ * embedded set never reloads). A program with any changed file (modification time or size)
+ * is re-assembled and recompiled as a whole. Success swaps the module behind the same handle, logs
+ * "reloaded <entry>" (info, "render.shaders"), rebuilds the program's watched pipelines and
+ * writes the handle into `reloaded` (up to max). Failure keeps the last good module, counts a
+ * reload failure and logs the mapped message (error); the program is retried when a file changes
+ * again. Returns how many programs reloaded successfully (even past max). A program whose module
+ * was destroyed behind the library's back is forgotten, with its watches. */
 uint32_t kiln_shader_library_check_for_changes(kiln_shader_library *lib, kiln_shader *reloaded, uint32_t max);
+/* How many reloads have failed (compile error or validator refusal) since the library was created. */
 uint32_t kiln_shader_library_reload_failures(const kiln_shader_library *lib);
 
 /* Rebuild `pipeline` from a copy of `desc` (its label and entry-point strings included) whenever
@@ -150,12 +156,14 @@ uint32_t kiln_shader_library_reload_failures(const kiln_shader_library *lib);
 bool kiln_shader_library_watch_render_pipeline(kiln_shader_library *lib, kiln_shader program,
                                                kiln_render_pipeline pipeline, const kiln_render_pipeline_desc *desc,
                                                kiln_error *err);
+/* The same for a compute pipeline: rebuilt from a copy of `desc` whenever `program` reloads. */
 bool kiln_shader_library_watch_compute_pipeline(kiln_shader_library *lib, kiln_shader program,
                                                 kiln_compute_pipeline pipeline,
                                                 const kiln_compute_pipeline_desc *desc, kiln_error *err);
 /* Stop rebuilding a pipeline (call before destroying it). False when it was not watched. */
 bool kiln_shader_library_unwatch_render_pipeline(kiln_shader_library *lib, kiln_render_pipeline pipeline,
                                                  kiln_error *err);
+/* The same for a compute pipeline. False when it was not watched. */
 bool kiln_shader_library_unwatch_compute_pipeline(kiln_shader_library *lib, kiln_compute_pipeline pipeline,
                                                   kiln_error *err);
 

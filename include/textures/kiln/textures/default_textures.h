@@ -15,9 +15,14 @@
 extern "C" {
 #endif
 
+/* The two default textures and their views; fill with kiln_default_textures_create. */
 typedef struct kiln_default_textures {
-    kiln_texture white, flat_normal;
-    kiln_texture_view white_view, flat_normal_view;
+    /*@{*/
+    kiln_texture white, flat_normal;                /* the 1x1 textures: RGBA8 white and (128, 128, 255, 255) */
+    /*@}*/
+    /*@{*/
+    kiln_texture_view white_view, flat_normal_view; /* their 2D views, in the same order */
+    /*@}*/
 } kiln_default_textures;
 
 /* Nothing is left behind on failure. */
