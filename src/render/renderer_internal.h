@@ -115,6 +115,7 @@ typedef struct render_frame {
     kiln_render_target target;
     const render_view *camera;
     kiln_fg_resource depth, hdr, hdr_resolved, ldr, output, cluster_lists;
+    kiln_fg_resource bloom;     /* mip 0 of the bloom chain; index 0 when no bloom is declared */
 } render_frame;
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */

@@ -10,6 +10,13 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if (!(s.ibl_intensity >= 0.0f))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.ibl_intensity %g is not a positive number", (double)s.ibl_intensity);
+    if (!(s.bloom_strength >= 0.0f))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.bloom_strength %g is not a positive number", (double)s.bloom_strength);
+    if (!(s.bloom_threshold >= 0.0f))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.bloom_threshold %g is not a positive number",
+                              (double)s.bloom_threshold);
     if ((unsigned)s.tonemapper >= KILN_TONEMAPPER_COUNT)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.tonemapper %d is not a tone mapper",
                               (int)s.tonemapper);
@@ -21,6 +28,8 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if (s.exposure == 0.0f) s.exposure = 1.0f;
     if (s.msaa == 0) s.msaa = 1;
     if (s.ibl_intensity == 0.0f) s.ibl_intensity = 1.0f;
+    if (s.bloom_strength == 0.0f) s.bloom_strength = 0.04f;
+    if (s.bloom_threshold == 0.0f) s.bloom_threshold = 1.0f;
     *out = s;
     return true;
 }

@@ -57,14 +57,23 @@ static const block_member LIGHTING_MEMBERS_[LIGHTING_MEMBERS] = {
 };
 const block_layout kiln_lighting_block = {"Lighting", KILN_LIGHTING_UNIFORM_SIZE, LIGHTING_MEMBERS_, LIGHTING_MEMBERS};
 
-enum { POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_PAD, POST_MEMBERS };
+enum { POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_BLOOM_STRENGTH, POST_MEMBERS };
 static const block_member POST_MEMBERS_[POST_MEMBERS] = {
     [POST_EXPOSURE] = {"exposure", 0, 4},
     [POST_TONEMAPPER] = {"tonemapper", 4, 4},
     [POST_OUTPUT_SRGB_ENCODE] = {"output_srgb_encode", 8, 4},
-    [POST_PAD] = {"_pad", 12, 4},
+    [POST_BLOOM_STRENGTH] = {"bloom_strength", 12, 4},
 };
 const block_layout kiln_post_block = {"Post", KILN_POST_UNIFORM_SIZE, POST_MEMBERS_, POST_MEMBERS};
+
+enum { BLOOM_THRESHOLD, BLOOM_KNEE, BLOOM_PAD0, BLOOM_PAD1, BLOOM_MEMBERS };
+static const block_member BLOOM_MEMBERS_[BLOOM_MEMBERS] = {
+    [BLOOM_THRESHOLD] = {"threshold", 0, 4},
+    [BLOOM_KNEE] = {"knee", 4, 4},
+    [BLOOM_PAD0] = {"_pad0", 8, 4},
+    [BLOOM_PAD1] = {"_pad1", 12, 4},
+};
+const block_layout kiln_bloom_block = {"Bloom", KILN_BLOOM_UNIFORM_SIZE, BLOOM_MEMBERS_, BLOOM_MEMBERS};
 
 static const block_member PASS_VIEW_MEMBERS_[] = {{"view_projection", 0, 64}};
 const block_layout kiln_pass_view_block = {"PassView", KILN_PASS_VIEW_SIZE, PASS_VIEW_MEMBERS_, 1};
@@ -141,7 +150,7 @@ void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t 
     block_put(out, b, LIGHTING_SKY_SUN_INTENSITY, &in->environment.sun_intensity);
 }
 
-void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode,
+void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]) {
     const block_layout *b = &kiln_post_block;
     uint32_t curve = (uint32_t)tonemapper, encode = output_srgb_encode ? 1u : 0u;
@@ -149,6 +158,14 @@ void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool out
     block_put(out, b, POST_EXPOSURE, &exposure);
     block_put(out, b, POST_TONEMAPPER, &curve);
     block_put(out, b, POST_OUTPUT_SRGB_ENCODE, &encode);
+    block_put(out, b, POST_BLOOM_STRENGTH, &bloom_strength);
+}
+
+void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]) {
+    const block_layout *b = &kiln_bloom_block;
+    memset(out, 0, b->size);
+    block_put(out, b, BLOOM_THRESHOLD, &threshold);
+    block_put(out, b, BLOOM_KNEE, &knee);
 }
 
 void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]) {
@@ -189,6 +206,7 @@ static const struct {
     {"sky.wgsl", &kiln_lighting_block},
     {"post.wgsl", &kiln_view_block},
     {"post.wgsl", &kiln_post_block},
+    {"bloom.wgsl", &kiln_bloom_block},
     {"clusters.wgsl", &CLUSTER_BLOCK},
     {"clusters.wgsl", &LIGHT_BLOCK},
 };

@@ -2,7 +2,9 @@
  *
  *   View      group 0 binding 0  the camera the frame is shaded from, and the debug view (frame.c)
  *   Lighting  group 0 binding 1  the sun and the environment (frame.c)
- *   Post      group 3 binding 1  exposure, tone curve, output encoding (features/tonemap.c)
+ *   Post      group 3 binding 1  exposure, tone curve, output encoding, bloom strength
+ *                                (features/tonemap.c)
+ *   Bloom     group 0 binding 2  of the bloom passes: the soft threshold (features/bloom.c)
  *   PassView  group 3 binding 4  one 256-byte slot per view a pass renders from (frame.c)
  *   Instance  group 1 binding 0  the instance records of every view (views.c)
  *
@@ -21,6 +23,7 @@
 #define KILN_VIEW_UNIFORM_SIZE 368
 #define KILN_LIGHTING_UNIFORM_SIZE 64
 #define KILN_POST_UNIFORM_SIZE 16
+#define KILN_BLOOM_UNIFORM_SIZE 16
 #define KILN_INSTANCE_RECORD_SIZE 144
 
 /* Pass uniforms: one 256-byte slot per view (the dynamic-offset alignment), selected with a
@@ -46,14 +49,15 @@ typedef struct kiln_lighting_uniform_inputs {
     float ibl_intensity;
 } kiln_lighting_uniform_inputs;
 
-extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_pass_view_block,
-    kiln_instance_block;
+extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_bloom_block,
+    kiln_pass_view_block, kiln_instance_block;
 
 /* Each writes its whole block: every member, zero in the padding. */
 void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE]);
 void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE]);
-void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode,
+void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]);
+void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]);
 void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]);
 
 /* Writes one instance record: model, normal matrix, params (material, flags | lod << 8, joint

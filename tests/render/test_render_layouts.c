@@ -52,7 +52,7 @@ TEST(a_field_added_on_one_side_only_names_the_block) {
          "renderer: struct View in forward.wgsl is 384 bytes in WGSL but 368 in C (src/render/uniforms.c)"},
         {"layout-2", "common.wgsl", "    sky_sun_intensity: f32,\n", "    sky_sun_intensity: f32,\n    extra: f32,\n",
          "renderer: struct Lighting in forward.wgsl is 80 bytes in WGSL but 64 in C (src/render/uniforms.c)"},
-        {"layout-3", "post.wgsl", "    _pad: u32,\n", "    _pad: u32,\n    extra: vec4<f32>,\n",
+        {"layout-3", "post.wgsl", "    bloom_strength: f32,", "    bloom_strength: f32,\n    extra: vec4<f32>,",
          "renderer: struct Post in post.wgsl is 32 bytes in WGSL but 16 in C (src/render/uniforms.c)"},
         {"layout-4", "post.wgsl", "Post", "Toned", "renderer: post.wgsl declares no struct Post"},
         /* the same size, two members swapped: caught by name and offset */
@@ -131,15 +131,24 @@ TEST(every_packer_writes_its_members_at_the_layout_offsets) {
 
     uint8_t post[KILN_POST_UNIFORM_SIZE];
     memset(post, 0xEE, sizeof post);
-    kiln_post_uniform_pack(2.0f, KILN_TONEMAP_NONE, true, post);
+    kiln_post_uniform_pack(2.0f, KILN_TONEMAP_NONE, true, 0.25f, post);
     memcpy(&f, post, 4);
     CHECK_NEAR(f, 2.0f, 0.0);
     memcpy(&u, post + 4, 4);
     CHECK_EQ_INT(u, KILN_TONEMAP_NONE);
     memcpy(&u, post + 8, 4);
     CHECK_EQ_INT(u, 1);
-    memcpy(&u, post + 12, 4);
-    CHECK_EQ_INT(u, 0);
+    memcpy(&f, post + 12, 4); /* Post.bloom_strength */
+    CHECK_NEAR(f, 0.25f, 0.0);
+
+    uint8_t bloom[KILN_BLOOM_UNIFORM_SIZE];
+    memset(bloom, 0xEE, sizeof bloom);
+    kiln_bloom_uniform_pack(1.5f, 0.75f, bloom);
+    memcpy(&f, bloom, 4); /* Bloom.threshold */
+    CHECK_NEAR(f, 1.5f, 0.0);
+    memcpy(&f, bloom + 4, 4); /* Bloom.knee */
+    CHECK_NEAR(f, 0.75f, 0.0);
+    for (size_t i = 8; i < sizeof bloom; i++) CHECK_EQ_INT(bloom[i], 0); /* the padding */
 
     uint8_t record[KILN_INSTANCE_RECORD_SIZE];
     kiln_instance_record_pack(kiln_mat4_translation((kiln_vec3){5, 6, 7}), 3, 1, 2, -1, 9, record);

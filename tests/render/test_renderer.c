@@ -73,8 +73,8 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
     CHECK(contrast > 30);
     CHECK_EQ_INT(stats.instances_submitted, 19);
     CHECK_EQ_INT(stats.lights, 10);
-    CHECK_EQ_INT(stats.passes, 6);
-    CHECK_EQ_INT(stats.transient_textures, 2);
+    CHECK_EQ_INT(stats.passes, 17);            /* 6 and bloom's 11: prefilter, 5 down, 5 up */
+    CHECK_EQ_INT(stats.transient_textures, 3); /* depth, hdr, the bloom chain */
     CHECK(stats.draw_calls > 0 && stats.draw_calls <= stats.instances_drawn);
 }
 
@@ -398,8 +398,10 @@ TEST(the_graph_dot_lists_the_frame_passes_in_order) {
     CHECK_EQ_INT(harness_close(&h), 0);
     /* Executed passes are labelled with their order position. */
     const char *labels[] = {"0: depth prepass", "1: cluster light cull", "2: forward+ opaque", "3: sky",
-                            "4: forward+ blend", "5: tonemap"};
-    for (int i = 0; i < 6; i++) CHECK_MSG(strstr(dot, labels[i]), "'%s' missing from the DOT", labels[i]);
+                            "4: forward+ blend", "5: bloom prefilter", "6: bloom downsample 1",
+                            "10: bloom downsample 5", "11: bloom upsample 4", "15: bloom upsample 0", "16: tonemap"};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        CHECK_MSG(strstr(dot, labels[i]), "'%s' missing from the DOT", labels[i]);
     CHECK_STR_CONTAINS(dot, "digraph");
 }
 

@@ -7,6 +7,7 @@
     X(forward_opaque)          \
     X(sky)                     \
     X(forward_blend)           \
+    X(bloom)                   \
     X(tonemap)                 \
     X(fxaa)
 

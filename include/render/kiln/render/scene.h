@@ -64,6 +64,11 @@ typedef struct kiln_render_settings {
     uint32_t msaa;                /* samples per pixel of depth, HDR colour and sky: 1 or 4; 0
                                    * means 1 */
     bool fxaa;                    /* FXAA on the tone-mapped image; off by default */
+    bool disable_bloom;           /* bloom on by default; true declares none of its passes */
+    float bloom_strength;         /* 0 means 0.04: how much of the bloom chain the tone map adds
+                                   * to the scene colour */
+    float bloom_threshold;        /* 0 means 1.0: the scene-linear value (largest channel) where
+                                   * bloom starts, softened over a knee of half of it each side */
     bool disable_culling;         /* frustum culling of instances on by default */
     const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
                                    * nothing to reload); a directory: the programs are read from
@@ -72,8 +77,8 @@ typedef struct kiln_render_settings {
 } kiln_render_settings;
 
 /* The settings with every zero field replaced by its default, in one place. Fails, naming the
- * field, for a value outside its range (a negative exposure, an unknown tone mapper or debug
- * mode, a sample count other than 1 or 4); *out is then untouched. */
+ * field, for a value outside its range (a negative exposure, bloom strength or threshold, an
+ * unknown tone mapper or debug mode, a sample count other than 1 or 4); *out is then untouched. */
 bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err);
 
 /* ---- scene ---------------------------------------------------------------------------------------- */
