@@ -339,6 +339,8 @@ TEST(settings_out_of_range_are_refused_naming_the_field) {
         {"settings-4", {.debug = KILN_DEBUG_COUNT}, "renderer: settings.debug 5 is not a debug mode"},
         {"settings-5", {.msaa = 3}, "renderer: settings.msaa 3 must be 1 or 4"},
         {"settings-6", {.msaa = 8}, "renderer: settings.msaa 8 must be 1 or 4"},
+        {"settings-7", {.bloom_strength = -0.1f}, "renderer: settings.bloom_strength -0.1 is not a positive number"},
+        {"settings-8", {.bloom_threshold = -2.0f}, "renderer: settings.bloom_threshold -2 is not a positive number"},
     };
     enum { ROWS = sizeof rows / sizeof rows[0] };
     char got[ROWS][512];
