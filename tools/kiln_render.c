@@ -1,7 +1,8 @@
 /* kiln-render: headless rendering from the command line.
  *
  *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap NAME] [--exposure F]
- *               [--msaa 1|4] [--fxaa] [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
+ *               [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
+ *               [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
  *   kiln-render --help | --version
  *
  * Renders the built-in demo scene offscreen, reads it back and writes a PNG. --stats prints the
@@ -29,7 +30,8 @@ static int usage(FILE *out, int status) {
     list_names(tonemapper_at, tonemaps, sizeof tonemaps);
     list_names(debug_mode_at, debugs, sizeof debugs);
     fprintf(out, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
-                 "                   [--msaa 1|4] [--fxaa] [--debug %s] [--stats] [--graph]\n"
+                 "                   [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]\n"
+                 "                   [--debug %s] [--stats] [--graph]\n"
                  "       kiln-render --help | --version\n", tonemaps, debugs);
     return status;
 }
@@ -41,6 +43,16 @@ typedef struct options {
     kiln_render_settings settings;
 } options;
 
+/* A flag's value that must be a number above 0 (0 would mean the setting's default, which
+ * leaving the flag out already says); false with the message printed otherwise. */
+static bool positive_number(const char *flag, const char *v, float *out) {
+    char *end;
+    *out = strtof(v, &end);
+    if (!*end && *out > 0.0f) return true;
+    fprintf(stderr, "kiln-render: %s wants a positive number, got '%s'\n", flag, v);
+    return false;
+}
+
 static int parse(int argc, char **argv, options *o) {
     *o = (options){.width = 1280, .height = 720};
     for (int i = 1; i < argc; i++) {
@@ -49,6 +61,7 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--graph")) o->graph = true;
         else if (!strcmp(a, "--fxaa")) o->settings.fxaa = true;
+        else if (!strcmp(a, "--no-bloom")) o->settings.disable_bloom = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
         else if (!strcmp(a, "--size") && v) {
             if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height || o->width > 8192 || o->height > 8192) {
@@ -69,9 +82,13 @@ static int parse(int argc, char **argv, options *o) {
             o->settings.msaa = (uint32_t)atoi(v);
             i++;
         } else if (!strcmp(a, "--exposure") && v) {
-            char *end;
-            o->settings.exposure = strtof(v, &end);
-            if (*end || !(o->settings.exposure > 0.0f)) return fprintf(stderr, "kiln-render: --exposure wants a positive number, got '%s'\n", v), 2;
+            if (!positive_number(a, v, &o->settings.exposure)) return 2;
+            i++;
+        } else if (!strcmp(a, "--bloom-strength") && v) {
+            if (!positive_number(a, v, &o->settings.bloom_strength)) return 2;
+            i++;
+        } else if (!strcmp(a, "--bloom-threshold") && v) {
+            if (!positive_number(a, v, &o->settings.bloom_threshold)) return 2;
             i++;
         } else {
             fprintf(stderr, "kiln-render: unknown argument '%s'\n", a);
