@@ -8,8 +8,7 @@
  * Render passes rather than compute: each step is a fullscreen triangle into one mip, so the
  * additive upsample is the blend unit's (no read-modify-write of a storage texture, no barrier
  * between reading and writing the same mip), the taps are the sampler's bilinear filtering, and
- * lavapipe, which the tests run on, rasterises such passes about three times faster than it runs
- * the same work as compute. */
+ * on lavapipe, which the tests run on, rasterisation is the fast path and compute the slow one. */
 #include "features.h"
 
 enum {
