@@ -170,12 +170,11 @@ static int parse(int argc, char **argv, options *o) {
         } else if (a[0] != '-' && !o->model) {
             o->model = a;
         } else {
-            return fprintf(stderr, "kiln-render: unknown argument '%s' (--help lists them)\n", a), 2;
+            fprintf(stderr, "kiln-render: unknown argument '%s'\n", a);
+            return usage(stderr, 2);
         }
     }
-    if (!o->demo && !o->model) return fprintf(stderr, "kiln-render: no model given (or --demo; --help lists the flags)\n"), 2;
-    if (!o->out_path) return fprintf(stderr, "kiln-render: no output file given (-o OUT.png)\n"), 2;
-    return check_model_flags(o);
+    return (o->demo || o->model) && o->out_path ? check_model_flags(o) : usage(stderr, 2);
 }
 
 static void print_stats(const kiln_frame_stats *s) {
