@@ -26,8 +26,10 @@ extern "C" {
  * KILN_IMPORT_FRAME_AZIMUTH radians round from +Z towards +X and KILN_IMPORT_FRAME_ELEVATION
  * radians above the horizon, at the distance where the bounding sphere, grown by
  * KILN_IMPORT_FRAME_MARGIN, touches the narrower of the vertical and horizontal fields of view. */
-#define KILN_IMPORT_FRAME_AZIMUTH 0.4363323f   /* 25 degrees */
-#define KILN_IMPORT_FRAME_ELEVATION 0.3490659f /* 20 degrees */
+#define KILN_IMPORT_FRAME_AZIMUTH 0.4363323f
+/* 20 degrees: see KILN_IMPORT_FRAME_AZIMUTH (25 degrees). */
+#define KILN_IMPORT_FRAME_ELEVATION 0.3490659f
+/* The bounding sphere's radius is grown by this before it is fitted to the field of view. */
 #define KILN_IMPORT_FRAME_MARGIN 1.1f
 /* The vertical field of view a framed camera gets when none is asked for: 45 degrees, as the
  * glTF Sample Viewer. */
@@ -47,7 +49,7 @@ typedef struct kiln_gltf_import_options {
  * colour, a data (Rgba8) texture when some material samples it as data; 0: not made. */
 typedef struct kiln_imported_image {
     /*@{*/
-    uint32_t srgb, linear;
+    uint32_t srgb, linear;  /* the Rgba8Srgb and the Rgba8 texture's ids in the registry; 0: none */
     /*@}*/
 } kiln_imported_image;
 
