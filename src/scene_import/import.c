@@ -1,0 +1,196 @@
+/* kiln_gltf_import (kiln/import.h): the document's textures, materials and meshes into the
+ * renderer's registries, then the loaded scene's instances, lights, bounds and camera into a
+ * kiln_imported_scene. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "import_internal.h"
+
+bool import_fail(import_context *c, int code, const char *fmt, ...) {
+    char what[sizeof c->err->message];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(what, sizeof what, fmt, args);
+    va_end(args);
+    return kiln_error_set(c->err, code, "%s: %s", c->name, what);
+}
+
+bool import_warn(import_context *c, const char *fmt, ...) {
+    kiln_imported_scene *out = c->out;
+    char line[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    char **grown = realloc(out->warnings, (out->warning_count + 1) * sizeof *grown);
+    char *copy = strdup(line);
+    if (grown) out->warnings = grown;
+    if (!grown || !copy) {
+        free(copy);
+        return import_fail(c, KILN_ERR_OUT_OF_MEMORY, "warnings: out of memory");
+    }
+    out->warnings[out->warning_count++] = copy;
+    return true;
+}
+
+/* Every primitive of every document mesh becomes one renderer mesh: primitive p of mesh m is
+ * renderer mesh ids[first[m] + p]. */
+typedef struct mesh_table {
+    uint32_t *first; /* per document mesh, where its primitives start in ids */
+    uint32_t *ids;   /* per primitive of the document, its renderer index */
+} mesh_table;
+
+static bool import_meshes(import_context *c, mesh_table *t) {
+    const kiln_gltf *doc = c->doc;
+    uint32_t total = 0;
+    for (uint32_t m = 0; m < doc->mesh_count; m++) total += doc->meshes[m].primitive_count;
+    if (!total) return true;
+    t->first = calloc(doc->mesh_count, sizeof *t->first);
+    t->ids = calloc(total, sizeof *t->ids);
+    if (!t->first || !t->ids) return import_fail(c, KILN_ERR_OUT_OF_MEMORY, "meshes: out of memory (%u primitives)", total);
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < doc->mesh_count; m++) {
+        const kiln_gltf_mesh *mesh = &doc->meshes[m];
+        t->first[m] = n;
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            char label[256];
+            snprintf(label, sizeof label, "%s meshes[%u].primitives[%u]", c->name, m, p);
+            kiln_error why = {0};
+            t->ids[n] = kiln_renderer_add_mesh(c->r, label, &mesh->primitives[p].mesh, &why);
+            if (t->ids[n++] == KILN_INVALID_INDEX)
+                return import_fail(c, why.code, "meshes[%u].primitives[%u]: %s", m, p, why.message);
+            if (mesh->primitives[p].colors &&
+                !import_warn(c, "meshes[%u].primitives[%u]: COLOR_0 is not drawn (the renderer has no vertex colour stream)", m, p))
+                return false;
+        }
+    }
+    return true;
+}
+
+static uint32_t scene_primitive_count(const kiln_gltf *doc) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < doc->node_count; i++)
+        if (doc->nodes[i].in_scene && doc->nodes[i].mesh >= 0) n += doc->meshes[doc->nodes[i].mesh].primitive_count;
+    return n;
+}
+
+/* One instance per node of the scene and primitive of its mesh, in node order, and the world
+ * bounds over all of them. */
+static bool import_instances(import_context *c, const mesh_table *t) {
+    const kiln_gltf *doc = c->doc;
+    kiln_imported_scene *out = c->out;
+    uint32_t count = scene_primitive_count(doc);
+    if (!count) return true;
+    kiln_mesh_bounds *model_bounds = calloc(count, sizeof *model_bounds);
+    out->instances = calloc(count, sizeof *out->instances);
+    if (!model_bounds || !out->instances) {
+        free(model_bounds);
+        return import_fail(c, KILN_ERR_OUT_OF_MEMORY, "instances: out of memory (%u)", count);
+    }
+    uint32_t n = 0;
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < doc->node_count; i++) {
+        const kiln_gltf_node *node = &doc->nodes[i];
+        if (!node->in_scene || node->mesh < 0) continue;
+        const kiln_gltf_mesh *mesh = &doc->meshes[node->mesh];
+        for (uint32_t p = 0; ok && p < mesh->primitive_count; p++, n++) {
+            kiln_render_instance *inst = &out->instances[n];
+            inst->mesh = t->ids[t->first[node->mesh] + p];
+            inst->transform = node->world;
+            model_bounds[n] = kiln_mesh_data_bounds(&mesh->primitives[p].mesh);
+            ok = import_material_index(c, mesh->primitives[p].material, &inst->material);
+        }
+    }
+    if (ok) out->bounds = bounds_of_instances(out->instances, model_bounds, count);
+    free(model_bounds);
+    out->scene.instances = out->instances;
+    out->scene.instance_count = count;
+    return ok;
+}
+
+/* Lights at their nodes: the node's origin places a point or spot light, its -Z aims a sun or
+ * spot (kiln_light_* normalise the direction, so a scaled node changes nothing). */
+static bool import_lights(import_context *c) {
+    const kiln_gltf *doc = c->doc;
+    kiln_imported_scene *out = c->out;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < doc->node_count; i++) count += doc->nodes[i].in_scene && doc->nodes[i].light >= 0;
+    if (count && !(out->lights = calloc(count, sizeof *out->lights)))
+        return import_fail(c, KILN_ERR_OUT_OF_MEMORY, "lights: out of memory (%u)", count);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < doc->node_count; i++) {
+        const kiln_gltf_node *node = &doc->nodes[i];
+        if (!node->in_scene || node->light < 0) continue;
+        const kiln_gltf_light *l = &doc->lights[node->light];
+        kiln_vec3 at = kiln_mat4_transform_point(node->world, (kiln_vec3){0, 0, 0});
+        kiln_vec3 dir = kiln_mat4_transform_direction(node->world, (kiln_vec3){0, 0, -1});
+        switch (l->kind) {
+        case KILN_GLTF_LIGHT_DIRECTIONAL: out->lights[n++] = kiln_light_sun(dir, l->color, l->intensity); break;
+        case KILN_GLTF_LIGHT_POINT: out->lights[n++] = kiln_light_point(at, l->color, l->intensity, l->range); break;
+        case KILN_GLTF_LIGHT_SPOT:
+            out->lights[n++] = kiln_light_spot(at, dir, l->color, l->intensity, l->range, l->inner_cone_angle, l->outer_cone_angle);
+            break;
+        }
+    }
+    out->scene.lights = out->lights;
+    out->scene.light_count = n;
+    return true;
+}
+
+/* The file's camera at the first node of the scene that names it: the node's origin is the eye,
+ * its -Z the view and its +Y the screen's up. */
+static bool import_file_camera(import_context *c, uint32_t index) {
+    const kiln_gltf *doc = c->doc;
+    if (index >= doc->camera_count)
+        return import_fail(c, KILN_ERR_INVALID_ARGUMENT, "cameras[%u]: out of range (%u camera%s)", index, doc->camera_count,
+                           doc->camera_count == 1 ? "" : "s");
+    const kiln_gltf_camera *cam = &doc->cameras[index];
+    if (cam->kind != KILN_GLTF_CAMERA_PERSPECTIVE)
+        return import_fail(c, KILN_ERR_INVALID_ARGUMENT, "cameras[%u]: is orthographic; kiln's camera is perspective only", index);
+    for (uint32_t i = 0; i < doc->node_count; i++) {
+        const kiln_gltf_node *node = &doc->nodes[i];
+        if (!node->in_scene || node->camera != (int32_t)index) continue;
+        kiln_vec3 eye = kiln_mat4_transform_point(node->world, (kiln_vec3){0, 0, 0});
+        kiln_vec3 forward = kiln_mat4_transform_direction(node->world, (kiln_vec3){0, 0, -1});
+        kiln_vec3 up = kiln_mat4_transform_direction(node->world, (kiln_vec3){0, 1, 0});
+        c->out->scene.camera = kiln_camera_look_at(eye, kiln_vec3_add(eye, forward), up, cam->yfov,
+                                                   cam->aspect_ratio > 0 ? cam->aspect_ratio : 1.0f, cam->znear);
+        return true;
+    }
+    return import_fail(c, KILN_ERR_INVALID_ARGUMENT, "cameras[%u]: no node of the loaded scene places it", index);
+}
+
+bool kiln_gltf_import(const kiln_gltf *doc, kiln_renderer *r, const kiln_gltf_import_options *options,
+                      kiln_imported_scene *out, kiln_error *err) {
+    kiln_gltf_import_options o = options ? *options : (kiln_gltf_import_options){0};
+    *out = (kiln_imported_scene){0};
+    import_context c = {.doc = doc, .r = r, .name = o.name ? o.name : "model", .out = out,
+                        .default_material = KILN_INVALID_INDEX, .err = err};
+    mesh_table meshes = {0};
+    bool ok = import_images(&c) && import_materials(&c) && import_meshes(&c, &meshes) && import_instances(&c, &meshes) &&
+              import_lights(&c);
+    if (ok && o.use_camera) ok = import_file_camera(&c, o.camera);
+    else if (ok) {
+        out->scene.camera = kiln_import_frame(&out->bounds, o.fov_y > 0 ? o.fov_y : KILN_IMPORT_DEFAULT_FOV_Y,
+                                              o.aspect > 0 ? o.aspect : 1.0f);
+        out->framed = true;
+    }
+    free(meshes.first);
+    free(meshes.ids);
+    free(c.materials);
+    if (!ok) kiln_imported_scene_free(out);
+    return ok;
+}
+
+void kiln_imported_scene_free(kiln_imported_scene *s) {
+    free(s->instances);
+    free(s->lights);
+    free(s->images);
+    for (uint32_t i = 0; i < s->warning_count; i++) free(s->warnings[i]);
+    free(s->warnings);
+    *s = (kiln_imported_scene){0};
+}
