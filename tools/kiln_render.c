@@ -1,11 +1,13 @@
 /* kiln-render: headless rendering from the command line.
  *
  *   kiln-render --demo -o out/demo.png [--size WxH] [--tonemap NAME] [--exposure F]
- *               [--msaa 1|4] [--fxaa] [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
+ *               [--msaa 1|4] [--fxaa] [--no-shadows] [--shadow-distance M]
+ *               [--debug none|normals|clusters|overdraw|albedo|cascades] [--stats] [--graph]
  *   kiln-render --help | --version
  *
  * Renders the built-in demo scene offscreen, reads it back and writes a PNG. --stats prints the
  * frame statistics as one JSON object; --graph prints the frame graph as Graphviz DOT. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +31,8 @@ static int usage(FILE *out, int status) {
     list_names(tonemapper_at, tonemaps, sizeof tonemaps);
     list_names(debug_mode_at, debugs, sizeof debugs);
     fprintf(out, "usage: kiln-render --demo -o OUT.png [--size WxH] [--tonemap %s] [--exposure F]\n"
-                 "                   [--msaa 1|4] [--fxaa] [--debug %s] [--stats] [--graph]\n"
+                 "                   [--msaa 1|4] [--fxaa] [--no-shadows] [--shadow-distance M]\n"
+                 "                   [--debug %s] [--stats] [--graph]\n"
                  "       kiln-render --help | --version\n", tonemaps, debugs);
     return status;
 }
@@ -49,6 +52,7 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--graph")) o->graph = true;
         else if (!strcmp(a, "--fxaa")) o->settings.fxaa = true;
+        else if (!strcmp(a, "--no-shadows")) o->settings.disable_shadows = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
         else if (!strcmp(a, "--size") && v) {
             if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height || o->width > 8192 || o->height > 8192) {
@@ -73,6 +77,12 @@ static int parse(int argc, char **argv, options *o) {
             o->settings.exposure = strtof(v, &end);
             if (*end || !(o->settings.exposure > 0.0f)) return fprintf(stderr, "kiln-render: --exposure wants a positive number, got '%s'\n", v), 2;
             i++;
+        } else if (!strcmp(a, "--shadow-distance") && v) {
+            char *end;
+            o->settings.shadow_distance = strtof(v, &end);
+            if (*end || !(o->settings.shadow_distance > 0.0f) || isinf(o->settings.shadow_distance))
+                return fprintf(stderr, "kiln-render: --shadow-distance wants a positive number of metres, got '%s'\n", v), 2;
+            i++;
         } else {
             fprintf(stderr, "kiln-render: unknown argument '%s'\n", a);
             return usage(stderr, 2);
@@ -83,9 +93,10 @@ static int parse(int argc, char **argv, options *o) {
 
 static void print_stats(const kiln_frame_stats *s) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
-           "\"lights\": %u, \"passes\": %u, \"transient_textures\": %u}\n",
-           s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->lights, s->passes,
-           s->transient_textures);
+           "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"lights\": %u, \"passes\": %u, "
+           "\"transient_textures\": %u}\n",
+           s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
+           s->shadow_views, s->lights, s->passes, s->transient_textures);
 }
 
 static bool render_demo(kiln_gfx *gfx, kiln_resources *res, const options *o, kiln_image *img, kiln_error *err) {

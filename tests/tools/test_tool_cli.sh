@@ -34,6 +34,7 @@ row kiln-render 2 '' "kiln-render: --size wants WxH (1..8192), got '0x0'"  -- --
 row kiln-render 2 '' "kiln-render: unknown tone mapper 'sepia'"            -- --demo -o x.png --tonemap sepia
 row kiln-render 2 '' "kiln-render: unknown debug mode 'wireframe'"         -- --demo -o x.png --debug wireframe
 row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got '-1'" -- --demo -o x.png --exposure -1
+row kiln-render 2 '' "kiln-render: --shadow-distance wants a positive number of metres, got '0'" -- --demo -o x.png --shadow-distance 0
 row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json
 row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
 
