@@ -1,6 +1,7 @@
 /* The allocation-free steady state: a representative scene (the demo scene plus 320 instances
  * over 4 meshes x 8 materials, and 40 point lights) renders 90 warm-up frames, then 60 frames in
- * which kiln itself must not allocate once, with the default settings and with anti-aliasing on. Allocations are counted by --wrap of malloc and
+ * which kiln itself must not allocate once, with the default settings (the sun's cascaded shadows
+ * on) and with anti-aliasing on. Allocations are counted by --wrap of malloc and
  * friends over everything statically linked (libkiln), not inside Dawn or the driver. With
  * KILN_ALLOC_REPORT=1 the renderer's per-phase report is printed for hunting regressions. */
 #include <kiln/program.h>
@@ -89,8 +90,9 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
             const kiln_log_record *rec = kiln_log_at(&f.gfx->diagnostics, i);
             if (!strcmp(rec->category, "render.alloc")) printf("  %s\n", rec->message);
         }
-    printf("frames %d, allocations %llu, instances drawn %u, draw calls %u, lights %u\n", MEASURED,
-           (unsigned long long)allocations, stats.instances_drawn, stats.draw_calls, stats.lights);
+    printf("frames %d, allocations %llu, instances drawn %u, draw calls %u, shadow draw calls %u, lights %u\n",
+           MEASURED, (unsigned long long)allocations, stats.instances_drawn, stats.draw_calls, stats.shadow_draw_calls,
+           stats.lights);
     kiln_gfx_wait_for_queue(f.gfx, NULL);
     kiln_resources_destroy_texture_view(f.res, view, NULL);
     kiln_resources_destroy_texture(f.res, target, NULL);
@@ -100,6 +102,9 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(stats.instances_drawn > 300);
     CHECK_EQ_INT(stats.lights, LIGHTS);
+    /* Shadows are on by default: the sun's four cascades are drawn every measured frame. */
+    CHECK_EQ_INT(stats.shadow_views, 4);
+    CHECK(stats.shadow_draw_calls > 0);
     CHECK_EQ_INT(allocations, 0);
 }
 
