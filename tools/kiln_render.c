@@ -6,7 +6,8 @@
  *   kiln-render --demo -o out/demo.png [common flags]
  *   common flags: [--size WxH] [--tonemap NAME] [--exposure F] [--msaa 1|4] [--fxaa]
  *                 [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
- *                 [--debug none|normals|clusters|overdraw|albedo] [--stats] [--graph]
+ *                 [--no-shadows] [--shadow-distance M]
+ *                 [--debug none|normals|clusters|overdraw|albedo|cascades] [--stats] [--graph]
  *   kiln-render --help | --version
  *
  * Renders a glTF model (imported with kiln_gltf_import) or the built-in demo scene offscreen,
@@ -50,6 +51,7 @@ static int usage(FILE *out, int status) {
                  "       kiln-render --help | --version\n"
                  "common flags: [--size WxH] [--tonemap %s] [--exposure F]\n"
                  "              [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]\n"
+                 "              [--no-shadows] [--shadow-distance M]\n"
                  "              [--debug %s] [--stats] [--graph]\n"
                  "A model without --camera or --look-from is framed from its bounds; the framing is printed on\n"
                  "stderr as flags. Without lights of its own (or with --sun) it gets a sun along (-0.5,-1,-0.4)\n"
@@ -154,6 +156,7 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--graph")) o->graph = true;
         else if (!strcmp(a, "--fxaa")) o->settings.fxaa = true;
         else if (!strcmp(a, "--no-bloom")) o->settings.disable_bloom = true;
+        else if (!strcmp(a, "--no-shadows")) o->settings.disable_shadows = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
         else if (!strcmp(a, "--size") && v) {
             if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height || o->width > 8192 || o->height > 8192) {
@@ -182,6 +185,12 @@ static int parse(int argc, char **argv, options *o) {
         } else if (!strcmp(a, "--bloom-threshold") && v) {
             if (!positive_number(a, v, &o->settings.bloom_threshold)) return 2;
             i++;
+        } else if (!strcmp(a, "--shadow-distance") && v) {
+            char *end;
+            o->settings.shadow_distance = strtof(v, &end);
+            if (*end || !(o->settings.shadow_distance > 0.0f) || isinf(o->settings.shadow_distance))
+                return fprintf(stderr, "kiln-render: --shadow-distance wants a positive number of metres, got '%s'\n", v), 2;
+            i++;
         } else if (a[0] != '-' && !o->model) {
             o->model = a;
         } else {
@@ -194,9 +203,10 @@ static int parse(int argc, char **argv, options *o) {
 
 static void print_stats(const kiln_frame_stats *s) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
-           "\"lights\": %u, \"passes\": %u, \"transient_textures\": %u}\n",
-           s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->lights, s->passes,
-           s->transient_textures);
+           "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"lights\": %u, \"passes\": %u, "
+           "\"transient_textures\": %u}\n",
+           s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
+           s->shadow_views, s->lights, s->passes, s->transient_textures);
 }
 
 /* What the frame draws: the demo scene, or an imported model with the command line's camera and

@@ -1,5 +1,5 @@
 /* One frame: pump the device, resolve the settings, pack lights, the view and the lighting, build the
- * views (cull, sort, batch), upload instance records and pass views, let every feature declare
+ * views (the camera's, then the sun's cascades; cull, sort, batch), upload instance records and pass views, let every feature declare
  * its passes, compile the graph and execute it into the caller's encoder. Nothing here waits on
  * the GPU, and after warm-up nothing allocates. */
 #include <stdio.h>
@@ -111,7 +111,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
 
     kiln_camera camera = scene->camera;
     kiln_camera_set_viewport(&camera, width, height);
-    kiln_light sun;
+    kiln_light sun = {0};
     bool has_sun = false;
     uint32_t light_count = kiln_pack_lights_into(scene->lights, scene->light_count, r->gpu_lights, KILN_MAX_LIGHTS, &sun,
                                                  &has_sun);
@@ -124,8 +124,11 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     renderer_alloc_mark(r, "view and lighting");
 
     if (!renderer_begin_views(r, scene, err)) return false;
-    uint32_t camera_view = renderer_add_view(r, scene, kiln_camera_view(&camera), kiln_camera_projection(&camera), err);
-    if (camera_view == UINT32_MAX || !upload_views(r, err)) return false;
+    uint32_t camera_view =
+        renderer_add_view(r, scene, kiln_camera_view(&camera), kiln_camera_projection(&camera), false, err);
+    if (camera_view == UINT32_MAX || !renderer_shadows_add_views(r, scene, &camera, &sun, has_sun, err) ||
+        !upload_views(r, err))
+        return false;
     r->stats.instances_drawn = r->views[camera_view].record_count;
     renderer_alloc_mark(r, "instances");
 

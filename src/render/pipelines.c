@@ -2,8 +2,9 @@
  * pipeline_key and built the first time a frame draws with one.
  *
  * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records), 2 material,
- * 3 pass: the cluster buffers and the pass view slot (dynamic offset). Depth-only passes use the
- * scene layout and read the slot of the view they render from.
+ * 3 pass: the cluster buffers, the pass view slot (dynamic offset) and the sun's shadows (the
+ * Shadows block, the cascade maps, the comparison sampler). Depth-only passes use the scene
+ * layout and read the slot of the view they render from.
  * Every pipeline is registered with the shader library, so a reload of its program rebuilds it in
  * place under the same handle. */
 #include <stdio.h>
@@ -22,7 +23,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
     };
     kiln_layout_entry object = {.binding = 0, .visibility = WGPUShaderStage_Vertex,
                                 .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER};
-    kiln_layout_entry pass[5] = {
+    kiln_layout_entry pass[RENDER_PASS_GROUP_ENTRIES] = {
         {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = sizeof(kiln_cluster_uniform)},
         {.binding = 1, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
@@ -30,11 +31,15 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 3, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
          .min_binding_size = KILN_PASS_VIEW_SIZE},
+        {.binding = 5, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
+         .min_binding_size = KILN_SHADOWS_UNIFORM_SIZE},
+        {.binding = 6, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D_ARRAY},
+        {.binding = 7, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_COMPARISON_SAMPLER},
     };
     if (!(r->frame_layout = kiln_resources_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
     if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
-    if (!(r->pass_layout = kiln_resources_create_bind_group_layout(res, "pass", pass, 5, err)).id) return false;
+    if (!(r->pass_layout = kiln_resources_create_bind_group_layout(res, "pass", pass, RENDER_PASS_GROUP_ENTRIES, err)).id) return false;
     kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
     if (!(r->scene_layout = kiln_resources_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
     r->forward_program = kiln_shader_library_load(r->library, "forward.wgsl", err);
@@ -48,17 +53,22 @@ void renderer_destroy_layouts(kiln_renderer *r) {
         if (layouts[i].id) kiln_resources_destroy_bind_group_layout(r->res, layouts[i], NULL);
 }
 
-pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, bool depth_only) {
+pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, render_pass_kind kind) {
+    pipeline_key masked = m->alpha_mode == KILN_ALPHA_MASK ? PIPELINE_MASKED : 0;
+    /* Shadow maps are single-sampled and draw both faces whatever the material says. */
+    if (kind == RENDER_PASS_SHADOW) return PIPELINE_SHADOW | PIPELINE_DEPTH_ONLY | masked;
     pipeline_key key = (m->double_sided ? PIPELINE_DOUBLE_SIDED : 0) | (r->settings.msaa == 4 ? PIPELINE_MSAA4 : 0);
-    if (depth_only) return key | PIPELINE_DEPTH_ONLY | (m->alpha_mode == KILN_ALPHA_MASK ? PIPELINE_MASKED : 0);
+    if (kind == RENDER_PASS_DEPTH) return key | PIPELINE_DEPTH_ONLY | masked;
     /* Overdraw counts every fragment of every surface, so it draws both sides of everything. */
     if (r->settings.debug == KILN_DEBUG_OVERDRAW) return (key & PIPELINE_MSAA4) | PIPELINE_OVERDRAW | PIPELINE_DOUBLE_SIDED;
     return key | (m->alpha_mode == KILN_ALPHA_BLEND ? PIPELINE_BLEND : 0);
 }
 
-/* "forward blend double-sided", "depth prepass masked msaa 4": the names Dawn's messages use. */
+/* "forward blend double-sided", "depth prepass masked msaa 4", "shadow masked": the names Dawn's
+ * messages use. */
 static void key_label(pipeline_key key, char *out, size_t size) {
-    const char *kind = key & PIPELINE_DEPTH_ONLY ? (key & PIPELINE_MASKED ? "depth prepass masked" : "depth prepass")
+    const char *kind = key & PIPELINE_SHADOW     ? (key & PIPELINE_MASKED ? "shadow masked" : "shadow")
+                       : key & PIPELINE_DEPTH_ONLY ? (key & PIPELINE_MASKED ? "depth prepass masked" : "depth prepass")
                        : key & PIPELINE_BLEND    ? "forward blend"
                        : key & PIPELINE_OVERDRAW ? "forward overdraw"
                                                  : "forward opaque";
@@ -92,6 +102,12 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
         /* Opaque depth needs no fragment stage; masked geometry discards below the cutoff. */
         d.no_fragment = !(key & PIPELINE_MASKED);
         d.fragment_entry = key & PIPELINE_MASKED ? "fs_masked" : NULL;
+    }
+    if (key & PIPELINE_SHADOW) {
+        /* Both faces, so thin and open geometry casts; reverse-Z makes the bias negative, pushing
+         * each caster's depth away from the sun by a constant and by its slope, where acne starts. */
+        d.cull = WGPUCullMode_None;
+        d.depth = kiln_depth_reverse_z_biased(RENDER_DEPTH_FORMAT, RENDER_SHADOW_DEPTH_BIAS, RENDER_SHADOW_SLOPE_BIAS, 0.0f);
     }
     return d;
 }

@@ -50,16 +50,27 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
         .size = (uint64_t)KILN_MAX_PASS_VIEWS * KILN_PASS_SLOT_SIZE, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
     if (!r->pass_uniforms.id) return false;
     r->clusters = kiln_clusters_create(res, r->library, err);
-    if (!r->clusters) return false;
-    kiln_binding_resource cluster[5] = {
+    if (!r->clusters || !renderer_shadows_create(r, err)) return false;
+    /* Depth passes bind this one: a cascade pass may not sample the map it draws into. */
+    kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
+    renderer_pass_group_entries(r, r->shadows.placeholder_view, pass);
+    r->pass_group = kiln_resources_create_bind_group(res, "pass", r->pass_layout, pass, RENDER_PASS_GROUP_ENTRIES, err);
+    return r->pass_group.id != 0;
+}
+
+void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps,
+                                 kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]) {
+    kiln_binding_resource entries[RENDER_PASS_GROUP_ENTRIES] = {
         {.binding = 0, .buffer = kiln_clusters_uniform_buffer(r->clusters), .size = sizeof(kiln_cluster_uniform)},
         {.binding = 1, .buffer = kiln_clusters_light_buffer(r->clusters)},
         {.binding = 2, .buffer = kiln_clusters_count_buffer(r->clusters)},
         {.binding = 3, .buffer = kiln_clusters_index_buffer(r->clusters)},
         {.binding = 4, .buffer = r->pass_uniforms, .size = KILN_PASS_VIEW_SIZE},
+        {.binding = 5, .buffer = r->shadows.uniform, .size = KILN_SHADOWS_UNIFORM_SIZE},
+        {.binding = 6, .view = cascade_maps},
+        {.binding = 7, .sampler = r->shadows.comparison},
     };
-    r->pass_group = kiln_resources_create_bind_group(res, "pass", r->pass_layout, cluster, 5, err);
-    return r->pass_group.id != 0;
+    memcpy(out, entries, sizeof entries);
 }
 
 /* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */
@@ -169,6 +180,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     if (r->pass_uniforms.id) kiln_resources_destroy_buffer(res, r->pass_uniforms, NULL);
     if (r->lighting_uniform.id) kiln_resources_destroy_buffer(res, r->lighting_uniform, NULL);
     if (r->view_uniform.id) kiln_resources_destroy_buffer(res, r->view_uniform, NULL);
+    renderer_shadows_destroy(r);
     kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
     renderer_destroy_layouts(r);

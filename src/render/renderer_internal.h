@@ -3,6 +3,8 @@
  *   renderer.c          creation, teardown, settings, the mesh and material registries
  *   frame.c             one frame: sync, lights, uniforms, views, features declare, compile, execute
  *   views.c             per-view culling, sorting, batching and drawing
+ *   shadows.c           the sun's cascades: fitting them as views, the Shadows block, the shading pass group
+ *   cascades.c          cascade splits and stable fitting, CPU math only (cascades.h)
  *   pipelines.c         the shared bind group layouts and the scene pipeline variant cache
  *   features/           one family of passes per file (features/features.h: the interface and list)
  */
@@ -33,6 +35,14 @@ typedef struct renderer_material {
 #define RENDER_HDR_FORMAT WGPUTextureFormat_RGBA16Float
 #define RENDER_DEPTH_FORMAT WGPUTextureFormat_Depth32Float
 
+/* Group 3's entries: the cluster uniform, lights, counts, indices, the pass view, then the
+ * Shadows block, the cascade maps and the comparison sampler (pipelines.c has the layout). */
+#define RENDER_PASS_GROUP_ENTRIES 8
+/* The shadow pipelines' depth bias (reverse-Z, so negative: away from the sun), constant in
+ * depth units and per unit of depth slope. */
+#define RENDER_SHADOW_DEPTH_BIAS (-2)
+#define RENDER_SHADOW_SLOPE_BIAS (-1.5f)
+
 /* ---- scene pipelines (pipelines.c) --------------------------------------------------------- */
 
 /* What distinguishes one scene pipeline from another: a bitfield, so a variant is built the first
@@ -45,6 +55,7 @@ enum {
     PIPELINE_MASKED = 1u << 3,       /* depth only: alpha-tested fragment stage */
     PIPELINE_OVERDRAW = 1u << 4,     /* debug overdraw: additive, depth test off */
     PIPELINE_MSAA4 = 1u << 5,        /* 4 samples per pixel (settings.msaa), else 1 */
+    PIPELINE_SHADOW = 1u << 6,       /* depth only into a shadow map: both faces, negative slope-scaled bias */
 };
 
 typedef struct pipeline_cache_entry {
@@ -53,9 +64,14 @@ typedef struct pipeline_cache_entry {
 } pipeline_cache_entry;
 
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
+/* Group 3's entries with `cascade_maps` in the shadow-map slot (renderer.c). */
+void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps,
+                                 kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]);
 void renderer_destroy_layouts(kiln_renderer *r);
-/* The key a material draws with in a depth-only or a colour pass under the current settings. */
-pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, bool depth_only);
+/* What a pass draws: colour, the camera's depth, or depth into a shadow map. */
+typedef enum render_pass_kind { RENDER_PASS_COLOR, RENDER_PASS_DEPTH, RENDER_PASS_SHADOW } render_pass_kind;
+/* The key a material draws with in a pass of `kind` under the current settings. */
+pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, render_pass_kind kind);
 /* The pipeline for a key, built (and watched for hot reload) the first time it is asked for. */
 kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key, kiln_error *err);
 void renderer_destroy_pipelines(kiln_renderer *r);
@@ -70,8 +86,11 @@ typedef struct render_batch {
 } render_batch;
 
 /* A point of view the scene is drawn from: its own culling, sort order, batches and instance
- * records, and a pass-uniform slot holding its view-projection. */
+ * records, and a pass-uniform slot holding its view-projection. A shadow view draws only what
+ * casts shadows (neither blended instances nor those with disable_shadow_casting), with the
+ * shadow pipelines. */
 typedef struct render_view {
+    bool shadow;
     kiln_mat4 view, projection;
     kiln_frustum frustum;
     uint32_t slot;                       /* pass-uniform slot: the view's index */
@@ -93,14 +112,45 @@ bool scratch_reserve(scratch *s, size_t bytes);
  * once for every view. Fails naming an instance that names an unknown or removed mesh, or an
  * unknown material. */
 bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err);
-/* Adds a view, culls and batches the scene for it; returns its index or UINT32_MAX with err. A
- * visible instance with a removed material fails naming it (a culled one does not). */
+/* Adds a view (a camera view, or with `shadow` a shadow view), culls and batches the scene for
+ * it; returns its index or UINT32_MAX with err. A visible instance with a removed material fails
+ * naming it (a culled one does not). */
 uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
-                           kiln_error *err);
+                           bool shadow, kiln_error *err);
 /* Binds the scene groups for the view and draws its opaque batches (depth_only: with the depth
- * pipelines) or its blended ones, counting draws. Errors stick to the pass. */
+ * pipelines, the shadow ones for a shadow view) or its blended ones, counting draws. Colour
+ * passes bind `pass_group` (the shading group, with the shadow maps), depth passes the
+ * renderer's pass group. Errors stick to the pass. */
 void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, bool depth_only, bool blended,
-                        uint32_t *draws);
+                        kiln_bind_group pass_group, uint32_t *draws);
+
+/* ---- shadows (shadows.c) ------------------------------------------------------------------- */
+
+/* What the sun's shadows keep for the renderer's life: the Shadows block, the comparison sampler,
+ * a one-texel stand-in for the map when no cascade is rendered, and the shading pass groups by the
+ * map's view. */
+typedef struct renderer_shadows {
+    kiln_buffer uniform;                   /* the Shadows block */
+    kiln_sampler comparison;
+    kiln_texture placeholder;              /* 1x1 Depth32Float, one layer, viewed as an array */
+    kiln_texture_view placeholder_view;
+    kiln_bind_group_cache *shading_groups; /* the shading pass group by cascade map view */
+    kiln_cascade cascades[KILN_CASCADE_COUNT];
+    uint32_t cascade_count;                /* this frame's: KILN_CASCADE_COUNT or 0 */
+    uint32_t first_view;                   /* the first cascade's view index */
+} renderer_shadows;
+
+bool renderer_shadows_create(kiln_renderer *r, kiln_error *err);
+void renderer_shadows_destroy(kiln_renderer *r);
+/* Fits this frame's cascades and adds them as shadow views, when shadows are on, the scene has a
+ * sun that casts them and the camera's near plane lies before shadow_distance; writes the Shadows
+ * block either way. */
+bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
+                                const kiln_light *sun, bool has_sun, kiln_error *err);
+/* The group 3 the shading passes bind: the renderer's cluster buffers and pass views with the
+ * frame's cascade maps (`map`, read by the recording pass) or, when no cascade is rendered
+ * (map.index 0), the placeholder. Id 0 with ctx->error set on failure. */
+kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource map);
 
 /* ---- the frame (frame.c) ------------------------------------------------------------------- */
 
@@ -116,6 +166,9 @@ typedef struct render_frame {
     const render_view *camera;
     kiln_fg_resource depth, hdr, hdr_resolved, ldr, output, cluster_lists;
     kiln_fg_resource bloom;     /* mip 0 of the bloom chain; index 0 when no bloom is declared */
+    /* The cascade maps: one Depth32Float 2D array transient of KILN_CASCADE_COUNT layers, declared
+     * by the shadows feature (0 when no cascade is rendered); the shading passes read it whole. */
+    kiln_fg_resource cascade_maps;
 } render_frame;
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */
@@ -151,7 +204,8 @@ struct kiln_renderer {
     kiln_bind_group object_group;
     kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
     kiln_clusters *clusters;
-    kiln_bind_group pass_group; /* cluster buffers and the pass-view slot */
+    kiln_bind_group pass_group; /* cluster buffers, the pass-view slot, the shadow placeholder */
+    renderer_shadows shadows;
 
     kiln_frame_graph *graph;
     void **feature_state;       /* one per entry of the feature list */

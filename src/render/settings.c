@@ -1,5 +1,7 @@
 /* Render settings: the one place their defaults are applied and their ranges checked, at
  * creation and at the start of every frame. */
+#include <math.h>
+
 #include <kiln/render.h>
 
 bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err) {
@@ -25,7 +27,17 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
                               (int)s.debug);
     if (s.msaa != 0 && s.msaa != 1 && s.msaa != 4)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.msaa %u must be 1 or 4", s.msaa);
+    if (!(s.shadow_distance >= 0.0f) || isinf(s.shadow_distance))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.shadow_distance %g is not a positive number of metres",
+                              (double)s.shadow_distance);
+    if (s.cascade_resolution != 0 && (s.cascade_resolution < 16 || s.cascade_resolution > 8192))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.cascade_resolution %u must be between 16 and 8192 texels",
+                              s.cascade_resolution);
     if (s.exposure == 0.0f) s.exposure = 1.0f;
+    if (s.shadow_distance == 0.0f) s.shadow_distance = 60.0f;
+    if (s.cascade_resolution == 0) s.cascade_resolution = 2048;
     if (s.msaa == 0) s.msaa = 1;
     if (s.ibl_intensity == 0.0f) s.ibl_intensity = 1.0f;
     if (s.bloom_strength == 0.0f) s.bloom_strength = 0.04f;

@@ -75,6 +75,21 @@ static const block_member BLOOM_MEMBERS_[BLOOM_MEMBERS] = {
 };
 const block_layout kiln_bloom_block = {"Bloom", KILN_BLOOM_UNIFORM_SIZE, BLOOM_MEMBERS_, BLOOM_MEMBERS};
 
+enum {
+    SHADOWS_WORLD_TO_SHADOW, SHADOWS_SPLITS, SHADOWS_TEXEL_WORLD, SHADOWS_RESOLUTION, SHADOWS_BLEND_BAND,
+    SHADOWS_NORMAL_OFFSET, SHADOWS_ENABLED, SHADOWS_MEMBERS
+};
+static const block_member SHADOWS_MEMBERS_[SHADOWS_MEMBERS] = {
+    [SHADOWS_WORLD_TO_SHADOW] = {"world_to_shadow", 0, 64 * KILN_CASCADE_COUNT},
+    [SHADOWS_SPLITS] = {"splits", 256, 16},
+    [SHADOWS_TEXEL_WORLD] = {"texel_world", 272, 16},
+    [SHADOWS_RESOLUTION] = {"resolution", 288, 4},
+    [SHADOWS_BLEND_BAND] = {"blend_band", 292, 4},
+    [SHADOWS_NORMAL_OFFSET] = {"normal_offset", 296, 4},
+    [SHADOWS_ENABLED] = {"enabled", 300, 4},
+};
+const block_layout kiln_shadows_block = {"Shadows", KILN_SHADOWS_UNIFORM_SIZE, SHADOWS_MEMBERS_, SHADOWS_MEMBERS};
+
 static const block_member PASS_VIEW_MEMBERS_[] = {{"view_projection", 0, 64}};
 const block_layout kiln_pass_view_block = {"PassView", KILN_PASS_VIEW_SIZE, PASS_VIEW_MEMBERS_, 1};
 
@@ -168,6 +183,28 @@ void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM
     block_put(out, b, BLOOM_KNEE, &knee);
 }
 
+void kiln_shadows_uniform_pack(const kiln_cascade *cascades, uint32_t count, uint32_t resolution,
+                               uint8_t out[KILN_SHADOWS_UNIFORM_SIZE]) {
+    const block_layout *b = &kiln_shadows_block;
+    float matrices[16 * KILN_CASCADE_COUNT] = {0}, splits[KILN_CASCADE_COUNT] = {0}, texel[KILN_CASCADE_COUNT] = {0};
+    for (uint32_t i = 0; i < count && i < KILN_CASCADE_COUNT; i++) {
+        kiln_mat4 world_to_shadow = kiln_mat4_mul(cascades[i].projection, cascades[i].view);
+        memcpy(&matrices[16 * i], world_to_shadow.m, sizeof world_to_shadow.m);
+        splits[i] = cascades[i].split_far;
+        texel[i] = cascades[i].texel_world;
+    }
+    float size = (float)resolution, band = KILN_SHADOW_BLEND_BAND, offset = KILN_SHADOW_NORMAL_OFFSET;
+    uint32_t enabled = count ? 1u : 0u;
+    memset(out, 0, b->size);
+    block_put(out, b, SHADOWS_WORLD_TO_SHADOW, matrices);
+    block_put(out, b, SHADOWS_SPLITS, splits);
+    block_put(out, b, SHADOWS_TEXEL_WORLD, texel);
+    block_put(out, b, SHADOWS_RESOLUTION, &size);
+    block_put(out, b, SHADOWS_BLEND_BAND, &band);
+    block_put(out, b, SHADOWS_NORMAL_OFFSET, &offset);
+    block_put(out, b, SHADOWS_ENABLED, &enabled);
+}
+
 void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]) {
     block_put(out, &kiln_pass_view_block, 0, view_projection.m);
 }
@@ -199,6 +236,7 @@ static const struct {
     {"forward.wgsl", &kiln_lighting_block},
     {"forward.wgsl", &kiln_instance_block},
     {"forward.wgsl", &kiln_pass_view_block},
+    {"forward.wgsl", &kiln_shadows_block},
     {"forward.wgsl", &kiln_material_block},
     {"forward.wgsl", &LIGHT_BLOCK},
     {"forward.wgsl", &CLUSTER_BLOCK},

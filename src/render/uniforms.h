@@ -6,6 +6,7 @@
  *                                (features/tonemap.c)
  *   Bloom     group 0 binding 2  of the bloom passes: the soft threshold (features/bloom.c)
  *   PassView  group 3 binding 4  one 256-byte slot per view a pass renders from (frame.c)
+ *   Shadows   group 3 binding 5  the sun's cascades the shading passes sample (shadows.c)
  *   Instance  group 1 binding 0  the instance records of every view (views.c)
  *
  * Each block's layout is written once, as a block_layout (block_layout.h) its packer writes
@@ -19,12 +20,21 @@
 #include <kiln/shader/library.h>
 
 #include "block_layout.h"
+#include "cascades.h"
 
 #define KILN_VIEW_UNIFORM_SIZE 368
 #define KILN_LIGHTING_UNIFORM_SIZE 64
 #define KILN_POST_UNIFORM_SIZE 16
 #define KILN_BLOOM_UNIFORM_SIZE 16
 #define KILN_INSTANCE_RECORD_SIZE 144
+#define KILN_SHADOWS_UNIFORM_SIZE 304
+
+/* The share of each cascade's depth range, at its far end, over which it fades into the next
+ * (the last fades to unshadowed), so no seam shows where the texel size changes. */
+#define KILN_SHADOW_BLEND_BAND 0.1f
+/* How far a receiver is pushed along its normal before the lookup, in shadow texels of its
+ * cascade: enough to clear the texel a lit surface shares with its own depth, the acne. */
+#define KILN_SHADOW_NORMAL_OFFSET 1.5f
 
 /* Pass uniforms: one 256-byte slot per view (the dynamic-offset alignment), selected with a
  * dynamic offset on group 3; the slot is the view's index. A slot holds `PassView`: the
@@ -50,7 +60,7 @@ typedef struct kiln_lighting_uniform_inputs {
 } kiln_lighting_uniform_inputs;
 
 extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_bloom_block,
-    kiln_pass_view_block, kiln_instance_block;
+    kiln_pass_view_block, kiln_instance_block, kiln_shadows_block;
 
 /* Each writes its whole block: every member, zero in the padding. */
 void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE]);
@@ -58,6 +68,11 @@ void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t 
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]);
 void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]);
+
+/* The Shadows block: `count` cascades (0: the shading passes sample no shadow), their
+ * world-to-shadow matrices, far splits and texel sizes, for a `resolution`-texel map. */
+void kiln_shadows_uniform_pack(const kiln_cascade *cascades, uint32_t count, uint32_t resolution,
+                               uint8_t out[KILN_SHADOWS_UNIFORM_SIZE]);
 void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]);
 
 /* Writes one instance record: model, normal matrix, params (material, flags | lod << 8, joint

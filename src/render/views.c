@@ -3,7 +3,8 @@
  * collision-free key, the instance records written in that order (each view's run contiguous in
  * one buffer) and the sorted run cut into batches drawn with first_instance. Blended instances
  * follow, sorted back to front. A view draws its batches with the scene pipelines the batch's
- * material needs. */
+ * material needs. A shadow view (a cascade) is culled and batched the same way, over the
+ * instances that cast shadows. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,22 +136,44 @@ static bool sort_visible(kiln_renderer *r, const kiln_render_scene *scene, const
     return true;
 }
 
-/* A new batch for the instance at record `record`, with the pipelines its material draws with. */
-static bool start_batch(kiln_renderer *r, const kiln_render_instance *inst, uint32_t record, kiln_error *err) {
+/* A new batch for the instance at record `record`, with the pipelines its material draws with
+ * in the view: colour and depth for a camera view, the shadow pipeline alone for a shadow view. */
+static bool start_batch(kiln_renderer *r, const render_view *v, const kiln_render_instance *inst, uint32_t record,
+                        kiln_error *err) {
     const kiln_gpu_material *m = &r->materials[inst->material].gpu;
     render_batch b = {.mesh = inst->mesh, .material = inst->material, .first_instance = record, .instance_count = 1};
-    b.color_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, false), err);
+    if (v->shadow) {
+        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_SHADOW), err);
+        if (!b.depth_pipeline.id) return false;
+        ((render_batch *)r->batches.data)[r->batch_count++] = b;
+        return true;
+    }
+    b.color_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_COLOR), err);
     if (!b.color_pipeline.id) return false;
     if (m->alpha_mode != KILN_ALPHA_BLEND) {
-        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, true), err);
+        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_DEPTH), err);
         if (!b.depth_pipeline.id) return false;
     }
     ((render_batch *)r->batches.data)[r->batch_count++] = b;
     return true;
 }
 
+/* Drops from the visible list what a shadow view does not draw: instances that do not cast, and
+ * blended ones (a map holds one depth per texel, which a translucent surface cannot give). A
+ * removed material is reported by the sort, as for any view. */
+static uint32_t keep_casters(const kiln_renderer *r, const kiln_render_scene *scene, uint32_t *visible, uint32_t count) {
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        const kiln_render_instance *inst = &scene->instances[visible[k]];
+        const renderer_material *m = &r->materials[inst->material];
+        if (inst->disable_shadow_casting || (m->live && m->gpu.alpha_mode == KILN_ALPHA_BLEND)) continue;
+        visible[kept++] = visible[k];
+    }
+    return kept;
+}
+
 uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
-                           kiln_error *err) {
+                           bool shadow, kiln_error *err) {
     if (r->view_count == RENDER_MAX_VIEWS) {
         kiln_error_set(err, KILN_ERR_CAPACITY, "renderer: more than %d views in one frame", RENDER_MAX_VIEWS);
         return UINT32_MAX;
@@ -163,7 +186,7 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
         return UINT32_MAX;
     }
     render_view *v = &r->views[r->view_count];
-    *v = (render_view){.view = view, .projection = projection, .slot = r->view_count,
+    *v = (render_view){.shadow = shadow, .view = view, .projection = projection, .slot = r->view_count,
                        .first_batch = r->batch_count, .first_record = r->record_count};
     v->frustum = kiln_frustum_from_view_proj(kiln_mat4_mul(projection, view));
 
@@ -174,6 +197,7 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
     } else {
         visible_count = kiln_frustum_cull_spheres_into(&v->frustum, r->spheres.data, n, visible);
     }
+    if (shadow) visible_count = keep_casters(r, scene, visible, visible_count);
     if (!sort_visible(r, scene, v, visible_count, err)) return UINT32_MAX;
 
     const uint64_t *keys = r->keys.data;
@@ -193,7 +217,7 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
             last->instance_count++;
             continue;
         }
-        if (!start_batch(r, inst, record, err)) return UINT32_MAX;
+        if (!start_batch(r, v, inst, record, err)) return UINT32_MAX;
         if (!blended) v->opaque_batch_count = r->batch_count - v->first_batch;
     }
     v->batch_count = r->batch_count - v->first_batch;
@@ -202,19 +226,19 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
 }
 
 /* Groups 0, 1 and 3; group 3's dynamic offset selects the pass view slot the pass renders from. */
-static void bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, uint32_t slot) {
+static void bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, kiln_bind_group pass_group, uint32_t slot) {
     uint32_t offset = slot * KILN_PASS_SLOT_SIZE;
     kiln_render_pass_set_bind_group(pass, 0, r->frame_group, NULL, 0, NULL);
     kiln_render_pass_set_bind_group(pass, 1, r->object_group, NULL, 0, NULL);
-    kiln_render_pass_set_bind_group(pass, 3, r->pass_group, &offset, 1, NULL);
+    kiln_render_pass_set_bind_group(pass, 3, pass_group, &offset, 1, NULL);
 }
 
 void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, bool depth_only, bool blended,
-                        uint32_t *draws) {
+                        kiln_bind_group pass_group, uint32_t *draws) {
     const render_batch *batches = (const render_batch *)r->batches.data + v->first_batch;
     uint32_t first = blended ? v->opaque_batch_count : 0, end = blended ? v->batch_count : v->opaque_batch_count;
     if (first == end) return;
-    bind_scene_groups(r, pass, v->slot);
+    bind_scene_groups(r, pass, depth_only ? r->pass_group : pass_group, v->slot);
     kiln_render_pipeline bound = {0};
     uint32_t bound_mesh = UINT32_MAX, bound_material = UINT32_MAX;
     for (uint32_t b = first; b < end && !pass->failed; b++) {

@@ -1,6 +1,8 @@
 /* The renderer end to end: a validation-clean frame of the demo scene, bit-identical when
  * rendered again, culling and stats, the material and mesh registry rules, debug views, bad
  * scenes. */
+#include <math.h>
+
 #include <kiln/render.h>
 #include "demo_scene.h"
 
@@ -73,8 +75,10 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
     CHECK(contrast > 30);
     CHECK_EQ_INT(stats.instances_submitted, 19);
     CHECK_EQ_INT(stats.lights, 10);
-    CHECK_EQ_INT(stats.passes, 17);            /* 6 and bloom's 11: prefilter, 5 down, 5 up */
-    CHECK_EQ_INT(stats.transient_textures, 3); /* depth, hdr, the bloom chain */
+    CHECK_EQ_INT(stats.passes, 21); /* four cascade shadow passes, the camera's six, bloom's 11 */
+    CHECK_EQ_INT(stats.transient_textures, 4); /* depth, hdr, the cascade maps, the bloom chain */
+    CHECK_EQ_INT(stats.shadow_views, 4);
+    CHECK(stats.shadow_draw_calls > 0);
     CHECK(stats.draw_calls > 0 && stats.draw_calls <= stats.instances_drawn);
 }
 
@@ -336,11 +340,18 @@ TEST(settings_out_of_range_are_refused_naming_the_field) {
         {"settings-1", {.exposure = -1.0f}, "renderer: settings.exposure -1 is not a positive number"},
         {"settings-2", {.ibl_intensity = -0.5f}, "renderer: settings.ibl_intensity -0.5 is not a positive number"},
         {"settings-3", {.tonemapper = (kiln_tonemapper)7}, "renderer: settings.tonemapper 7 is not a tone mapper"},
-        {"settings-4", {.debug = KILN_DEBUG_COUNT}, "renderer: settings.debug 5 is not a debug mode"},
+        {"settings-4", {.debug = (kiln_debug_mode)99}, "renderer: settings.debug 99 is not a debug mode"},
         {"settings-5", {.msaa = 3}, "renderer: settings.msaa 3 must be 1 or 4"},
         {"settings-6", {.msaa = 8}, "renderer: settings.msaa 8 must be 1 or 4"},
         {"settings-7", {.bloom_strength = -0.1f}, "renderer: settings.bloom_strength -0.1 is not a positive number"},
         {"settings-8", {.bloom_threshold = -2.0f}, "renderer: settings.bloom_threshold -2 is not a positive number"},
+        {"settings-9", {.shadow_distance = -5.0f},
+         "renderer: settings.shadow_distance -5 is not a positive number of metres"},
+        {"settings-10", {.shadow_distance = INFINITY},
+         "renderer: settings.shadow_distance inf is not a positive number of metres"},
+        {"settings-11", {.cascade_resolution = 8}, "renderer: settings.cascade_resolution 8 must be between 16 and 8192 texels"},
+        {"settings-12", {.cascade_resolution = 16384},
+         "renderer: settings.cascade_resolution 16384 must be between 16 and 8192 texels"},
     };
     enum { ROWS = sizeof rows / sizeof rows[0] };
     char got[ROWS][512];

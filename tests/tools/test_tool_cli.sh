@@ -36,6 +36,7 @@ row kiln-render 2 '' "kiln-render: unknown debug mode 'wireframe'"         -- --
 row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got '-1'" -- --demo -o x.png --exposure -1
 row kiln-render 2 '' "kiln-render: --bloom-strength wants a positive number, got '-0.5'" -- --demo -o x.png --bloom-strength -0.5
 row kiln-render 2 '' "kiln-render: --bloom-threshold wants a positive number, got 'bright'" -- --demo -o x.png --bloom-threshold bright
+row kiln-render 2 '' "kiln-render: --shadow-distance wants a positive number of metres, got '0'" -- --demo -o x.png --shadow-distance 0
 row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json
 row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
 

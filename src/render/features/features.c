@@ -2,6 +2,7 @@
 #include "features.h"
 
 #define RENDER_FEATURE_LIST(X) \
+    X(shadows)                 \
     X(prepass)                 \
     X(light_cull)              \
     X(forward_opaque)          \

@@ -1,23 +1,25 @@
 /* Forward+ shading: opaque and masked geometry, then (after the sky) blended geometry back to
- * front, into the HDR target, testing against the prepass depth and reading the cluster lists.
- * Both draw with the scene pipelines of the frame's sample count (the key's PIPELINE_MSAA4). */
+ * front, into the HDR target, testing against the prepass depth and reading the cluster lists
+ * and the sun's cascade maps. Both draw with the scene pipelines of the frame's sample count (the
+ * key's PIPELINE_MSAA4). */
 #include "features.h"
 
-static void record_opaque(kiln_fg_context *ctx, void *user) {
-    kiln_renderer *r = user;
-    renderer_draw_view(r, ctx->render, r->frame.camera, false, false, &r->stats.draw_calls);
+static void record_shading(kiln_fg_context *ctx, kiln_renderer *r, bool blended) {
+    kiln_bind_group pass_group = renderer_shading_pass_group(r, ctx, r->frame.cascade_maps);
+    if (!pass_group.id) return;
+    renderer_draw_view(r, ctx->render, r->frame.camera, false, blended, pass_group, &r->stats.draw_calls);
 }
 
-static void record_blend(kiln_fg_context *ctx, void *user) {
-    kiln_renderer *r = user;
-    renderer_draw_view(r, ctx->render, r->frame.camera, false, true, &r->stats.draw_calls);
-}
+static void record_opaque(kiln_fg_context *ctx, void *user) { record_shading(ctx, user, false); }
+
+static void record_blend(kiln_fg_context *ctx, void *user) { record_shading(ctx, user, true); }
 
 static uint32_t declare_shading(kiln_renderer *r, const render_frame *f, const char *name, kiln_fg_record_fn record) {
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, name, record, r);
     kiln_frame_graph_color(r->graph, pass, f->hdr, (WGPUColor){0, 0, 0, 1});
     kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, true);
     kiln_frame_graph_read(r->graph, pass, f->cluster_lists);
+    if (f->cascade_maps.index) kiln_frame_graph_read(r->graph, pass, f->cascade_maps); /* every layer */
     return pass;
 }
 

@@ -45,6 +45,7 @@ const DEBUG_NORMALS: u32 = 1u;
 const DEBUG_CLUSTERS: u32 = 2u;
 const DEBUG_OVERDRAW: u32 = 3u;
 const DEBUG_ALBEDO: u32 = 4u;
+const DEBUG_CASCADES: u32 = 5u;
 
 const PI: f32 = 3.14159265358979;
 

@@ -1,10 +1,12 @@
-// Forward+ shading: the scene's opaque and blended geometry lit by the sun, the clustered point
-// and spot lights and a hemispheric ambient term from the environment. Also the depth prepass
-// entry points (vs_main + fs_masked / no fragment).
+// Forward+ shading: the scene's opaque and blended geometry lit by the sun (through its cascaded
+// shadows), the clustered point and spot lights and a hemispheric ambient term from the
+// environment. Also the depth-only entry points of the prepass and the shadow maps (vs_main +
+// fs_masked / no fragment).
 #include "common.wgsl"
 #include "material.wgsl"
 #include "brdf.wgsl"
 #include "lights.wgsl"
+#include "shadows.wgsl"
 
 @group(3) @binding(0) var<uniform> clusters: ClusterUniform;
 @group(3) @binding(1) var<storage, read> lights: array<Light>;
@@ -13,6 +15,11 @@
 // The view this pass renders from: one 256-byte slot of the pass uniforms, chosen by the dynamic
 // offset the pass binds group 3 with (the slot is the view's index; the camera is view 0).
 @group(3) @binding(4) var<uniform> pass_view: PassView;
+// The sun's cascades. Depth-only passes bind a one-texel placeholder here (a cascade pass may not
+// sample the map it draws), and so does a frame without cascades, whose `enabled` is 0.
+@group(3) @binding(5) var<uniform> shadows: Shadows;
+@group(3) @binding(6) var shadow_map: texture_depth_2d_array;
+@group(3) @binding(7) var shadow_sampler: sampler_comparison;
 
 struct VertexIn {
     @builtin(instance_index) instance: u32,
@@ -98,6 +105,17 @@ fn local_lights(s: Surface, world_position: vec3<f32>, cluster: u32) -> vec3<f32
     return total;
 }
 
+// The cascades view: red, green, blue, yellow for cascades 0..3, grey beyond shadow_distance.
+fn cascade_tint(c: u32) -> vec3<f32> {
+    switch c {
+        case 0u: { return vec3<f32>(1.0, 0.25, 0.25); }
+        case 1u: { return vec3<f32>(0.25, 1.0, 0.25); }
+        case 2u: { return vec3<f32>(0.25, 0.4, 1.0); }
+        case 3u: { return vec3<f32>(1.0, 1.0, 0.25); }
+        default: { return vec3<f32>(0.5); }
+    }
+}
+
 fn heat(count: u32) -> vec3<f32> {
     let t = clamp(f32(count) / 16.0, 0.0, 1.0);
     return clamp(vec3<f32>(t * 2.0 - 0.5, 1.0 - abs(t * 2.0 - 1.0), 1.5 - t * 2.0), vec3<f32>(0.0), vec3<f32>(1.0));
@@ -124,6 +142,19 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (view.debug_mode == DEBUG_CLUSTERS) {
         return vec4<f32>(heat(cluster_counts[cluster]), 1.0);
     }
+    // The receiver's geometric normal (facing the viewer on double-sided back faces) offsets the
+    // shadow lookup; the normal map's detail is finer than a shadow texel.
+    let geometric_normal = normalize(in.normal) * select(-1.0, 1.0, front || material.double_sided == 0u);
+    let view_depth = -view_position.z;
+    var sun_visibility = 1.0;
+    if (lighting.has_sun == 1u) {
+        sun_visibility = sample_cascade_shadow(shadows, shadow_map, shadow_sampler, in.world_position,
+                                               geometric_normal, view_depth);
+    }
+    if (view.debug_mode == DEBUG_CASCADES) {
+        let c = select(CASCADE_COUNT, shadow_cascade_index(shadows, view_depth), shadows.enabled == 1u);
+        return vec4<f32>(cascade_tint(c) * (0.3 + 0.7 * sun_visibility), 1.0);
+    }
 
     let mr = textureSample(metallic_roughness_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_METALLIC_ROUGHNESS));
     let occlusion_texel = textureSample(occlusion_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_OCCLUSION)).r;
@@ -139,7 +170,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
 
     var color = vec3<f32>(0.0);
     if (lighting.has_sun == 1u) {
-        color += brdf_direct(s, -lighting.sun_direction, lighting.sun_color * lighting.sun_intensity);
+        color += brdf_direct(s, -lighting.sun_direction, lighting.sun_color * lighting.sun_intensity * sun_visibility);
     }
     color += local_lights(s, in.world_position, cluster);
     // Ambient: diffuse from the hemisphere, plus a rough specular share so metals are not black.

@@ -41,6 +41,9 @@ typedef struct kiln_light {
     float range;            /* metres: the culling sphere's radius and where falloff reaches 0 */
     float inner_angle;      /* spot: half-angle from the axis of full intensity */
     float outer_angle;      /* spot: half-angle from the axis where intensity reaches 0 */
+    bool disable_shadow_casting; /* sun: casts cascaded shadows by default (zero); set, the sun
+                                  * lights everything unshadowed. Point and spot lights cast no
+                                  * shadows */
 } kiln_light;
 
 /* Constructors normalise `direction` (a zero vector stays zero). A sun of `lux` shining along

@@ -49,6 +49,7 @@ typedef enum kiln_debug_mode {
     KILN_DEBUG_CLUSTERS,  /* lights per cluster as a heat map */
     KILN_DEBUG_OVERDRAW,  /* additive, depth test off: each fragment adds 0.1 */
     KILN_DEBUG_ALBEDO,    /* base colour */
+    KILN_DEBUG_CASCADES,  /* the sun's shadow cascade of each pixel as a tint, darkened where shadowed */
     KILN_DEBUG_COUNT
 } kiln_debug_mode;
 
@@ -70,6 +71,14 @@ typedef struct kiln_render_settings {
     float bloom_threshold;        /* 0 means 1.0: the scene-linear value (largest channel) where
                                    * bloom starts, softened over a knee of half of it each side */
     bool disable_culling;         /* frustum culling of instances on by default */
+    bool disable_shadows;         /* the sun's cascaded shadows on by default; when set no shadow
+                                   * view is fitted and no shadow pass is declared */
+    float shadow_distance;        /* metres in front of the camera the last cascade ends; 0 means
+                                   * 60. A camera whose near plane is at or beyond it gets no
+                                   * shadows */
+    uint32_t cascade_resolution;  /* texels per side of each cascade's map, 16..8192; 0 means
+                                   * 2048. Read every frame: a change makes a map of the new size
+                                   * the next frame */
     const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
                                    * nothing to reload); a directory: the programs are read from
                                    * it and hot reloaded, a name it lacks falling back to the
@@ -88,6 +97,9 @@ typedef struct kiln_render_instance {
     uint32_t mesh;                    /* index into the renderer's mesh registry */
     uint32_t material;                /* index into the renderer's material registry */
     kiln_mat4 transform;              /* model to world */
+    bool disable_shadow_casting;      /* casts shadows by default (zero); set, it is left out of
+                                       * the shadow maps but still receives shadows. Blended
+                                       * instances never cast */
 } kiln_render_instance;
 
 /* Procedural sky and ambient; zero fields mean the defaults. */
@@ -117,6 +129,8 @@ typedef struct kiln_frame_stats {
     uint32_t instances_drawn;         /* instances left after frustum culling */
     uint32_t draw_calls;              /* forward opaque and blend */
     uint32_t prepass_draw_calls;      /* draws of the depth prepass */
+    uint32_t shadow_draw_calls;       /* draws into the shadow maps, every cascade */
+    uint32_t shadow_views;            /* shadow views rendered: 4 cascades, or 0 */
     uint32_t lights;                  /* point and spot lights packed this frame */
     uint32_t passes;                  /* executed frame-graph passes */
     uint32_t transient_textures;      /* pooled physical textures */

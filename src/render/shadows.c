@@ -1,0 +1,62 @@
+/* The sun's cascaded shadows on the renderer's side: each frame the four cascades are fitted
+ * (cascades.c) and added as shadow views, so they are culled, batched and drawn like the camera;
+ * the Shadows block tells the shading passes where to look; the shading pass group binds the
+ * frame's cascade maps. The passes that draw the maps are the shadows feature's
+ * (features/shadows.c). */
+#include "renderer_internal.h"
+
+bool renderer_shadows_create(kiln_renderer *r, kiln_error *err) {
+    renderer_shadows *s = &r->shadows;
+    kiln_buffer_desc uniform = {.label = "shadows uniform", .size = KILN_SHADOWS_UNIFORM_SIZE,
+                                .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
+    if (!(s->uniform = kiln_resources_create_buffer(r->res, &uniform, err)).id) return false;
+    if (!(s->comparison = kiln_resources_create_comparison_sampler(r->res, "shadow comparison", err)).id) return false;
+    kiln_texture_desc placeholder = {.label = "no cascade maps", .width = 1, .height = 1, .format = RENDER_DEPTH_FORMAT,
+                                     .usage = WGPUTextureUsage_TextureBinding};
+    if (!(s->placeholder = kiln_resources_create_texture(r->res, &placeholder, err)).id) return false;
+    kiln_texture_view_desc array = {.dimension = WGPUTextureViewDimension_2DArray};
+    if (!(s->placeholder_view = kiln_resources_create_texture_view(r->res, s->placeholder, &array, err)).id) return false;
+    /* One map view per frame; two entries ride out the frame a resize hands out a new one. */
+    s->shading_groups = kiln_bind_group_cache_create(r->res, 2, err);
+    return s->shading_groups != NULL;
+}
+
+void renderer_shadows_destroy(kiln_renderer *r) {
+    renderer_shadows *s = &r->shadows;
+    kiln_bind_group_cache_destroy(s->shading_groups); /* before what its groups bind */
+    if (s->placeholder_view.id) kiln_resources_destroy_texture_view(r->res, s->placeholder_view, NULL);
+    if (s->placeholder.id) kiln_resources_destroy_texture(r->res, s->placeholder, NULL);
+    if (s->comparison.id) kiln_resources_destroy_sampler(r->res, s->comparison, NULL);
+    if (s->uniform.id) kiln_resources_destroy_buffer(r->res, s->uniform, NULL);
+}
+
+bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
+                                const kiln_light *sun, bool has_sun, kiln_error *err) {
+    renderer_shadows *s = &r->shadows;
+    const kiln_render_settings *settings = &r->settings;
+    s->cascade_count = 0;
+    if (!settings->disable_shadows && has_sun && !sun->disable_shadow_casting &&
+        camera->near < settings->shadow_distance) {
+        kiln_cascades_fit_into(s->cascades, camera, sun->direction, settings->shadow_distance,
+                               settings->cascade_resolution);
+        s->first_view = r->view_count;
+        for (uint32_t i = 0; i < KILN_CASCADE_COUNT; i++)
+            if (renderer_add_view(r, scene, s->cascades[i].view, s->cascades[i].projection, true, err) == UINT32_MAX)
+                return false;
+        s->cascade_count = KILN_CASCADE_COUNT;
+    }
+    r->stats.shadow_views = s->cascade_count;
+    uint8_t block[KILN_SHADOWS_UNIFORM_SIZE];
+    kiln_shadows_uniform_pack(s->cascades, s->cascade_count, settings->cascade_resolution, block);
+    return kiln_resources_write_buffer(r->res, s->uniform, 0, block, sizeof block, err);
+}
+
+kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource map) {
+    if (!map.index) return r->pass_group;
+    kiln_texture_view view = kiln_fg_context_view_handle(ctx, map);
+    if (!view.id) return (kiln_bind_group){0};
+    kiln_binding_resource entries[RENDER_PASS_GROUP_ENTRIES];
+    renderer_pass_group_entries(r, view, entries);
+    return kiln_bind_group_cache_get(r->shadows.shading_groups, "shading pass", r->pass_layout, entries,
+                                     RENDER_PASS_GROUP_ENTRIES, &ctx->error);
+}
