@@ -124,11 +124,13 @@ void kiln_clusters_assign_cpu(const kiln_cluster_uniform *u, const kiln_gpu_ligh
                 kiln_vec3 lo, hi;
                 kiln_cluster_aabb(u, x, y, z, &lo, &hi);
                 uint32_t n = 0;
-                for (uint32_t i = 0; i < light_count && n < KILN_CLUSTER_MAX_LIGHTS; i++) {
+                for (uint32_t i = 0; i < light_count; i++) {
                     kiln_vec4 c = kiln_mat4_mul_vec4(u->view, kiln_vec4_make(lights[i].position.x, lights[i].position.y,
                                                                              lights[i].position.z, 1.0f));
-                    if (kiln_cluster_sphere_touches_aabb(kiln_vec3_make(c.x, c.y, c.z), lights[i].range, lo, hi))
-                        indices_out[cluster * KILN_CLUSTER_MAX_LIGHTS + n++] = i;
+                    if (!kiln_cluster_sphere_touches_aabb(kiln_vec3_make(c.x, c.y, c.z), lights[i].range, lo, hi))
+                        continue;
+                    if (n < KILN_CLUSTER_MAX_LIGHTS) indices_out[cluster * KILN_CLUSTER_MAX_LIGHTS + n] = i;
+                    n++;
                 }
                 counts_out[cluster] = n;
             }

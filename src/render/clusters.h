@@ -108,8 +108,9 @@ void kiln_cluster_aabb(const kiln_cluster_uniform *u, uint32_t x, uint32_t y, ui
 bool kiln_cluster_sphere_touches_aabb(kiln_vec3 center, float radius, kiln_vec3 box_min, kiln_vec3 box_max);
 
 /* The CPU reference of cs_cull, same math in float: counts_out has KILN_CLUSTER_COUNT entries,
- * indices_out KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS (slots past a cluster's count are left
- * as they were). Uses u->light_count records of `lights` (`count` is their number in the array;
+ * the number of lights touching each cluster (above KILN_CLUSTER_MAX_LIGHTS when it overflows),
+ * indices_out KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS, the first KILN_CLUSTER_MAX_LIGHTS of
+ * them in index order (slots past a cluster's count are left as they were). Uses u->light_count records of `lights` (`count` is their number in the array;
  * the smaller of the two is used). For tests and debugging: it tests every light against every
  * cluster. */
 void kiln_clusters_assign_cpu(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count,

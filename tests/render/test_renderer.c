@@ -273,6 +273,41 @@ TEST(the_normals_debug_view_bypasses_the_tone_curve) {
     CHECK(abs(r - 188) <= 1 && g == 255 && abs(b - 188) <= 1);
 }
 
+/* The clusters view of a plane under `lights` point lights at the camera, each reaching every
+ * cluster: the centre pixel. */
+static bool clusters_view_centre(uint32_t lights, uint8_t out[3], kiln_error *err) {
+    kiln_render_settings s = {.debug = KILN_DEBUG_CLUSTERS};
+    harness h;
+    bool ok = harness_open(&h, &s, err);
+    kiln_mesh_data md = {0};
+    ok = ok && kiln_mesh_plane(&md, 50.0f, 1, err);
+    uint32_t plane = ok ? kiln_renderer_add_mesh(h.r, "plane", &md, err) : KILN_INVALID_INDEX;
+    kiln_mesh_data_free(&md);
+    kiln_material m = kiln_material_default("plane");
+    uint32_t mat = ok ? kiln_renderer_add_material(h.r, &m, err) : KILN_INVALID_INDEX;
+    kiln_render_instance inst = at(plane, mat, (kiln_vec3){0, 0, 0});
+    kiln_light all[40];
+    for (uint32_t i = 0; i < lights; i++) all[i] = kiln_light_point((kiln_vec3){0, 5, 0}, (kiln_vec3){1, 1, 1}, 1.0f, 500.0f);
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 5, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
+                               .instances = &inst, .instance_count = 1, .lights = all, .light_count = lights};
+    kiln_image img = {0};
+    ok = ok && plane != KILN_INVALID_INDEX && mat != KILN_INVALID_INDEX && harness_render(&h, &scene, &img, err);
+    if (ok) memcpy(out, px(&img, W / 2, H / 2), 3);
+    kiln_image_free(&img);
+    return harness_close(&h) == 0 && ok;
+}
+
+TEST(the_clusters_view_scales_to_the_cap_and_marks_overflow) {
+    kiln_error err = {0};
+    uint8_t half[3] = {0}, over[3] = {0}; /* 16 and 40 lights; a cluster holds 32 */
+    CHECK_MSG(clusters_view_centre(16, half, &err), "%s", err.message);
+    CHECK_MSG(clusters_view_centre(40, over, &err), "%s", err.message);
+    /* Half the cap: (0.5, 1, 0.5) linear, sRGB-encoded by the target: 188, 255, 188. */
+    CHECK_MSG(abs(half[0] - 188) <= 1 && half[1] == 255 && abs(half[2] - 188) <= 1, "%u %u %u", half[0], half[1], half[2]);
+    /* Past the cap: magenta. */
+    CHECK_MSG(over[0] == 255 && over[1] == 0 && over[2] == 255, "%u %u %u", over[0], over[1], over[2]);
+}
+
 TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
     harness h;
     kiln_error err = {0};
@@ -422,6 +457,7 @@ TEST_MAIN(T(the_demo_frame_is_clean_and_deterministic), T(instances_outside_the_
           T(the_material_registry_keeps_indices_stable), T(a_culled_instance_may_keep_a_removed_material),
           T(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index),
           T(a_refused_mesh_takes_no_index_and_names_its_label), T(the_normals_debug_view_bypasses_the_tone_curve),
+          T(the_clusters_view_scales_to_the_cap_and_marks_overflow),
           T(a_target_without_texture_or_view_or_of_another_format_is_refused), T(the_frame_is_the_size_of_its_target),
           T(settings_out_of_range_are_refused_naming_the_field),
           T(a_setting_set_back_to_zero_between_frames_means_its_default),

@@ -5,7 +5,8 @@
 // time into workgroup memory, one light per invocation, so a light is transformed once per slice
 // rather than once per cluster. Every cluster then tests the batch in ascending light order and
 // keeps the first CLUSTER_MAX_LIGHTS lights it touches, which makes each list deterministic and
-// sorted. The CPU reference kiln_clusters_assign_cpu (src/render/clusters.c) does the same math.
+// sorted; its count is the number of lights that touch it, which exceeds the cap when the cluster
+// overflows (readers clamp it, the clusters view marks it). The CPU reference kiln_clusters_assign_cpu (src/render/clusters.c) does the same math.
 //
 // Spot lights are tested by the bounding sphere of their range, like point lights: the cone is not
 // culled against, and the cone factor in the fragment shader zeroes what the sphere over-includes.
@@ -84,8 +85,12 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_i
         workgroupBarrier();
         let batch_size = min(SLICE_TILES, light_count - base);
         for (var j = 0u; j < batch_size; j++) {
-            if (count < CLUSTER_MAX_LIGHTS && sphere_touches_box(batch[j], b)) {
-                cluster_indices[cluster_light_slot(cluster, count)] = base + j;
+            // Every touching light is counted, so an overflowing cluster shows as one; the
+            // list keeps the first CLUSTER_MAX_LIGHTS of them in index order.
+            if (sphere_touches_box(batch[j], b)) {
+                if (count < CLUSTER_MAX_LIGHTS) {
+                    cluster_indices[cluster_light_slot(cluster, count)] = base + j;
+                }
                 count++;
             }
         }

@@ -116,8 +116,14 @@ fn cascade_tint(c: u32) -> vec3<f32> {
     }
 }
 
+// The clusters view: lights per cluster from blue (none) through green (half the cap) to red (the
+// cap); magenta where more lights touch the cluster than its list holds, so the ones past the cap
+// are not lit there.
 fn heat(count: u32) -> vec3<f32> {
-    let t = clamp(f32(count) / 16.0, 0.0, 1.0);
+    if (count > CLUSTER_MAX_LIGHTS) {
+        return vec3<f32>(1.0, 0.0, 1.0);
+    }
+    let t = f32(count) / f32(CLUSTER_MAX_LIGHTS);
     return clamp(vec3<f32>(t * 2.0 - 0.5, 1.0 - abs(t * 2.0 - 1.0), 1.5 - t * 2.0), vec3<f32>(0.0), vec3<f32>(1.0));
 }
 
