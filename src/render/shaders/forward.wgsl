@@ -159,7 +159,10 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
     if (view.debug_mode == DEBUG_CASCADES) {
         let c = select(CASCADE_COUNT, shadow_cascade_index(shadows, view_depth), shadows.enabled == 1u);
-        return vec4<f32>(cascade_tint(c) * (0.3 + 0.7 * sun_visibility), 1.0);
+        // Shaded by the sun's cosine as well as its shadow, so a face turned nearly edge-on to
+        // the sun reads dark in every cascade rather than lit in one and shadowed in the next.
+        let sun_cosine = select(1.0, max(dot(n, -lighting.sun_direction), 0.0), lighting.has_sun == 1u);
+        return vec4<f32>(cascade_tint(c) * (0.3 + 0.7 * sun_visibility * sun_cosine), 1.0);
     }
 
     let mr = textureSample(metallic_roughness_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_METALLIC_ROUGHNESS));
