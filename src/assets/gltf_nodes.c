@@ -61,7 +61,7 @@ static bool load_node(gltf_load *L, json_t *item, uint32_t i) {
  * chain being walked is a cycle. */
 static bool resolve_world(gltf_load *L, uint32_t *chain, uint8_t *state) {
     kiln_gltf *doc = L->doc;
-    enum { TODO, WALKING, DONE };
+    enum { UNVISITED, WALKING, DONE };
     for (uint32_t i = 0; i < doc->node_count; i++) {
         uint32_t len = 0;
         int32_t at = (int32_t)i;
