@@ -4,16 +4,13 @@
  * the black the sky draws in debug views, unless something anti-aliased the edge between them. */
 #include <kiln/render.h>
 
-#include "gfx_fixture.h"
+#include "renderer_fixture.h"
 
 #define W 160
 #define H 90
 
 typedef struct edge_scene {
-    gfx_fixture f;
-    kiln_renderer *r;
-    kiln_texture target;
-    kiln_texture_view view;
+    renderer_fixture h;
     kiln_render_instance square;
     kiln_render_scene scene;
 } edge_scene;
@@ -22,26 +19,23 @@ typedef struct edge_scene {
 static bool edge_scene_open_as(edge_scene *e, const kiln_render_settings *settings, WGPUTextureFormat format,
                                kiln_error *err) {
     *e = (edge_scene){0};
-    if (!fixture_open(&e->f)) return false;
     kiln_render_settings s = *settings;
     s.debug = KILN_DEBUG_ALBEDO;
-    if (!(e->r = kiln_renderer_create(e->f.gfx, e->f.res, &s, format, err))) return false;
+    if (!renderer_fixture_open(&e->h, &s, format, W, H, err)) return false;
     kiln_mesh_data md = {0};
     if (!kiln_mesh_plane(&md, 1.0f, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(e->r, "square", &md, err);
+    uint32_t plane = kiln_renderer_add_mesh(e->h.r, "square", &md, err);
     kiln_mesh_data_free(&md);
     kiln_material red = kiln_material_default("red");
     red.base_color = (kiln_vec4){1, 0, 0, 1};
-    uint32_t material = kiln_renderer_add_material(e->r, &red, err);
+    uint32_t material = kiln_renderer_add_material(e->h.r, &red, err);
     if (plane == KILN_INVALID_INDEX || material == KILN_INVALID_INDEX) return false;
     e->square = (kiln_render_instance){.mesh = plane, .material = material,
         .transform = kiln_mat4_from_quat(kiln_quat_from_axis_angle((kiln_vec3){0, 1, 0}, 0.5236f))};
     e->scene = (kiln_render_scene){
         .camera = kiln_camera_look_at((kiln_vec3){0, 4, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
         .instances = &e->square, .instance_count = 1};
-    e->target = kiln_resources_create_texture(e->f.res, &(kiln_texture_desc){.width = W, .height = H,
-        .format = format, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-    return e->target.id && (e->view = kiln_resources_create_texture_view(e->f.res, e->target, NULL, err)).id;
+    return true;
 }
 
 static bool edge_scene_open(edge_scene *e, const kiln_render_settings *settings, kiln_error *err) {
@@ -49,19 +43,10 @@ static bool edge_scene_open(edge_scene *e, const kiln_render_settings *settings,
 }
 
 static bool edge_scene_render(edge_scene *e, kiln_image *out, kiln_error *err) {
-    WGPUTexture texture = kiln_resources_texture_raw(e->f.res, e->target, NULL);
-    kiln_render_target target = {texture, kiln_resources_texture_view_raw(e->f.res, e->view, NULL)};
-    return kiln_renderer_render(e->r, &e->scene, target, err) && kiln_resources_read_texture(e->f.res, texture, out, err);
+    return renderer_fixture_render(&e->h, &e->scene, out, err);
 }
 
-/* Uncaptured Dawn errors plus objects the renderer left behind. */
-static uint64_t edge_scene_close(edge_scene *e) {
-    kiln_renderer_destroy(e->r);
-    if (e->view.id) kiln_resources_destroy_texture_view(e->f.res, e->view, NULL);
-    if (e->target.id) kiln_resources_destroy_texture(e->f.res, e->target, NULL);
-    kiln_live_counts left = kiln_resources_live_counts(e->f.res);
-    return fixture_close(&e->f) + kiln_live_counts_total(&left);
-}
+static uint64_t edge_scene_close(edge_scene *e) { return renderer_fixture_close(&e->h); }
 
 static uint8_t red_at(const kiln_image *img, uint32_t x, uint32_t y) {
     return ((const uint8_t *)img->pixels)[((size_t)y * img->width + x) * 4];
@@ -132,8 +117,8 @@ TEST(msaa_4_resolves_hdr_into_the_target_the_tone_map_reads) {
     kiln_image img = {0};
     bool ok = edge_scene_render(&e, &img, &err);
     char dot[8192];
-    kiln_renderer_graph_dot(e.r, dot, sizeof dot);
-    uint32_t passes = kiln_renderer_stats(e.r)->passes;
+    kiln_renderer_graph_dot(e.h.r, dot, sizeof dot);
+    uint32_t passes = kiln_renderer_stats(e.h.r)->passes;
     kiln_image_free(&img);
     CHECK_EQ_INT(edge_scene_close(&e), 0);
     CHECK_MSG(ok, "%s", err.message);
@@ -148,9 +133,9 @@ TEST(switching_msaa_between_frames_renders_each_clean) {
     CHECK_MSG(edge_scene_open(&e, &(kiln_render_settings){0}, &err), "%s", err.message);
     kiln_image first = {0}, four = {0}, back = {0};
     bool ok = edge_scene_render(&e, &first, &err);
-    kiln_renderer_settings(e.r)->msaa = 4;
+    kiln_renderer_settings(e.h.r)->msaa = 4;
     ok = ok && edge_scene_render(&e, &four, &err);
-    kiln_renderer_settings(e.r)->msaa = 0;
+    kiln_renderer_settings(e.h.r)->msaa = 0;
     ok = ok && edge_scene_render(&e, &back, &err);
     bool same = ok && memcmp(first.pixels, back.pixels, (size_t)W * H * 4) == 0;
     uint32_t soft = ok ? intermediate_pixels(&four) : 0;
@@ -191,13 +176,13 @@ TEST(the_graph_holds_the_fxaa_pass_and_ldr_only_with_fxaa_on) {
     char off[8192], on[8192];
     bool ok = edge_scene_render(&e, &img, &err);
     kiln_image_free(&img);
-    kiln_renderer_graph_dot(e.r, off, sizeof off);
-    uint32_t passes_off = kiln_renderer_stats(e.r)->passes;
-    kiln_renderer_settings(e.r)->fxaa = true;
+    kiln_renderer_graph_dot(e.h.r, off, sizeof off);
+    uint32_t passes_off = kiln_renderer_stats(e.h.r)->passes;
+    kiln_renderer_settings(e.h.r)->fxaa = true;
     ok = ok && edge_scene_render(&e, &img, &err);
     kiln_image_free(&img);
-    kiln_renderer_graph_dot(e.r, on, sizeof on);
-    uint32_t passes_on = kiln_renderer_stats(e.r)->passes;
+    kiln_renderer_graph_dot(e.h.r, on, sizeof on);
+    uint32_t passes_on = kiln_renderer_stats(e.h.r)->passes;
     CHECK_EQ_INT(edge_scene_close(&e), 0);
     CHECK_MSG(ok, "%s", err.message);
     CHECK(!strstr(off, "fxaa") && !strstr(off, "ldr"));

@@ -9,7 +9,7 @@
 #include <kiln/render.h>
 
 #include "demo_scene.h"
-#include "gfx_fixture.h"
+#include "renderer_fixture.h"
 
 #define SIZE 64
 /* The square's half-width in pixels is 4.25: it covers pixels 28..35 in both directions, its
@@ -18,10 +18,7 @@
 #define SQUARE_HALF_EXTENT (4.25f * 4.0f * 0.5463025f / 32.0f)
 
 typedef struct bright_square {
-    gfx_fixture f;
-    kiln_renderer *r;
-    kiln_texture target;
-    kiln_texture_view view;
+    renderer_fixture h;
     kiln_render_instance square;
     kiln_render_scene scene;
 } bright_square;
@@ -29,44 +26,32 @@ typedef struct bright_square {
 static bool bright_square_open(bright_square *b, const kiln_render_settings *settings, float emissive_strength,
                                kiln_error *err) {
     *b = (bright_square){0};
-    if (!fixture_open(&b->f)) return false;
     kiln_render_settings s = *settings;
     s.tonemapper = KILN_TONEMAP_NONE;
-    if (!(b->r = kiln_renderer_create(b->f.gfx, b->f.res, &s, WGPUTextureFormat_RGBA8Unorm, err))) return false;
+    if (!renderer_fixture_open(&b->h, &s, WGPUTextureFormat_RGBA8Unorm, SIZE, SIZE, err)) return false;
     kiln_mesh_data md = {0};
     if (!kiln_mesh_plane(&md, SQUARE_HALF_EXTENT, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(b->r, "square", &md, err);
+    uint32_t plane = kiln_renderer_add_mesh(b->h.r, "square", &md, err);
     kiln_mesh_data_free(&md);
     kiln_material glow = kiln_material_default("glow");
     glow.base_color = (kiln_vec4){0, 0, 0, 1};
     glow.emissive = (kiln_vec3){1, 1, 1};
     glow.emissive_strength = emissive_strength;
-    uint32_t material = kiln_renderer_add_material(b->r, &glow, err);
+    uint32_t material = kiln_renderer_add_material(b->h.r, &glow, err);
     if (plane == KILN_INVALID_INDEX || material == KILN_INVALID_INDEX) return false;
     b->square = (kiln_render_instance){.mesh = plane, .material = material, .transform = kiln_mat4_identity()};
     b->scene = (kiln_render_scene){
         .camera = kiln_camera_look_at((kiln_vec3){0, 4, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
         .instances = &b->square, .instance_count = 1,
         .environment = {.zenith = {1e-4f, 1e-4f, 1e-4f}, .ground = {1e-4f, 1e-4f, 1e-4f}}};
-    b->target = kiln_resources_create_texture(b->f.res, &(kiln_texture_desc){.width = SIZE, .height = SIZE,
-        .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-    return b->target.id && (b->view = kiln_resources_create_texture_view(b->f.res, b->target, NULL, err)).id;
+    return true;
 }
 
 static bool bright_square_render(bright_square *b, kiln_image *out, kiln_error *err) {
-    WGPUTexture texture = kiln_resources_texture_raw(b->f.res, b->target, NULL);
-    kiln_render_target target = {texture, kiln_resources_texture_view_raw(b->f.res, b->view, NULL)};
-    return kiln_renderer_render(b->r, &b->scene, target, err) && kiln_resources_read_texture(b->f.res, texture, out, err);
+    return renderer_fixture_render(&b->h, &b->scene, out, err);
 }
 
-/* Uncaptured Dawn errors plus objects the renderer left behind. */
-static uint64_t bright_square_close(bright_square *b) {
-    kiln_renderer_destroy(b->r);
-    if (b->view.id) kiln_resources_destroy_texture_view(b->f.res, b->view, NULL);
-    if (b->target.id) kiln_resources_destroy_texture(b->f.res, b->target, NULL);
-    kiln_live_counts left = kiln_resources_live_counts(b->f.res);
-    return fixture_close(&b->f) + kiln_live_counts_total(&left);
-}
+static uint64_t bright_square_close(bright_square *b) { return renderer_fixture_close(&b->h); }
 
 /* The square rendered once under `settings`; false (the reason printed) on a failed frame or any
  * Dawn error. */
@@ -187,13 +172,13 @@ TEST(the_graph_holds_the_bloom_passes_and_chain_only_with_bloom_on) {
     kiln_image img = {0};
     bool ok = bright_square_render(&b, &img, &err);
     kiln_image_free(&img);
-    kiln_renderer_graph_dot(b.r, on, sizeof on);
-    uint32_t passes_on = kiln_renderer_stats(b.r)->passes;
-    kiln_renderer_settings(b.r)->disable_bloom = true;
+    kiln_renderer_graph_dot(b.h.r, on, sizeof on);
+    uint32_t passes_on = kiln_renderer_stats(b.h.r)->passes;
+    kiln_renderer_settings(b.h.r)->disable_bloom = true;
     ok = ok && bright_square_render(&b, &img, &err);
     kiln_image_free(&img);
-    kiln_renderer_graph_dot(b.r, off, sizeof off);
-    uint32_t passes_off = kiln_renderer_stats(b.r)->passes;
+    kiln_renderer_graph_dot(b.h.r, off, sizeof off);
+    uint32_t passes_off = kiln_renderer_stats(b.h.r)->passes;
     CHECK_EQ_INT(bright_square_close(&b), 0);
     CHECK_MSG(ok, "%s", err.message);
     /* 32x32 has six mips: a prefilter, five downsamples and five upsamples. */

@@ -6,46 +6,14 @@
 #include <kiln/render.h>
 #include "demo_scene.h"
 
-#include "gfx_fixture.h"
+#include "renderer_fixture.h"
 
 #define W 160
 #define H 90
 
-typedef struct harness {
-    gfx_fixture f;
-    kiln_renderer *r;
-    kiln_texture target;
-    kiln_texture_view view;
-} harness;
-
-static bool harness_open(harness *h, const kiln_render_settings *settings, kiln_error *err) {
-    *h = (harness){0};
-    if (!fixture_open(&h->f)) return false;
-    h->r = kiln_renderer_create(h->f.gfx, h->f.res, settings, WGPUTextureFormat_RGBA8UnormSrgb, err);
-    if (!h->r) return false;
-    h->target = kiln_resources_create_texture(h->f.res, &(kiln_texture_desc){.width = W, .height = H,
-        .format = WGPUTextureFormat_RGBA8UnormSrgb, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-    h->view = kiln_resources_create_texture_view(h->f.res, h->target, NULL, err);
-    return h->view.id != 0;
-}
-
-static kiln_render_target harness_target(const harness *h) {
-    return (kiln_render_target){kiln_resources_texture_raw(h->f.res, h->target, NULL), kiln_resources_texture_view_raw(h->f.res, h->view, NULL)};
-}
-
-static bool harness_render(harness *h, const kiln_render_scene *scene, kiln_image *out, kiln_error *err) {
-    if (!kiln_renderer_render(h->r, scene, harness_target(h), err)) return false;
-    return !out || kiln_resources_read_texture(h->f.res, kiln_resources_texture_raw(h->f.res, h->target, NULL), out, err);
-}
-
-static uint64_t harness_close(harness *h) {
-    kiln_renderer_destroy(h->r);
-    if (h->view.id) kiln_resources_destroy_texture_view(h->f.res, h->view, NULL);
-    if (h->target.id) kiln_resources_destroy_texture(h->f.res, h->target, NULL);
-    kiln_live_counts left = kiln_resources_live_counts(h->f.res);
-    uint64_t errors = fixture_close(&h->f);
-    /* Every object the renderer made was released with it. */
-    return errors + kiln_live_counts_total(&left);
+/* A renderer with an sRGB target of W x H. */
+static bool harness_open(renderer_fixture *h, const kiln_render_settings *settings, kiln_error *err) {
+    return renderer_fixture_open(h, settings, WGPUTextureFormat_RGBA8UnormSrgb, W, H, err);
 }
 
 static const uint8_t *px(const kiln_image *img, uint32_t x, uint32_t y) {
@@ -53,14 +21,14 @@ static const uint8_t *px(const kiln_image *img, uint32_t x, uint32_t y) {
 }
 
 TEST(the_demo_frame_is_clean_and_deterministic) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     demo_scene demo;
     CHECK_MSG(demo_scene_build(h.r, (float)W / H, &demo, &err), "%s", err.message);
     kiln_image first, second;
-    CHECK_MSG(harness_render(&h, &demo.scene, &first, &err), "%s", err.message);
-    CHECK_MSG(harness_render(&h, &demo.scene, &second, &err), "%s", err.message);
+    CHECK_MSG(renderer_fixture_render(&h, &demo.scene, &first, &err), "%s", err.message);
+    CHECK_MSG(renderer_fixture_render(&h, &demo.scene, &second, &err), "%s", err.message);
     bool identical = memcmp(first.pixels, second.pixels, (size_t)W * H * 4) == 0;
     /* Not a blank image: the sky at the top, lit geometry in the middle differ clearly. */
     const uint8_t *sky = px(&first, W / 2, 2), *middle = px(&first, W / 2, H / 2);
@@ -70,7 +38,7 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
     kiln_image_free(&first);
     kiln_image_free(&second);
     demo_scene_free(&demo);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK(identical);
     CHECK(contrast > 30);
     CHECK_EQ_INT(stats.instances_submitted, 19);
@@ -87,7 +55,7 @@ static kiln_render_instance at(uint32_t mesh, uint32_t material, kiln_vec3 p) {
 }
 
 TEST(instances_outside_the_frustum_are_culled_and_batches_merge) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_mesh_data md = {0};
@@ -104,12 +72,12 @@ TEST(instances_outside_the_frustum_are_culled_and_batches_merge) {
     };
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
                                .instances = inst, .instance_count = 6};
-    CHECK_MSG(harness_render(&h, &scene, NULL, &err), "%s", err.message);
+    CHECK_MSG(renderer_fixture_render(&h, &scene, NULL, &err), "%s", err.message);
     kiln_frame_stats culled = *kiln_renderer_stats(h.r);
     kiln_renderer_settings(h.r)->disable_culling = true;
-    CHECK_MSG(harness_render(&h, &scene, NULL, &err), "%s", err.message);
+    CHECK_MSG(renderer_fixture_render(&h, &scene, NULL, &err), "%s", err.message);
     kiln_frame_stats unculled = *kiln_renderer_stats(h.r);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK_EQ_INT(culled.instances_submitted, 6);
     CHECK_EQ_INT(culled.instances_drawn, 4);
     CHECK_EQ_INT(culled.draw_calls, 1); /* one mesh, one material: one batch */
@@ -117,7 +85,7 @@ TEST(instances_outside_the_frustum_are_culled_and_batches_merge) {
 }
 
 TEST(the_material_registry_keeps_indices_stable) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_material m = kiln_material_default("a");
@@ -151,12 +119,12 @@ TEST(the_material_registry_keeps_indices_stable) {
     kiln_render_instance inst[2] = {at(cube, b, (kiln_vec3){0, 0, -4}), at(cube, c, (kiln_vec3){0, 0, -4})};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
                                .instances = inst, .instance_count = 2};
-    bool rendered = harness_render(&h, &scene, NULL, &err);
+    bool rendered = renderer_fixture_render(&h, &scene, NULL, &err);
     char message[512];
     snprintf(message, sizeof message, "%s", err.message);
     inst[1].mesh = 42;
-    bool rendered_bad_mesh = harness_render(&h, &scene, NULL, &err);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    bool rendered_bad_mesh = renderer_fixture_render(&h, &scene, NULL, &err);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK(!rendered);
     CHECK_STR_CONTAINS(message, "instance 1 uses removed material 2");
     CHECK(!rendered_bad_mesh);
@@ -164,7 +132,7 @@ TEST(the_material_registry_keeps_indices_stable) {
 }
 
 TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_geometry_registry *geometry = kiln_renderer_geometry_registry(h.r);
@@ -177,10 +145,10 @@ TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
     kiln_render_instance inst[2] = {at(a, grey, (kiln_vec3){0, 0, -4}), at(b, grey, (kiln_vec3){1, 0, -4})};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
                                .instances = inst, .instance_count = 2};
-    bool rendered = harness_render(&h, &scene, NULL, &err);
+    bool rendered = renderer_fixture_render(&h, &scene, NULL, &err);
     kiln_geometry_registry_stats recorded = kiln_geometry_registry_get_stats(geometry);
     bool removed = kiln_renderer_remove_mesh(h.r, a, &err) && kiln_renderer_remove_mesh(h.r, a, &err);
-    bool rendered_removed = harness_render(&h, &scene, NULL, &err);
+    bool rendered_removed = renderer_fixture_render(&h, &scene, NULL, &err);
     char removed_message[512];
     snprintf(removed_message, sizeof removed_message, "%s", err.message);
     bool out_of_range = kiln_renderer_remove_mesh(h.r, 5, &err);
@@ -188,11 +156,11 @@ TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
     snprintf(range_message, sizeof range_message, "%s", err.message);
     uint32_t reused = kiln_renderer_add_mesh(h.r, "c", &md, &err);
     kiln_mesh_data_free(&md);
-    bool rendered_reused = harness_render(&h, &scene, NULL, &err);
+    bool rendered_reused = renderer_fixture_render(&h, &scene, NULL, &err);
     uint32_t count = kiln_renderer_mesh_count(h.r);
     const kiln_geometry_info *info = kiln_geometry_registry_info(geometry, reused + 1);
     bool named = info && strcmp(info->label, "c") == 0;
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK_EQ_INT(a, 0);
     CHECK_EQ_INT(b, 1);
     CHECK_EQ_INT(added.gpu_meshes, 0); /* add copies; the upload waits for the record */
@@ -210,7 +178,7 @@ TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
 }
 
 TEST(a_refused_mesh_takes_no_index_and_names_its_label) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_mesh_data md = {0};
@@ -218,7 +186,7 @@ TEST(a_refused_mesh_takes_no_index_and_names_its_label) {
     uint32_t index = kiln_renderer_add_mesh(h.r, "ragged", &md, &err);
     kiln_mesh_data_free(&md);
     uint32_t count = kiln_renderer_mesh_count(h.r);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK_EQ_INT(index, KILN_INVALID_INDEX);
     CHECK_STR_CONTAINS(err.message, "geometry 'ragged': mesh: 4 indices is not a multiple of 3 (triangle list)");
     CHECK_EQ_INT(count, 0);
@@ -227,7 +195,7 @@ TEST(a_refused_mesh_takes_no_index_and_names_its_label) {
 /* The spec raises for a removed material only where it would be drawn: the same instance behind
  * the camera is culled, so the frame renders the other one. */
 TEST(a_culled_instance_may_keep_a_removed_material) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_material m = kiln_material_default("kept");
@@ -241,16 +209,16 @@ TEST(a_culled_instance_may_keep_a_removed_material) {
     kiln_render_instance inst[2] = {at(cube, kept, (kiln_vec3){0, 0, -4}), at(cube, removed, (kiln_vec3){0, 0, 4})};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
                                .instances = inst, .instance_count = 2};
-    bool rendered = harness_render(&h, &scene, NULL, &err);
+    bool rendered = renderer_fixture_render(&h, &scene, NULL, &err);
     uint32_t drawn = kiln_renderer_stats(h.r)->instances_drawn;
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK_MSG(rendered, "%s", err.message);
     CHECK_EQ_INT(drawn, 1);
 }
 
 TEST(the_normals_debug_view_bypasses_the_tone_curve) {
     kiln_render_settings s = {.debug = KILN_DEBUG_NORMALS};
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, &s, &err), "%s", err.message);
     kiln_mesh_data md = {0};
@@ -264,11 +232,11 @@ TEST(the_normals_debug_view_bypasses_the_tone_curve) {
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 5, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
                                .instances = &inst, .instance_count = 1};
     kiln_image img;
-    CHECK_MSG(harness_render(&h, &scene, &img, &err), "%s", err.message);
+    CHECK_MSG(renderer_fixture_render(&h, &scene, &img, &err), "%s", err.message);
     const uint8_t *c = px(&img, W / 2, H / 2);
     uint8_t r = c[0], g = c[1], b = c[2];
     kiln_image_free(&img);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     /* (0.5, 1, 0.5) linear, sRGB-encoded by the target: 188, 255, 188. */
     CHECK(abs(r - 188) <= 1 && g == 255 && abs(b - 188) <= 1);
 }
@@ -277,7 +245,7 @@ TEST(the_normals_debug_view_bypasses_the_tone_curve) {
  * cluster: the centre pixel. */
 static bool clusters_view_centre(uint32_t lights, uint8_t out[3], kiln_error *err) {
     kiln_render_settings s = {.debug = KILN_DEBUG_CLUSTERS};
-    harness h;
+    renderer_fixture h;
     bool ok = harness_open(&h, &s, err);
     kiln_mesh_data md = {0};
     ok = ok && kiln_mesh_plane(&md, 50.0f, 1, err);
@@ -291,10 +259,10 @@ static bool clusters_view_centre(uint32_t lights, uint8_t out[3], kiln_error *er
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 5, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
                                .instances = &inst, .instance_count = 1, .lights = all, .light_count = lights};
     kiln_image img = {0};
-    ok = ok && plane != KILN_INVALID_INDEX && mat != KILN_INVALID_INDEX && harness_render(&h, &scene, &img, err);
+    ok = ok && plane != KILN_INVALID_INDEX && mat != KILN_INVALID_INDEX && renderer_fixture_render(&h, &scene, &img, err);
     if (ok) memcpy(out, px(&img, W / 2, H / 2), 3);
     kiln_image_free(&img);
-    return harness_close(&h) == 0 && ok;
+    return renderer_fixture_close(&h) == 0 && ok;
 }
 
 TEST(the_clusters_view_scales_to_the_cap_and_marks_overflow) {
@@ -309,11 +277,11 @@ TEST(the_clusters_view_scales_to_the_cap_and_marks_overflow) {
 }
 
 TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
-    kiln_render_target good = harness_target(&h);
+    kiln_render_target good = renderer_fixture_target(&h);
     kiln_texture other = kiln_resources_create_texture(h.f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA16Float, .usage = WGPUTextureUsage_RenderAttachment}, &err);
     kiln_texture_view other_view = kiln_resources_create_texture_view(h.f.res, other, NULL, &err);
@@ -335,7 +303,7 @@ TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
     }
     kiln_resources_destroy_texture_view(h.f.res, other_view, NULL);
     kiln_resources_destroy_texture(h.f.res, other, NULL);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     for (int i = 0; i < 3; i++) {
         CHECK_MSG(refused[i], "%s: rendered", rows[i].id);
         CHECK_MSG(strcmp(got[i], rows[i].message) == 0, "%s: got '%s', want '%s'", rows[i].id, got[i], rows[i].message);
@@ -343,7 +311,7 @@ TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
 }
 
 TEST(the_frame_is_the_size_of_its_target) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, &(kiln_render_settings){.debug = KILN_DEBUG_NORMALS}, &err), "%s", err.message);
     /* A target half as wide as the harness's: the whole of it is drawn, nothing cropped. */
@@ -359,7 +327,7 @@ TEST(the_frame_is_the_size_of_its_target) {
     kiln_image_free(&img);
     kiln_resources_destroy_texture_view(h.f.res, half_view, NULL);
     kiln_resources_destroy_texture(h.f.res, half, NULL);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK_MSG(ok, "%s", err.message);
     CHECK_EQ_INT(width, W / 2);
 }
@@ -412,16 +380,16 @@ TEST(settings_out_of_range_are_refused_naming_the_field) {
 }
 
 TEST(a_setting_set_back_to_zero_between_frames_means_its_default) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 1, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
     kiln_image first, dark, again;
-    bool ok = harness_render(&h, &scene, &first, &err);
+    bool ok = renderer_fixture_render(&h, &scene, &first, &err);
     kiln_renderer_settings(h.r)->exposure = 0.05f;
-    ok = ok && harness_render(&h, &scene, &dark, &err);
+    ok = ok && renderer_fixture_render(&h, &scene, &dark, &err);
     kiln_renderer_settings(h.r)->exposure = 0.0f;
-    ok = ok && harness_render(&h, &scene, &again, &err);
+    ok = ok && renderer_fixture_render(&h, &scene, &again, &err);
     bool darker = ok && px(&dark, W / 2, H / 4)[2] < px(&first, W / 2, H / 4)[2];
     bool same = ok && memcmp(first.pixels, again.pixels, (size_t)W * H * 4) == 0;
     if (ok) {
@@ -429,21 +397,21 @@ TEST(a_setting_set_back_to_zero_between_frames_means_its_default) {
         kiln_image_free(&dark);
         kiln_image_free(&again);
     }
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     CHECK_MSG(ok, "%s", err.message);
     CHECK(darker);
     CHECK(same);
 }
 
 TEST(the_graph_dot_lists_the_frame_passes_in_order) {
-    harness h;
+    renderer_fixture h;
     kiln_error err = {0};
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
-    CHECK_MSG(harness_render(&h, &scene, NULL, &err), "%s", err.message);
+    CHECK_MSG(renderer_fixture_render(&h, &scene, NULL, &err), "%s", err.message);
     char dot[8192];
     kiln_renderer_graph_dot(h.r, dot, sizeof dot);
-    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     /* Executed passes are labelled with their order position. */
     const char *labels[] = {"0: depth prepass", "1: cluster light cull", "2: forward+ opaque", "3: sky",
                             "4: forward+ blend", "5: bloom prefilter", "6: bloom downsample 1",

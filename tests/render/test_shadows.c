@@ -15,16 +15,13 @@
 #include <kiln/render.h>
 
 #include "render/cascades.h"
-#include "gfx_fixture.h"
+#include "renderer_fixture.h"
 
 #define W 96
 #define H 96
 
 typedef struct shadow_scene {
-    gfx_fixture f;
-    kiln_renderer *r;
-    kiln_texture target;
-    kiln_texture_view view;
+    renderer_fixture h;
     kiln_render_instance instances[2]; /* the plane, the box */
     kiln_light sun;
     kiln_render_scene scene;
@@ -32,23 +29,22 @@ typedef struct shadow_scene {
 
 static bool shadow_scene_open(shadow_scene *s, const kiln_render_settings *settings, kiln_error *err) {
     *s = (shadow_scene){0};
-    if (!fixture_open(&s->f)) return false;
     kiln_render_settings rs = *settings;
     rs.tonemapper = KILN_TONEMAP_NONE;
     rs.cascade_resolution = 512; /* lavapipe: small maps keep the test fast */
-    if (!(s->r = kiln_renderer_create(s->f.gfx, s->f.res, &rs, WGPUTextureFormat_RGBA8Unorm, err))) return false;
+    if (!renderer_fixture_open(&s->h, &rs, WGPUTextureFormat_RGBA8Unorm, W, H, err)) return false;
     kiln_mesh_data md = {0};
     if (!kiln_mesh_plane(&md, 4.0f, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(s->r, "plane", &md, err);
+    uint32_t plane = kiln_renderer_add_mesh(s->h.r, "plane", &md, err);
     kiln_mesh_data_free(&md);
     if (!kiln_mesh_cube(&md, 0.5f, err)) return false;
-    uint32_t box = kiln_renderer_add_mesh(s->r, "box", &md, err);
+    uint32_t box = kiln_renderer_add_mesh(s->h.r, "box", &md, err);
     kiln_mesh_data_free(&md);
     kiln_material grey = kiln_material_default("grey");
     grey.base_color = (kiln_vec4){0.6f, 0.6f, 0.6f, 1};
     grey.metallic = 0.0f;
     grey.roughness = 1.0f;
-    uint32_t material = kiln_renderer_add_material(s->r, &grey, err);
+    uint32_t material = kiln_renderer_add_material(s->h.r, &grey, err);
     if (plane == KILN_INVALID_INDEX || box == KILN_INVALID_INDEX || material == KILN_INVALID_INDEX) return false;
     s->instances[0] = (kiln_render_instance){.mesh = plane, .material = material, .transform = kiln_mat4_identity()};
     s->instances[1] = (kiln_render_instance){.mesh = box, .material = material,
@@ -58,25 +54,14 @@ static bool shadow_scene_open(shadow_scene *s, const kiln_render_settings *setti
         .camera = kiln_camera_look_at((kiln_vec3){0, 6, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
         .lights = &s->sun, .light_count = 1, .instances = s->instances, .instance_count = 2,
         .environment = {.zenith = {0.05f, 0.05f, 0.05f}, .ground = {0.05f, 0.05f, 0.05f}}};
-    s->target = kiln_resources_create_texture(s->f.res, &(kiln_texture_desc){.width = W, .height = H,
-        .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
-    return s->target.id && (s->view = kiln_resources_create_texture_view(s->f.res, s->target, NULL, err)).id;
+    return true;
 }
 
 static bool shadow_scene_render(shadow_scene *s, kiln_image *out, kiln_error *err) {
-    WGPUTexture texture = kiln_resources_texture_raw(s->f.res, s->target, NULL);
-    kiln_render_target target = {texture, kiln_resources_texture_view_raw(s->f.res, s->view, NULL)};
-    return kiln_renderer_render(s->r, &s->scene, target, err) && kiln_resources_read_texture(s->f.res, texture, out, err);
+    return renderer_fixture_render(&s->h, &s->scene, out, err);
 }
 
-/* Uncaptured Dawn errors plus objects the renderer left behind. */
-static uint64_t shadow_scene_close(shadow_scene *s) {
-    kiln_renderer_destroy(s->r);
-    if (s->view.id) kiln_resources_destroy_texture_view(s->f.res, s->view, NULL);
-    if (s->target.id) kiln_resources_destroy_texture(s->f.res, s->target, NULL);
-    kiln_live_counts left = kiln_resources_live_counts(s->f.res);
-    return fixture_close(&s->f) + kiln_live_counts_total(&left);
-}
+static uint64_t shadow_scene_close(shadow_scene *s) { return renderer_fixture_close(&s->h); }
 
 /* The pixel a world point projects to. */
 static const uint8_t *pixel_of(const shadow_scene *s, const kiln_image *img, kiln_vec3 p) {
@@ -110,7 +95,7 @@ TEST(a_box_over_a_plane_shadows_it_where_the_sun_geometry_says) {
     shadow_scene s;
     kiln_image img = {0};
     bool rendered = render_with(&(kiln_render_settings){0}, NULL, &s, &img);
-    kiln_frame_stats stats = *kiln_renderer_stats(s.r);
+    kiln_frame_stats stats = *kiln_renderer_stats(s.h.r);
     /* Along z = 0 the shadow runs from under the box to x = 1.5: find its far edge. */
     float edge = 0.0f;
     for (float x = 0.7f; x < 2.5f; x += 0.02f)
@@ -136,11 +121,11 @@ TEST(disable_shadows_records_no_shadow_pass_and_the_plane_is_lit) {
     kiln_image img_on = {0}, img_off = {0};
     static char dot_on[16384], dot_off[16384];
     bool rendered = render_with(&(kiln_render_settings){0}, NULL, &on, &img_on);
-    kiln_frame_stats stats_on = *kiln_renderer_stats(on.r);
-    kiln_renderer_graph_dot(on.r, dot_on, sizeof dot_on);
+    kiln_frame_stats stats_on = *kiln_renderer_stats(on.h.r);
+    kiln_renderer_graph_dot(on.h.r, dot_on, sizeof dot_on);
     rendered = render_with(&(kiln_render_settings){.disable_shadows = true}, NULL, &off, &img_off) && rendered;
-    kiln_frame_stats stats_off = *kiln_renderer_stats(off.r);
-    kiln_renderer_graph_dot(off.r, dot_off, sizeof dot_off);
+    kiln_frame_stats stats_off = *kiln_renderer_stats(off.h.r);
+    kiln_renderer_graph_dot(off.h.r, dot_off, sizeof dot_off);
     bool dark_on = rendered && shadowed(&on, &img_on, 1.1f, 0.0f), dark_off = rendered && shadowed(&off, &img_off, 1.1f, 0.0f);
     kiln_image_free(&img_on);
     kiln_image_free(&img_off);
@@ -167,7 +152,7 @@ TEST(an_instance_that_casts_no_shadow_is_left_out_of_the_maps) {
     shadow_scene s;
     kiln_image img = {0};
     bool rendered = render_with(&(kiln_render_settings){0}, box_casts_nothing, &s, &img);
-    kiln_frame_stats stats = *kiln_renderer_stats(s.r);
+    kiln_frame_stats stats = *kiln_renderer_stats(s.h.r);
     bool dark = rendered && shadowed(&s, &img, 1.1f, 0.0f);
     kiln_image_free(&img);
     CHECK_EQ_INT(shadow_scene_close(&s), 0);
@@ -180,7 +165,7 @@ TEST(a_sun_that_casts_no_shadow_fits_no_cascade) {
     shadow_scene s;
     kiln_image img = {0};
     bool rendered = render_with(&(kiln_render_settings){0}, sun_casts_nothing, &s, &img);
-    kiln_frame_stats stats = *kiln_renderer_stats(s.r);
+    kiln_frame_stats stats = *kiln_renderer_stats(s.h.r);
     bool dark = rendered && shadowed(&s, &img, 1.1f, 0.0f);
     kiln_image_free(&img);
     CHECK_EQ_INT(shadow_scene_close(&s), 0);
