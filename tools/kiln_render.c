@@ -7,6 +7,7 @@
  *   common flags: [--size WxH] [--tonemap NAME] [--exposure F] [--msaa 1|4] [--fxaa]
  *                 [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
  *                 [--no-shadows] [--shadow-distance M]
+ *                 [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]
  *                 [--debug none|normals|clusters|overdraw|albedo|cascades] [--stats] [--graph]
  *   kiln-render --help | --version
  *
@@ -52,16 +53,19 @@ static int usage(FILE *out, int status) {
                  "common flags: [--size WxH] [--tonemap %s] [--exposure F]\n"
                  "              [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]\n"
                  "              [--no-shadows] [--shadow-distance M]\n"
+                 "              [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]\n"
                  "              [--debug %s] [--stats] [--graph]\n"
                  "A model without --camera or --look-from is framed from its bounds; the framing is printed on\n"
                  "stderr as flags. Without lights of its own (or with --sun) it gets a sun along (-0.5,-1,-0.4)\n"
-                 "of 3 lux (--sun-lux).\n", tonemaps, debugs);
+                 "of 3 lux (--sun-lux). --env lights the scene with an equirectangular HDR map instead of the\n"
+                 "procedural sky (its centre faces +X at rotation 0) and shows it behind the scene.\n", tonemaps, debugs);
     return status;
 }
 
 typedef struct options {
-    const char *out_path, *model;
+    const char *out_path, *model, *env_path;
     bool demo, stats, graph;
+    float env_rotation;
     uint32_t width, height;
     kiln_render_settings settings;
     /* The model's flags; each *_given says the flag was on the command line. */
@@ -185,6 +189,17 @@ static int parse(int argc, char **argv, options *o) {
         } else if (!strcmp(a, "--bloom-threshold") && v) {
             if (!positive_number(a, v, &o->settings.bloom_threshold)) return 2;
             i++;
+        } else if (!strcmp(a, "--env") && v) {
+            o->env_path = v, i++;
+        } else if (!strcmp(a, "--env-rotation") && v) {
+            char *end;
+            o->env_rotation = strtof(v, &end);
+            if (end == v || *end || !isfinite(o->env_rotation))
+                return fprintf(stderr, "kiln-render: --env-rotation wants radians, got '%s'\n", v), 2;
+            i++;
+        } else if (!strcmp(a, "--env-intensity") && v) {
+            if (!positive_number(a, v, &o->settings.ibl_intensity)) return 2;
+            i++;
         } else if (!strcmp(a, "--shadow-distance") && v) {
             char *end;
             o->settings.shadow_distance = strtof(v, &end);
@@ -203,10 +218,10 @@ static int parse(int argc, char **argv, options *o) {
 
 static void print_stats(const kiln_frame_stats *s) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
-           "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"lights\": %u, \"passes\": %u, "
-           "\"transient_textures\": %u}\n",
+           "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"environment_bakes\": %u, \"lights\": %u, "
+           "\"passes\": %u, \"transient_textures\": %u}\n",
            s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
-           s->shadow_views, s->lights, s->passes, s->transient_textures);
+           s->shadow_views, s->environment_bakes, s->lights, s->passes, s->transient_textures);
 }
 
 /* What the frame draws: the demo scene, or an imported model with the command line's camera and
@@ -263,14 +278,33 @@ static void free_scene(frame_scene *f) {
 }
 
 /* Renders the demo scene, or `doc` when a model was given, and reads the frame back into img. */
-static bool render_frame(kiln_gfx *gfx, kiln_resources *res, const options *o, const kiln_gltf *doc, kiln_image *img,
-                         kiln_error *err) {
+/* The map into the renderer's texture registry, named by the scene's environment. */
+static bool use_environment(kiln_renderer *r, const options *o, const kiln_image *env, kiln_render_scene *scene,
+                            kiln_error *err) {
+    kiln_texture_create_desc d = {.format = KILN_FORMAT_RGBA16_FLOAT, .width = env->width, .height = env->height,
+                                  .pixels = env->pixels, .pixels_size = kiln_image_byte_size(env)};
+    kiln_error add_err = {0};
+    uint32_t id = kiln_texture_registry_add(kiln_renderer_texture_registry(r), &d, &add_err);
+    if (!id) return kiln_error_set(err, add_err.code, "%s: %s", o->env_path, add_err.message);
+    scene->environment.equirect = id;
+    scene->environment.rotation = o->env_rotation;
+    return true;
+}
+
+static bool render_frame(kiln_gfx *gfx, kiln_resources *res, const options *o, const kiln_gltf *doc,
+                         const kiln_image *env, kiln_image *img, kiln_error *err) {
     WGPUTextureFormat format = WGPUTextureFormat_RGBA8UnormSrgb;
     kiln_renderer *r = kiln_renderer_create(gfx, res, &o->settings, format, err);
     if (!r) return false;
     frame_scene f = {0};
     bool ok = doc ? build_model(r, o, doc, &f, err)
                   : (f.scene = &f.demo.scene, demo_scene_build(r, (float)o->width / (float)o->height, &f.demo, err));
+    kiln_render_scene scene = {0};
+    if (ok) {
+        scene = *f.scene;
+        f.scene = &scene;
+        ok = !env->pixels || use_environment(r, o, env, &scene, err);
+    }
     kiln_texture target = {0};
     kiln_texture_view view = {0};
     if (ok) {
@@ -310,15 +344,22 @@ int main(int argc, char **argv) {
         return 1;
     }
     for (uint32_t i = 0; doc && i < doc->warning_count; i++) fprintf(stderr, "kiln-render: warning: %s\n", doc->warnings[i]);
-    kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-render"}, &err);
-    if (!gfx) {
+    kiln_image env = {0};
+    if (o.env_path && !kiln_image_load_hdr(&env, o.env_path, &err)) {
         fprintf(stderr, "kiln-render: %s\n", err.message);
         kiln_gltf_free(doc);
         return 1;
     }
+    kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-render"}, &err);
+    if (!gfx) {
+        fprintf(stderr, "kiln-render: %s\n", err.message);
+        kiln_gltf_free(doc);
+        kiln_image_free(&env);
+        return 1;
+    }
     kiln_resources *res = kiln_resources_create(gfx, 0, &err);
     kiln_image img = {0};
-    bool ok = res && render_frame(gfx, res, &o, doc, &img, &err) && kiln_image_write_png(&img, o.out_path, &err);
+    bool ok = res && render_frame(gfx, res, &o, doc, &env, &img, &err) && kiln_image_write_png(&img, o.out_path, &err);
     kiln_gfx_pump(gfx, true);
     if (ok && gfx->error_count) {
         ok = false;
@@ -331,6 +372,7 @@ int main(int argc, char **argv) {
     if (ok) fprintf(stderr, "kiln-render: wrote %s (%ux%u) on %s\n", o.out_path, o.width, o.height, gfx->adapter_name);
     else fprintf(stderr, "kiln-render: %s\n", err.message);
     kiln_image_free(&img);
+    kiln_image_free(&env);
     kiln_gltf_free(doc);
     kiln_resources_destroy(res);
     kiln_gfx_destroy(gfx);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kiln/core/half.h>
+
 #include <stb_image.h>
 #include <stb_image_write.h>
 
@@ -65,6 +67,35 @@ bool kiln_image_load(kiln_image *img, const char *path, kiln_error *err) {
     if (!kiln_read_file(path, &bytes, &size, err)) return false;
     bool ok = decode_named(img, bytes, size, path, err);
     free(bytes);
+    return ok;
+}
+
+bool kiln_image_load_hdr(kiln_image *img, const char *path, kiln_error *err) {
+    if (img) memset(img, 0, sizeof *img);
+    if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "hdr load: no path");
+    if (!img) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: no image", path);
+
+    char *bytes;
+    size_t size;
+    if (!kiln_read_file(path, &bytes, &size, err)) return false;
+    bool is_hdr = size <= INT_MAX && stbi_is_hdr_from_memory((const stbi_uc *)bytes, (int)size);
+    kiln_image decoded = {0};
+    bool ok = is_hdr ? decode_named(&decoded, bytes, size, path, err)
+                     : kiln_error_set(err, KILN_ERR_FORMAT, "%s: not a Radiance HDR image", path);
+    free(bytes);
+    ok = ok && kiln_image_create(img, decoded.width, decoded.height, KILN_IMAGE_RGBA16F, err);
+    if (ok) {
+        const float *src = decoded.pixels;
+        uint16_t *dst = img->pixels;
+        size_t count = (size_t)decoded.width * decoded.height * 4;
+        for (size_t i = 0; i < count; i++) {
+            float v = src[i];
+            /* NaN compares false both ways and becomes 0 too. */
+            v = v > 65504.0f ? 65504.0f : v >= 0.0f ? v : 0.0f;
+            dst[i] = kiln_float_to_half(v);
+        }
+    }
+    kiln_image_free(&decoded);
     return ok;
 }
 

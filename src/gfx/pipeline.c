@@ -31,12 +31,15 @@ static bool fill_layout_entry(const kiln_layout_entry *in, WGPUBindGroupLayoutEn
     case KILN_BINDING_NON_FILTERING_SAMPLER: out->sampler.type = WGPUSamplerBindingType_NonFiltering; return true;
     case KILN_BINDING_COMPARISON_SAMPLER: out->sampler.type = WGPUSamplerBindingType_Comparison; return true;
     case KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D:
+    case KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D_ARRAY:
         if (in->storage_format == WGPUTextureFormat_Undefined)
             return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "binding %u: a storage texture needs storage_format",
                                   in->binding);
         out->storageTexture = (WGPUStorageTextureBindingLayout){.access = WGPUStorageTextureAccess_WriteOnly,
                                                                 .format = in->storage_format,
-                                                                .viewDimension = WGPUTextureViewDimension_2D};
+                                                                .viewDimension = in->kind == KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D
+                                                                                     ? WGPUTextureViewDimension_2D
+                                                                                     : WGPUTextureViewDimension_2DArray};
         return true;
     default: return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "binding %u: unknown binding kind %d", in->binding, (int)in->kind);
     }

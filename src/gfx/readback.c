@@ -102,10 +102,20 @@ static void convert_row(WGPUTextureFormat format, const uint8_t *src, kiln_image
 }
 
 bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err) {
+    return kiln_resources_read_texture_level(res, texture, 0, 0, out, err);
+}
+
+bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture, uint32_t mip, uint32_t layer,
+                                       kiln_image *out, kiln_error *err) {
+    if (mip >= wgpuTextureGetMipLevelCount(texture) || layer >= wgpuTextureGetDepthOrArrayLayers(texture))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture: mip %u layer %u is outside a texture of %u mips and %u layers",
+                              mip, layer, wgpuTextureGetMipLevelCount(texture), wgpuTextureGetDepthOrArrayLayers(texture));
     WGPUTextureFormat format = wgpuTextureGetFormat(texture);
     uint32_t texel = kiln_gfx_format_texel_size(format);
     if (!texel) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture: format 0x%x is not supported", (unsigned)format);
-    uint32_t w = wgpuTextureGetWidth(texture), h = wgpuTextureGetHeight(texture);
+    uint32_t w = wgpuTextureGetWidth(texture) >> mip, h = wgpuTextureGetHeight(texture) >> mip;
+    if (w == 0) w = 1;
+    if (h == 0) h = 1;
     kiln_image_format img_format = KILN_IMAGE_RGBA8;
     if (format == WGPUTextureFormat_RGBA16Float) img_format = KILN_IMAGE_RGBA16F;
     else if (format == WGPUTextureFormat_RGBA32Float || format == WGPUTextureFormat_R32Float || format == WGPUTextureFormat_R16Float)
@@ -118,8 +128,18 @@ bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_
     if (!staging.id) return false;
     uint8_t *bytes = NULL;
     kiln_encoder enc;
-    bool ok = kiln_encoder_begin(&enc, res, "read_texture", err) &&
-              kiln_encoder_copy_texture_to_buffer(&enc, texture, 0, staging, row, w, h, err);
+    bool ok = kiln_encoder_begin(&enc, res, "read_texture", err);
+    if (ok && layer == 0) {
+        ok = kiln_encoder_copy_texture_to_buffer(&enc, texture, mip, staging, row, w, h, err);
+    } else if (ok) {
+        /* The encoder's copy takes layer 0; a later layer is one origin.z away. */
+        WGPUTexelCopyTextureInfo s = {.texture = texture, .mipLevel = mip, .origin = {0, 0, layer},
+                                      .aspect = WGPUTextureAspect_All};
+        WGPUTexelCopyBufferInfo b = {.layout = {.offset = 0, .bytesPerRow = row, .rowsPerImage = h},
+                                     .buffer = kiln_resources_buffer_raw(res, staging, NULL)};
+        WGPUExtent3D extent = {w, h, 1};
+        wgpuCommandEncoderCopyTextureToBuffer(enc.raw, &s, &b, &extent);
+    }
     if (!ok) kiln_encoder_discard(&enc);
     ok = ok && kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(res->gfx, err);
     if (ok) {

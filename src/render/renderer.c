@@ -50,7 +50,7 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
         .size = (uint64_t)KILN_MAX_PASS_VIEWS * KILN_PASS_SLOT_SIZE, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
     if (!r->pass_uniforms.id) return false;
     r->clusters = kiln_clusters_create(res, r->library, err);
-    if (!r->clusters || !renderer_shadows_create(r, err)) return false;
+    if (!r->clusters || !renderer_shadows_create(r, err) || !renderer_ibl_create(r, err)) return false;
     /* Depth passes bind this one: a cascade pass may not sample the map it draws into. */
     kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
     renderer_pass_group_entries(r, r->shadows.placeholder_view, pass);
@@ -69,6 +69,10 @@ void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view casca
         {.binding = 5, .buffer = r->shadows.uniform, .size = KILN_SHADOWS_UNIFORM_SIZE},
         {.binding = 6, .view = cascade_maps},
         {.binding = 7, .sampler = r->shadows.comparison},
+        {.binding = 8, .view = r->ibl.irradiance_cube},
+        {.binding = 9, .view = r->ibl.prefiltered_cube},
+        {.binding = 10, .view = r->ibl.brdf_lut_view},
+        {.binding = 11, .sampler = r->ibl.sampler},
     };
     memcpy(out, entries, sizeof entries);
 }
@@ -181,6 +185,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     if (r->lighting_uniform.id) kiln_resources_destroy_buffer(res, r->lighting_uniform, NULL);
     if (r->view_uniform.id) kiln_resources_destroy_buffer(res, r->view_uniform, NULL);
     renderer_shadows_destroy(r);
+    renderer_ibl_destroy(r);
     kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
     renderer_destroy_layouts(r);
@@ -295,5 +300,8 @@ kiln_texture_registry *kiln_renderer_texture_registry(kiln_renderer *r) { return
 
 uint32_t kiln_renderer_reload_shaders(kiln_renderer *r) {
     kiln_shader reloaded[8];
-    return kiln_shader_library_check_for_changes(r->library, reloaded, 8);
+    uint32_t count = kiln_shader_library_check_for_changes(r->library, reloaded, 8);
+    /* The bake's pipelines may be new, and the sky they bake with may have changed. */
+    if (count) r->ibl.invalidated = true;
+    return count;
 }

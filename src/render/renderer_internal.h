@@ -5,6 +5,7 @@
  *   views.c             per-view culling, sorting, batching and drawing
  *   shadows.c           the sun's cascades: fitting them as views, the Shadows block, the shading pass group
  *   cascades.c          cascade splits and stable fitting, CPU math only (cascades.h)
+ *   ibl.c               the environment bake: image-based lighting textures (ibl.h)
  *   pipelines.c         the shared bind group layouts and the scene pipeline variant cache
  *   features/           one family of passes per file (features/features.h: the interface and list)
  */
@@ -16,6 +17,7 @@
 #include <kiln/shader/library.h>
 
 #include "clusters.h"
+#include "ibl.h"
 #include "light_records.h"
 #include "material_gpu.h"
 #include "uniforms.h"
@@ -36,8 +38,10 @@ typedef struct renderer_material {
 #define RENDER_DEPTH_FORMAT WGPUTextureFormat_Depth32Float
 
 /* Group 3's entries: the cluster uniform, lights, counts, indices, the pass view, then the
- * Shadows block, the cascade maps and the comparison sampler (pipelines.c has the layout). */
-#define RENDER_PASS_GROUP_ENTRIES 8
+ * Shadows block, the cascade maps and the comparison sampler, then the image-based lighting:
+ * irradiance and prefiltered cubes, the BRDF table and their sampler (pipelines.c has the
+ * layout). */
+#define RENDER_PASS_GROUP_ENTRIES 12
 /* The shadow pipelines' depth bias (reverse-Z, so negative: away from the sun), constant in
  * depth units and per unit of depth slope. */
 #define RENDER_SHADOW_DEPTH_BIAS (-2)
@@ -206,6 +210,7 @@ struct kiln_renderer {
     kiln_clusters *clusters;
     kiln_bind_group pass_group; /* cluster buffers, the pass-view slot, the shadow placeholder */
     renderer_shadows shadows;
+    renderer_ibl ibl;
 
     kiln_frame_graph *graph;
     void **feature_state;       /* one per entry of the feature list */

@@ -43,7 +43,8 @@ const block_layout kiln_view_block = {"View", KILN_VIEW_UNIFORM_SIZE, VIEW_MEMBE
 
 enum {
     LIGHTING_SUN_DIRECTION, LIGHTING_SUN_INTENSITY, LIGHTING_SUN_COLOR, LIGHTING_HAS_SUN, LIGHTING_SKY_ZENITH,
-    LIGHTING_IBL_INTENSITY, LIGHTING_SKY_GROUND, LIGHTING_SKY_SUN_INTENSITY, LIGHTING_MEMBERS
+    LIGHTING_IBL_INTENSITY, LIGHTING_SKY_GROUND, LIGHTING_SKY_SUN_INTENSITY, LIGHTING_ENV_ROTATION,
+    LIGHTING_HAS_EQUIRECT, LIGHTING_PAD, LIGHTING_MEMBERS
 };
 static const block_member LIGHTING_MEMBERS_[LIGHTING_MEMBERS] = {
     [LIGHTING_SUN_DIRECTION] = {"sun_direction", 0, 12},
@@ -54,8 +55,30 @@ static const block_member LIGHTING_MEMBERS_[LIGHTING_MEMBERS] = {
     [LIGHTING_IBL_INTENSITY] = {"ibl_intensity", 44, 4},
     [LIGHTING_SKY_GROUND] = {"sky_ground", 48, 12},
     [LIGHTING_SKY_SUN_INTENSITY] = {"sky_sun_intensity", 60, 4},
+    [LIGHTING_ENV_ROTATION] = {"env_rotation", 64, 8},
+    [LIGHTING_HAS_EQUIRECT] = {"has_equirect", 72, 4},
+    [LIGHTING_PAD] = {"lighting_pad", 76, 4},
 };
 const block_layout kiln_lighting_block = {"Lighting", KILN_LIGHTING_UNIFORM_SIZE, LIGHTING_MEMBERS_, LIGHTING_MEMBERS};
+
+enum {
+    BAKE_ZENITH, BAKE_SUN_INTENSITY, BAKE_GROUND, BAKE_HAS_SUN, BAKE_SUN_DIRECTION, BAKE_ROUGHNESS, BAKE_SUN_COLOR,
+    BAKE_HAS_EQUIRECT, BAKE_ROTATION, BAKE_SOURCE_SIZE, BAKE_SOURCE_MIPS, BAKE_MEMBERS
+};
+static const block_member BAKE_MEMBERS_[BAKE_MEMBERS] = {
+    [BAKE_ZENITH] = {"zenith", 0, 12},
+    [BAKE_SUN_INTENSITY] = {"sun_intensity", 12, 4},
+    [BAKE_GROUND] = {"ground", 16, 12},
+    [BAKE_HAS_SUN] = {"has_sun", 28, 4},
+    [BAKE_SUN_DIRECTION] = {"sun_direction", 32, 12},
+    [BAKE_ROUGHNESS] = {"roughness", 44, 4},
+    [BAKE_SUN_COLOR] = {"sun_color", 48, 12},
+    [BAKE_HAS_EQUIRECT] = {"has_equirect", 60, 4},
+    [BAKE_ROTATION] = {"rotation", 64, 8},
+    [BAKE_SOURCE_SIZE] = {"source_size", 72, 4},
+    [BAKE_SOURCE_MIPS] = {"source_mips", 76, 4},
+};
+const block_layout kiln_bake_block = {"Bake", KILN_BAKE_UNIFORM_SIZE, BAKE_MEMBERS_, BAKE_MEMBERS};
 
 enum { POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_BLOOM_STRENGTH, POST_MEMBERS };
 static const block_member POST_MEMBERS_[POST_MEMBERS] = {
@@ -163,6 +186,30 @@ void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t 
     block_put(out, b, LIGHTING_IBL_INTENSITY, &in->ibl_intensity);
     block_put(out, b, LIGHTING_SKY_GROUND, &in->environment.ground);
     block_put(out, b, LIGHTING_SKY_SUN_INTENSITY, &in->environment.sun_intensity);
+    float rotation[2] = {cosf(in->environment.rotation), sinf(in->environment.rotation)};
+    uint32_t has_equirect = in->environment.equirect ? 1u : 0u;
+    block_put(out, b, LIGHTING_ENV_ROTATION, rotation);
+    block_put(out, b, LIGHTING_HAS_EQUIRECT, &has_equirect);
+}
+
+void kiln_bake_uniform_pack(const kiln_bake_uniform_inputs *in, uint8_t out[KILN_BAKE_UNIFORM_SIZE]) {
+    const block_layout *b = &kiln_bake_block;
+    const kiln_environment *e = &in->environment;
+    uint32_t has_sun = in->has_sun ? 1u : 0u, has_equirect = e->equirect ? 1u : 0u;
+    float rotation[2] = {cosf(e->rotation), sinf(e->rotation)};
+    float size = (float)in->source_size, mips = (float)in->source_mips;
+    memset(out, 0, b->size);
+    block_put(out, b, BAKE_ZENITH, &e->zenith);
+    block_put(out, b, BAKE_SUN_INTENSITY, &e->sun_intensity);
+    block_put(out, b, BAKE_GROUND, &e->ground);
+    block_put(out, b, BAKE_HAS_SUN, &has_sun);
+    block_put(out, b, BAKE_SUN_DIRECTION, &in->sun_direction);
+    block_put(out, b, BAKE_ROUGHNESS, &in->roughness);
+    block_put(out, b, BAKE_SUN_COLOR, &in->sun_color);
+    block_put(out, b, BAKE_HAS_EQUIRECT, &has_equirect);
+    block_put(out, b, BAKE_ROTATION, rotation);
+    block_put(out, b, BAKE_SOURCE_SIZE, &size);
+    block_put(out, b, BAKE_SOURCE_MIPS, &mips);
 }
 
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
@@ -247,6 +294,7 @@ static const struct {
     {"bloom.wgsl", &kiln_bloom_block},
     {"clusters.wgsl", &CLUSTER_BLOCK},
     {"clusters.wgsl", &LIGHT_BLOCK},
+    {"ibl.wgsl", &kiln_bake_block},
 };
 #define SHARED_BLOCK_COUNT (sizeof SHARED_BLOCKS / sizeof SHARED_BLOCKS[0])
 

@@ -8,6 +8,7 @@
  *   PassView  group 3 binding 4  one 256-byte slot per view a pass renders from (frame.c)
  *   Shadows   group 3 binding 5  the sun's cascades the shading passes sample (shadows.c)
  *   Instance  group 1 binding 0  the instance records of every view (views.c)
+ *   Bake      group 0 binding 0  of the environment bake, one slot per dispatch (ibl.c)
  *
  * Each block's layout is written once, as a block_layout (block_layout.h) its packer writes
  * through; renderer_check_layouts compares every layout, member by member (name, offset, size),
@@ -23,11 +24,12 @@
 #include "cascades.h"
 
 #define KILN_VIEW_UNIFORM_SIZE 368
-#define KILN_LIGHTING_UNIFORM_SIZE 64
+#define KILN_LIGHTING_UNIFORM_SIZE 80
 #define KILN_POST_UNIFORM_SIZE 16
 #define KILN_BLOOM_UNIFORM_SIZE 16
 #define KILN_INSTANCE_RECORD_SIZE 144
 #define KILN_SHADOWS_UNIFORM_SIZE 304
+#define KILN_BAKE_UNIFORM_SIZE 80
 
 /* The share of each cascade's depth range, at its far end, over which it fades into the next
  * (the last fades to unshadowed), so no seam shows where the texel size changes. */
@@ -59,12 +61,23 @@ typedef struct kiln_lighting_uniform_inputs {
     float ibl_intensity;
 } kiln_lighting_uniform_inputs;
 
+/* One dispatch of the environment bake: what the environment is, and for cs_prefilter the
+ * roughness of the mip it writes. */
+typedef struct kiln_bake_uniform_inputs {
+    kiln_environment environment;      /* defaults already applied */
+    bool has_sun;
+    kiln_vec3 sun_direction, sun_color;
+    float roughness;
+    uint32_t source_size, source_mips; /* the environment cube's */
+} kiln_bake_uniform_inputs;
+
 extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_bloom_block,
-    kiln_pass_view_block, kiln_instance_block, kiln_shadows_block;
+    kiln_pass_view_block, kiln_instance_block, kiln_shadows_block, kiln_bake_block;
 
 /* Each writes its whole block: every member, zero in the padding. */
 void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE]);
 void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE]);
+void kiln_bake_uniform_pack(const kiln_bake_uniform_inputs *in, uint8_t out[KILN_BAKE_UNIFORM_SIZE]);
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]);
 void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]);

@@ -124,7 +124,8 @@ TEST(every_binding_kind_makes_a_valid_layout) {
     for (int kind = 0; kind < KILN_BINDING_KIND_COUNT; kind++) {
         kiln_layout_entry e = {.binding = 0, .visibility = WGPUShaderStage_Fragment | WGPUShaderStage_Compute,
                                .kind = (kiln_binding_kind)kind, .storage_format = WGPUTextureFormat_RGBA8Unorm};
-        if (kind == KILN_BINDING_STORAGE_BUFFER || kind == KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D)
+        if (kind == KILN_BINDING_STORAGE_BUFFER || kind == KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D ||
+            kind == KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D_ARRAY)
             e.visibility = WGPUShaderStage_Compute; /* writable storage is not allowed in fragment by default */
         kiln_bind_group_layout l = kiln_resources_create_bind_group_layout(f.res, "kind", &e, 1, &err);
         if (!l.id) fprintf(stderr, "kind %d: %s\n", kind, err.message);

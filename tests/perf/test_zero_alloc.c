@@ -6,6 +6,7 @@
  * the default maps 150 times over for minutes. Allocations are counted by --wrap of malloc and
  * friends over everything statically linked (libkiln), not inside Dawn or the driver. With
  * KILN_ALLOC_REPORT=1 the renderer's per-phase report is printed for hunting regressions. */
+#include <kiln/core/half.h>
 #include <kiln/program.h>
 #include <kiln/render.h>
 #include "demo_scene.h"
@@ -18,7 +19,24 @@
 #define WARMUP 90
 #define MEASURED 60
 
-static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings *settings) {
+/* A 64 x 32 equirectangular map: a warm horizon band between a blue sky and a dark ground. */
+static uint32_t add_environment_map(kiln_renderer *r, kiln_error *err) {
+    enum { MAP_W = 64, MAP_H = 32 };
+    static uint16_t texels[MAP_W * MAP_H * 4];
+    for (uint32_t y = 0; y < MAP_H; y++)
+        for (uint32_t x = 0; x < MAP_W * 4; x += 4) {
+            uint16_t *t = &texels[y * MAP_W * 4 + x];
+            float c[3] = {y < 14 ? 0.3f : y < 18 ? 1.5f : 0.1f, y < 14 ? 0.5f : y < 18 ? 1.2f : 0.08f, y < 14 ? 1.0f : 0.05f};
+            for (int i = 0; i < 3; i++) t[i] = kiln_float_to_half(c[i]);
+            t[3] = kiln_float_to_half(1.0f);
+        }
+    kiln_texture_create_desc d = {.format = KILN_FORMAT_RGBA16_FLOAT, .width = MAP_W, .height = MAP_H, .pixels = texels,
+                                  .pixels_size = sizeof texels};
+    return kiln_texture_registry_add(kiln_renderer_texture_registry(r), &d, err);
+}
+
+/* equirect: light the scene with a map instead of the procedural sky. */
+static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings *settings, bool equirect) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
@@ -66,6 +84,10 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     scene.instance_count = total;
     scene.lights = lights;
     scene.light_count = 1 + LIGHTS;
+    if (equirect) {
+        scene.environment.equirect = add_environment_map(r, &err);
+        CHECK_MSG(scene.environment.equirect, "%s", err.message);
+    }
 
     kiln_texture target = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment}, &err);
@@ -111,13 +133,13 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
 }
 
 TEST(a_steady_frame_allocates_nothing) {
-    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.cascade_resolution = 512});
+    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.cascade_resolution = 512}, false);
 }
 
 /* Multisampled depth and HDR, the resolve, the 4-sample pipelines, the ldr transient and the
- * fxaa pass's bind group. */
-TEST(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing) {
-    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true, .cascade_resolution = 512});
+ * fxaa pass's bind group, with an equirectangular environment (its sky group, one bake). */
+TEST(a_steady_frame_with_msaa_4_fxaa_and_a_map_allocates_nothing) {
+    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true, .cascade_resolution = 512}, true);
 }
 
 /* Paints a colour into a transient, then blurs nothing fancier than a copy of it into the canvas
@@ -209,5 +231,5 @@ TEST(a_steady_frame_with_program_passes_allocates_nothing) {
     CHECK_EQ_INT(allocations, 0);
 }
 
-TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing),
+TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_fxaa_and_a_map_allocates_nothing),
           T(a_steady_frame_with_program_passes_allocates_nothing))

@@ -51,7 +51,7 @@ TEST(a_field_added_on_one_side_only_names_the_block) {
         {"layout-1", "common.wgsl", "    debug_mode: u32,\n", "    debug_mode: u32,\n    extra: vec4<f32>,\n",
          "renderer: struct View in forward.wgsl is 384 bytes in WGSL but 368 in C (src/render/uniforms.c)"},
         {"layout-2", "common.wgsl", "    sky_sun_intensity: f32,\n", "    sky_sun_intensity: f32,\n    extra: f32,\n",
-         "renderer: struct Lighting in forward.wgsl is 80 bytes in WGSL but 64 in C (src/render/uniforms.c)"},
+         "renderer: struct Lighting in forward.wgsl is 96 bytes in WGSL but 80 in C (src/render/uniforms.c)"},
         {"layout-3", "post.wgsl", "    bloom_strength: f32,", "    bloom_strength: f32,\n    extra: vec4<f32>,",
          "renderer: struct Post in post.wgsl is 32 bytes in WGSL but 16 in C (src/render/uniforms.c)"},
         {"layout-4", "post.wgsl", "Post", "Toned", "renderer: post.wgsl declares no struct Post"},

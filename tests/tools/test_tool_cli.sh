@@ -37,6 +37,12 @@ row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got '-1'"
 row kiln-render 2 '' "kiln-render: --bloom-strength wants a positive number, got '-0.5'" -- --demo -o x.png --bloom-strength -0.5
 row kiln-render 2 '' "kiln-render: --bloom-threshold wants a positive number, got 'bright'" -- --demo -o x.png --bloom-threshold bright
 row kiln-render 2 '' "kiln-render: --shadow-distance wants a positive number of metres, got '0'" -- --demo -o x.png --shadow-distance 0
+row kiln-render 2 '' "kiln-render: --env-rotation wants radians, got 'left'" -- --demo -o x.png --env-rotation left
+row kiln-render 2 '' "kiln-render: --env-intensity wants a positive number, got '-1'" -- --demo -o x.png --env-intensity -1
+# The map is read before a device is made: a bad one fails without touching the GPU.
+echo "not an image" >"$tmp/sky.txt"
+row kiln-render 1 '' "kiln-render: $tmp/sky.txt: not a Radiance HDR image" -- --demo -o x.png --env "$tmp/sky.txt"
+row kiln-render 1 '' "kiln-render: $tmp/missing.hdr: *"                   -- --demo -o x.png --env "$tmp/missing.hdr"
 row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json
 row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
 

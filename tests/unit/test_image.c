@@ -291,6 +291,57 @@ TEST(radiance_hdr_decodes_to_rgba32f) {
     kiln_image_free(&img);
 }
 
+/* A Radiance file of 3x1 texels: 1.0/0.5/0.25, then 2^16 (beyond half floats), then 0. */
+static bool write_hdr_file(const char *path) {
+    static const char header[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 3\n";
+    const uint8_t pixels[12] = {128, 64, 32, 129, 128, 128, 128, 145, 0, 0, 0, 0};
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(header, 1, sizeof header - 1, f) == sizeof header - 1 && fwrite(pixels, 1, 12, f) == 12;
+    return fclose(f) == 0 && ok;
+}
+
+TEST(load_hdr_gives_half_floats_clamped_to_the_half_range) {
+    scratch s;
+    CHECK(scratch_open(&s, "sky.hdr"));
+    CHECK(write_hdr_file(s.file));
+    kiln_image img;
+    kiln_error err = {0};
+    bool ok = kiln_image_load_hdr(&img, s.file, &err);
+    scratch_close(&s);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK(img.format == KILN_IMAGE_RGBA16F && img.width == 3 && img.height == 1);
+    float px[4];
+    kiln_image_read_pixel(&img, 0, 0, px);
+    CHECK_NEAR(px[0], 1.0, 1e-6);
+    CHECK_NEAR(px[1], 0.5, 1e-6);
+    CHECK_NEAR(px[2], 0.25, 1e-6);
+    CHECK_NEAR(px[3], 1.0, 1e-6);
+    kiln_image_read_pixel(&img, 1, 0, px);
+    CHECK_NEAR(px[0], 65504.0, 0.0); /* 2^16 = 65536 would be infinite as a half */
+    kiln_image_read_pixel(&img, 2, 0, px);
+    CHECK_NEAR(px[0], 0.0, 0.0);
+    kiln_image_free(&img);
+}
+
+TEST(load_hdr_refuses_an_image_that_is_not_radiance_hdr) {
+    scratch s;
+    CHECK(scratch_open(&s, "sky.png"));
+    kiln_image png = {0};
+    kiln_error err = {0};
+    CHECK(kiln_image_create(&png, 2, 2, KILN_IMAGE_RGBA8, &err));
+    bool written = kiln_image_write_png(&png, s.file, &err);
+    kiln_image_free(&png);
+    kiln_image img;
+    bool loaded = written && kiln_image_load_hdr(&img, s.file, &err);
+    char want[400];
+    snprintf(want, sizeof want, "%s: not a Radiance HDR image", s.file);
+    scratch_close(&s);
+    CHECK(written && !loaded);
+    CHECK_MSG(!strcmp(err.message, want), "got '%s'", err.message);
+    CHECK(img.pixels == NULL);
+}
+
 /* ---- comparison ------------------------------------------------------------------------------- */
 
 TEST(ssim_of_identical_images_is_one) {
@@ -444,7 +495,8 @@ TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_fille
           T(loading_a_missing_file_names_the_path),
           T(decoding_a_truncated_png_names_the_input_and_the_reason),
           T(loading_a_truncated_png_file_names_the_path), T(decoding_empty_input_fails_cleanly),
-          T(radiance_hdr_decodes_to_rgba32f), T(ssim_of_identical_images_is_one),
+          T(radiance_hdr_decodes_to_rgba32f), T(load_hdr_gives_half_floats_clamped_to_the_half_range),
+          T(load_hdr_refuses_an_image_that_is_not_radiance_hdr), T(ssim_of_identical_images_is_one),
           T(ssim_falls_as_noise_grows), T(ssim_weighs_channels_by_rec709_luma),
           T(ssim_sees_changes_in_the_last_column_and_row), T(ssim_works_on_images_smaller_than_a_window),
           T(ssim_compares_across_formats),

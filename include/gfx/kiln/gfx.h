@@ -320,6 +320,7 @@ typedef enum kiln_binding_kind {
     KILN_BINDING_NON_FILTERING_SAMPLER,
     KILN_BINDING_COMPARISON_SAMPLER,
     KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D, /* needs kiln_layout_entry.storage_format */
+    KILN_BINDING_WRITE_ONLY_STORAGE_TEXTURE_2D_ARRAY, /* the same, for every layer (cube faces) */
     KILN_BINDING_KIND_COUNT
 } kiln_binding_kind;
 
@@ -638,6 +639,9 @@ bool kiln_resources_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t off
  * into a new image: 8-bit formats as RGBA8 (BGRA swapped), RGBA16Float as RGBA16F, 32-bit float as
  * RGBA32F (single-channel formats fill R, with G=B=0 and A=1). Submits and waits. */
 bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_image *out, kiln_error *err);
+/* As kiln_resources_read_texture, for one mip level and one array layer (a cube face) of it. */
+bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture, uint32_t mip, uint32_t layer,
+                                       kiln_image *out, kiln_error *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Timestamps: GPU times of render passes, read back without stalling the frame

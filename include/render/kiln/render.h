@@ -105,6 +105,10 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
  * next frame. */
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r);
 
+/* Bakes the image-based lighting again at the next frame, whatever changed: for an equirect
+ * texture whose pixels were updated under the same id, which the renderer does not watch. */
+void kiln_renderer_invalidate_environment(kiln_renderer *r);
+
 /* The frame graph of the last frame as Graphviz DOT (see kiln_frame_graph_to_graphviz). */
 size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size);
 

@@ -1,5 +1,6 @@
 /* The sky: a fullscreen triangle at the far plane wherever the prepass left depth at 0
- * (reverse-Z), shaded from the frame's environment and sun. It draws into the HDR target at the
+ * (reverse-Z), shaded from the frame's environment and sun, or sampled from its equirectangular
+ * map (group 1, the map or a placeholder, kept by ibl.c). It draws into the HDR target at the
  * frame's sample count, so it keeps one pipeline per count (1 and 4), each built the first frame
  * that needs it: a settings.msaa change costs one pipeline build, a steady frame none. */
 #include "features.h"
@@ -18,7 +19,8 @@ static bool create_sky(kiln_renderer *r, void *state, kiln_error *err) {
     s->r = r;
     s->program = kiln_shader_library_load(r->library, "sky.wgsl", err);
     if (!s->program.id) return false;
-    s->layout = kiln_resources_create_pipeline_layout(r->res, "sky", &r->frame_layout, 1, err);
+    kiln_bind_group_layout groups[2] = {r->frame_layout, r->ibl.sky_layout};
+    s->layout = kiln_resources_create_pipeline_layout(r->res, "sky", groups, 2, err);
     return s->layout.id != 0;
 }
 
@@ -57,6 +59,7 @@ static void record_sky(kiln_fg_context *ctx, void *user) {
     if (!pipeline.id) return;
     kiln_render_pass_set_pipeline(ctx->render, pipeline, NULL);
     kiln_render_pass_set_bind_group(ctx->render, 0, s->r->frame_group, NULL, 0, NULL);
+    kiln_render_pass_set_bind_group(ctx->render, 1, s->r->ibl.sky_group, NULL, 0, NULL);
     kiln_render_pass_draw(ctx->render, 3, 1, 0, 0);
 }
 

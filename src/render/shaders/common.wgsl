@@ -26,6 +26,9 @@ struct Lighting {
     ibl_intensity: f32,
     sky_ground: vec3<f32>,
     sky_sun_intensity: f32,
+    env_rotation: vec2<f32>,      // (cos, sin) of the equirectangular map's turn about +Y
+    has_equirect: u32,            // 1: the environment is a map (the sky pass samples it), 0: procedural
+    lighting_pad: u32,
 };
 
 // One slot of the pass uniforms (PASS_SLOT_SIZE = 256 bytes apart; C side uniforms.h).

@@ -1,6 +1,5 @@
 // Forward+ shading: the scene's opaque and blended geometry lit by the sun (through its cascaded
-// shadows), the clustered point and spot lights and a hemispheric ambient term from the
-// environment. Also the depth-only entry points of the prepass and the shadow maps (vs_main +
+// shadows), the clustered point and spot lights and the environment's image-based lighting. Also the depth-only entry points of the prepass and the shadow maps (vs_main +
 // fs_masked / no fragment).
 #include "common.wgsl"
 #include "material.wgsl"
@@ -20,6 +19,14 @@
 @group(3) @binding(5) var<uniform> shadows: Shadows;
 @group(3) @binding(6) var shadow_map: texture_depth_2d_array;
 @group(3) @binding(7) var shadow_sampler: sampler_comparison;
+// The baked environment (src/render/ibl.h): diffuse irradiance, GGX-prefiltered radiance by
+// roughness, and the split-sum table.
+@group(3) @binding(8) var irradiance_map: texture_cube<f32>;
+@group(3) @binding(9) var prefiltered_map: texture_cube<f32>;
+@group(3) @binding(10) var brdf_lut: texture_2d<f32>;
+@group(3) @binding(11) var ibl_sampler: sampler;
+
+const PREFILTERED_MIPS: f32 = 6.0; // KILN_IBL_PREFILTERED_MIPS
 
 struct VertexIn {
     @builtin(instance_index) instance: u32,
@@ -84,9 +91,21 @@ fn shading_normal(in: VertexOut, front: bool) -> vec3<f32> {
     return n;
 }
 
-fn ambient(n: vec3<f32>) -> vec3<f32> {
-    let up = clamp(n.y * 0.5 + 0.5, 0.0, 1.0);
-    return mix(lighting.sky_ground, lighting.sky_zenith, up) * lighting.ibl_intensity;
+// Light from the environment: the split-sum approximation (Karis 2013), its single-scattering
+// specular scaled up by the energy GGX loses to multiple bounces (Fdez-Aguera 2019), and diffuse
+// irradiance for what the specular lobe leaves.
+fn indirect_light(s: Surface) -> vec3<f32> {
+    let n = s.normal;
+    let n_dot_v = max(dot(n, s.view), 1e-4);
+    let f0 = mix(vec3<f32>(0.04), s.albedo, s.metallic);
+    let table = textureSampleLevel(brdf_lut, ibl_sampler, vec2<f32>(n_dot_v, s.roughness), 0.0).rg;
+    let single = f0 * table.x + vec3<f32>(table.y);
+    let energy = vec3<f32>(1.0) + f0 * (1.0 / max(table.x + table.y, 1e-4) - 1.0);
+    let r = reflect(-s.view, n);
+    let radiance = textureSampleLevel(prefiltered_map, ibl_sampler, r, s.roughness * (PREFILTERED_MIPS - 1.0)).rgb;
+    let irradiance = textureSampleLevel(irradiance_map, ibl_sampler, n, 0.0).rgb;
+    let diffuse = irradiance * s.albedo * (1.0 - s.metallic) * (vec3<f32>(1.0) - single);
+    return (diffuse + radiance * single * energy) * lighting.ibl_intensity;
 }
 
 fn local_lights(s: Surface, world_position: vec3<f32>, cluster: u32) -> vec3<f32> {
@@ -182,11 +201,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         color += brdf_direct(s, -lighting.sun_direction, lighting.sun_color * lighting.sun_intensity * sun_visibility);
     }
     color += local_lights(s, in.world_position, cluster);
-    // Ambient: diffuse from the hemisphere, plus a rough specular share so metals are not black.
-    let f0 = mix(vec3<f32>(0.04), s.albedo, s.metallic);
-    let diffuse_ambient = ambient(n) * s.albedo * (1.0 - s.metallic);
-    let specular_ambient = ambient(reflect(-s.view, n)) * f0 * (1.0 - 0.5 * s.roughness);
-    color += (diffuse_ambient + specular_ambient) * occlusion;
+    color += indirect_light(s) * occlusion;
     color += material.emissive * material.emissive_strength * emissive_texel;
     return vec4<f32>(color, base.a);
 }

@@ -46,6 +46,11 @@ void kiln_image_free(kiln_image *img);
 /* PNG/JPEG (anything stb_image reads) -> RGBA8; Radiance .hdr -> RGBA32F. The error names the
  * path and stb's reason. */
 bool kiln_image_load(kiln_image *img, const char *path, kiln_error *err);
+/* A Radiance .hdr environment map as RGBA16F, the texture format the renderer samples it in
+ * (KILN_FORMAT_RGBA16_FLOAT): every value clamped to [0, 65504], the largest finite half, so a
+ * bright sun stays bright instead of becoming infinite. Fails naming the path for a file that
+ * is not Radiance HDR ("sky.png: not a Radiance HDR image"). */
+bool kiln_image_load_hdr(kiln_image *img, const char *path, kiln_error *err);
 /* As kiln_image_load, from memory; the error names the input as "<memory, N bytes>". */
 bool kiln_image_decode(kiln_image *img, const void *bytes, size_t size, kiln_error *err);
 /* Writes an RGBA8 PNG: RGBA8 as is; float formats are clamped to [0,1] and quantised. */

@@ -102,11 +102,24 @@ typedef struct kiln_render_instance {
                                        * instances never cast */
 } kiln_render_instance;
 
-/* Procedural sky and ambient; zero fields mean the defaults. */
+/* What lights the scene indirectly and fills the background: the procedural sky (zenith,
+ * ground, the sun's glow and disc) or an equirectangular HDR map. The renderer bakes it into
+ * image-based lighting (irradiance, prefiltered radiance) whenever it changes; zero fields mean
+ * the defaults. */
 typedef struct kiln_environment {
     kiln_vec3 zenith;                 /* zero means (0.25, 0.45, 0.9) */
     kiln_vec3 ground;                 /* zero means (0.28, 0.25, 0.22) */
     float sun_intensity;              /* 0 means 1.0: scales the sun disc in the sky */
+    uint32_t equirect;                /* 0: the procedural sky. Else the id, in the renderer's
+                                       * texture registry, of a plain Rgba16Float texture holding
+                                       * an equirectangular map (kiln_image_load_hdr), which
+                                       * replaces the sky; zenith, ground and sun_intensity are
+                                       * then unused. At rotation 0 the image centre faces +X,
+                                       * three quarters across faces +Z and the top row +Y, as in
+                                       * the glTF Sample Renderer */
+    float rotation;                   /* radians about +Y the map is turned by, counter-clockwise
+                                       * seen from above: a direction d sees the map at
+                                       * rotate_y(-rotation) d */
 } kiln_environment;
 
 typedef struct kiln_light kiln_light;
@@ -131,6 +144,9 @@ typedef struct kiln_frame_stats {
     uint32_t prepass_draw_calls;      /* draws of the depth prepass */
     uint32_t shadow_draw_calls;       /* draws into the shadow maps, every cascade */
     uint32_t shadow_views;            /* shadow views rendered: 4 cascades, or 0 */
+    uint32_t environment_bakes;       /* 1 when this frame re-baked the image-based lighting (the
+                                       * environment or the sun changed, shaders were reloaded,
+                                       * or kiln_renderer_invalidate_environment), else 0 */
     uint32_t lights;                  /* point and spot lights packed this frame */
     uint32_t passes;                  /* executed frame-graph passes */
     uint32_t transient_textures;      /* pooled physical textures */
