@@ -218,10 +218,11 @@ static int parse(int argc, char **argv, options *o) {
 
 static void print_stats(const kiln_frame_stats *s) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
-           "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"environment_bakes\": %u, \"lights\": %u, "
+           "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"shadowed_lights\": %u, \"environment_bakes\": %u, "
+           "\"lights\": %u, "
            "\"passes\": %u, \"transient_textures\": %u}\n",
            s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
-           s->shadow_views, s->environment_bakes, s->lights, s->passes, s->transient_textures);
+           s->shadow_views, s->shadowed_lights, s->environment_bakes, s->lights, s->passes, s->transient_textures);
 }
 
 /* What the frame draws: the demo scene, or an imported model with the command line's camera and

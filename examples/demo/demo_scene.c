@@ -89,8 +89,12 @@ bool demo_scene_build(kiln_renderer *r, float aspect, demo_scene *d, kiln_error 
         kiln_vec3 p = {cosf(angle) * 4.2f, 0.6f + 0.3f * (float)(i % 2), sinf(angle) * 3.0f - 0.7f};
         d->lights[l++] = kiln_light_point(p, colors[i], 150.0f, 4.5f);
     }
+    /* The blue point light in front of the glowing cube, and the warm spot over the big cube on
+     * the left, cast shadows through the atlas (seven views). */
+    d->lights[3].cast_shadows = true;
     d->lights[l++] = kiln_light_spot((kiln_vec3){-2.0f, 3.5f, 2.5f}, (kiln_vec3){0.35f, -1.0f, -0.6f}, (kiln_vec3){1, 0.9f, 0.7f},
                                      140.0f, 9.0f, 0.25f, 0.4f);
+    d->lights[l - 1].cast_shadows = true;
     d->lights[l++] = kiln_light_spot((kiln_vec3){3.0f, 3.0f, -0.5f}, (kiln_vec3){-0.5f, -1.0f, -0.3f}, (kiln_vec3){0.5f, 0.7f, 1},
                                      120.0f, 8.0f, 0.2f, 0.35f);
 

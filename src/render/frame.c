@@ -116,6 +116,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     uint32_t light_count = kiln_pack_lights_into(scene->lights, scene->light_count, r->gpu_lights, KILN_MAX_LIGHTS, &sun,
                                                  &has_sun);
     r->stats.lights = light_count;
+    renderer_shadows_assign_atlas(r, scene); /* writes the records' shadow views before their upload */
     /* Before anything of the frame is recorded: a bake is its own submit, ahead of the frame's. */
     if (!renderer_ibl_update(r, &scene->environment, &sun, has_sun, err)) return false;
     renderer_alloc_mark(r, "environment");

@@ -40,6 +40,9 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 9, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_CUBE},
         {.binding = 10, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D},
         {.binding = 11, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_FILTERING_SAMPLER},
+        {.binding = 13, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
+         .min_binding_size = KILN_ATLAS_VIEWS_UNIFORM_SIZE},
+        {.binding = 14, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D},
     };
     if (!(r->frame_layout = kiln_resources_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
     if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;

@@ -3,8 +3,9 @@
  *   renderer.c          creation, teardown, settings, the mesh and material registries
  *   frame.c             one frame: sync, lights, uniforms, views, features declare, compile, execute
  *   views.c             per-view culling, sorting, batching and drawing
- *   shadows.c           the sun's cascades: fitting them as views, the Shadows block, the shading pass group
+ *   shadows.c           shadow views (the sun's cascades, the atlas), their blocks, the shading pass group
  *   cascades.c          cascade splits and stable fitting, CPU math only (cascades.h)
+ *   shadow_atlas.c      spot and point light views in the shadow atlas, CPU math only (shadow_atlas.h)
  *   ibl.c               the environment bake: image-based lighting textures (ibl.h)
  *   pipelines.c         the shared bind group layouts and the scene pipeline variant cache
  *   features/           one family of passes per file (features/features.h: the interface and list)
@@ -18,6 +19,7 @@
 
 #include "clusters.h"
 #include "ibl.h"
+#include "shadow_atlas.h"
 #include "light_records.h"
 #include "material_gpu.h"
 #include "uniforms.h"
@@ -39,9 +41,9 @@ typedef struct renderer_material {
 
 /* Group 3's entries: the cluster uniform, lights, counts, indices, the pass view, then the
  * Shadows block, the cascade maps and the comparison sampler, then the image-based lighting:
- * irradiance and prefiltered cubes, the BRDF table and their sampler (pipelines.c has the
- * layout). */
-#define RENDER_PASS_GROUP_ENTRIES 12
+ * irradiance and prefiltered cubes, the BRDF table and their sampler (bindings 8..11), then the
+ * AtlasViews block and the shadow atlas (13, 14) (pipelines.c has the layout). */
+#define RENDER_PASS_GROUP_ENTRIES 14
 /* The shadow pipelines' depth bias (reverse-Z, so negative: away from the sun), constant in
  * depth units and per unit of depth slope. */
 #define RENDER_SHADOW_DEPTH_BIAS (-2)
@@ -68,8 +70,8 @@ typedef struct pipeline_cache_entry {
 } pipeline_cache_entry;
 
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
-/* Group 3's entries with `cascade_maps` in the shadow-map slot (renderer.c). */
-void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps,
+/* Group 3's entries with `cascade_maps` and `atlas` in the shadow-map slots (renderer.c). */
+void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps, kiln_texture_view atlas,
                                  kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]);
 void renderer_destroy_layouts(kiln_renderer *r);
 /* What a pass draws: colour, the camera's depth, or depth into a shadow map. */
@@ -130,31 +132,42 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
 
 /* ---- shadows (shadows.c) ------------------------------------------------------------------- */
 
-/* What the sun's shadows keep for the renderer's life: the Shadows block, the comparison sampler,
- * a one-texel stand-in for the map when no cascade is rendered, and the shading pass groups by the
- * map's view. */
+/* What shadows keep for the renderer's life: the Shadows and AtlasViews blocks, the comparison
+ * sampler, one-texel stand-ins for the maps when none is rendered, and the shading pass groups
+ * by the maps' views; and this frame's cascades and atlas views. */
 typedef struct renderer_shadows {
     kiln_buffer uniform;                   /* the Shadows block */
+    kiln_buffer atlas_uniform;             /* the AtlasViews block */
     kiln_sampler comparison;
     kiln_texture placeholder;              /* 1x1 Depth32Float, one layer, viewed as an array */
     kiln_texture_view placeholder_view;
-    kiln_bind_group_cache *shading_groups; /* the shading pass group by cascade map view */
+    kiln_texture atlas_placeholder;        /* 1x1 Depth32Float, viewed as 2D */
+    kiln_texture_view atlas_placeholder_view;
+    kiln_bind_group_cache *shading_groups; /* the shading pass group by the maps' views */
     kiln_cascade cascades[KILN_CASCADE_COUNT];
     uint32_t cascade_count;                /* this frame's: KILN_CASCADE_COUNT or 0 */
     uint32_t first_view;                   /* the first cascade's view index */
+    kiln_shadow_atlas atlas;               /* this frame's spot and point light views */
+    uint32_t atlas_first_view;             /* the first atlas view's view index */
 } renderer_shadows;
 
 bool renderer_shadows_create(kiln_renderer *r, kiln_error *err);
 void renderer_shadows_destroy(kiln_renderer *r);
 /* Fits this frame's cascades and adds them as shadow views, when shadows are on, the scene has a
- * sun that casts them and the camera's near plane lies before shadow_distance; writes the Shadows
- * block either way. */
+ * sun that casts them and the camera's near plane lies before shadow_distance; then adds the
+ * atlas views renderer_shadows_assign_atlas handed out; writes the Shadows and AtlasViews blocks
+ * either way. */
 bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
                                 const kiln_light *sun, bool has_sun, kiln_error *err);
+/* Hands out atlas views, in scene order, to the spot and point lights with cast_shadows among
+ * the packed ones, writing each record's shadow_view; none when shadows are off. Call after
+ * packing, before the records are uploaded. */
+void renderer_shadows_assign_atlas(kiln_renderer *r, const kiln_render_scene *scene);
 /* The group 3 the shading passes bind: the renderer's cluster buffers and pass views with the
- * frame's cascade maps (`map`, read by the recording pass) or, when no cascade is rendered
- * (map.index 0), the placeholder. Id 0 with ctx->error set on failure. */
-kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource map);
+ * frame's cascade maps and shadow atlas (read by the recording pass) or, for either not rendered
+ * (index 0), its placeholder. Id 0 with ctx->error set on failure. */
+kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource cascade_maps,
+                                            kiln_fg_resource atlas);
 
 /* ---- the frame (frame.c) ------------------------------------------------------------------- */
 
@@ -173,6 +186,9 @@ typedef struct render_frame {
     /* The cascade maps: one Depth32Float 2D array transient of KILN_CASCADE_COUNT layers, declared
      * by the shadows feature (0 when no cascade is rendered); the shading passes read it whole. */
     kiln_fg_resource cascade_maps;
+    /* The spot and point lights' shadow atlas: one Depth32Float transient of settings.atlas_size
+     * texels, declared by the shadows feature when a light has views (else 0). */
+    kiln_fg_resource shadow_atlas;
 } render_frame;
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */

@@ -35,6 +35,16 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.cascade_resolution %u must be between 16 and 8192 texels",
                               s.cascade_resolution);
+    uint32_t atlas_size = s.atlas_size ? s.atlas_size : 4096, atlas_tile = s.atlas_tile ? s.atlas_tile : 512;
+    if (atlas_size < 64 || atlas_size > 8192)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.atlas_size %u must be between 64 and 8192 texels", s.atlas_size);
+    if (atlas_tile < 16 || atlas_tile > atlas_size || atlas_size % atlas_tile)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.atlas_tile %u must be at least 16 texels and divide settings.atlas_size %u",
+                              atlas_tile, atlas_size);
+    s.atlas_size = atlas_size;
+    s.atlas_tile = atlas_tile;
     if (s.exposure == 0.0f) s.exposure = 1.0f;
     if (s.shadow_distance == 0.0f) s.shadow_distance = 60.0f;
     if (s.cascade_resolution == 0) s.cascade_resolution = 2048;

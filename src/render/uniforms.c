@@ -80,6 +80,20 @@ static const block_member BAKE_MEMBERS_[BAKE_MEMBERS] = {
 };
 const block_layout kiln_bake_block = {"Bake", KILN_BAKE_UNIFORM_SIZE, BAKE_MEMBERS_, BAKE_MEMBERS};
 
+enum { ATLAS_VIEW_WORLD_TO_CLIP, ATLAS_VIEW_TILE, ATLAS_VIEW_TEXEL_SCALE, ATLAS_VIEW_NORMAL_OFFSET, ATLAS_VIEW_PAD0,
+       ATLAS_VIEW_PAD1, ATLAS_VIEW_MEMBERS };
+static const block_member ATLAS_VIEW_MEMBERS_[ATLAS_VIEW_MEMBERS] = {
+    [ATLAS_VIEW_WORLD_TO_CLIP] = {"world_to_clip", 0, 64},
+    [ATLAS_VIEW_TILE] = {"tile", 64, 16},
+    [ATLAS_VIEW_TEXEL_SCALE] = {"texel_scale", 80, 4},
+    [ATLAS_VIEW_NORMAL_OFFSET] = {"normal_offset", 84, 4},
+    [ATLAS_VIEW_PAD0] = {"atlas_pad0", 88, 4},
+    [ATLAS_VIEW_PAD1] = {"atlas_pad1", 92, 4},
+};
+const block_layout kiln_atlas_view_block = {"AtlasView", KILN_ATLAS_VIEW_SIZE, ATLAS_VIEW_MEMBERS_, ATLAS_VIEW_MEMBERS};
+static const block_member ATLAS_VIEWS_MEMBERS_[1] = {{"views", 0, KILN_ATLAS_VIEWS_UNIFORM_SIZE}};
+const block_layout kiln_atlas_views_block = {"AtlasViews", KILN_ATLAS_VIEWS_UNIFORM_SIZE, ATLAS_VIEWS_MEMBERS_, 1};
+
 enum { POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_BLOOM_STRENGTH, POST_MEMBERS };
 static const block_member POST_MEMBERS_[POST_MEMBERS] = {
     [POST_EXPOSURE] = {"exposure", 0, 4},
@@ -212,6 +226,22 @@ void kiln_bake_uniform_pack(const kiln_bake_uniform_inputs *in, uint8_t out[KILN
     block_put(out, b, BAKE_SOURCE_MIPS, &mips);
 }
 
+void kiln_atlas_view_pack(const kiln_shadow_view *v, uint32_t atlas_size, uint32_t tile_size,
+                          uint8_t out[KILN_ATLAS_VIEW_SIZE]) {
+    const block_layout *b = &kiln_atlas_view_block;
+    uint32_t per_row = atlas_size / tile_size;
+    float size = (float)atlas_size;
+    kiln_mat4 world_to_clip = kiln_mat4_mul(v->projection, v->view);
+    float tile[4] = {(float)((v->tile % per_row) * tile_size) / size, (float)((v->tile / per_row) * tile_size) / size,
+                     (float)tile_size / size, 1.0f / size};
+    float normal_offset = KILN_SHADOW_NORMAL_OFFSET;
+    memset(out, 0, b->size);
+    block_put(out, b, ATLAS_VIEW_WORLD_TO_CLIP, world_to_clip.m);
+    block_put(out, b, ATLAS_VIEW_TILE, tile);
+    block_put(out, b, ATLAS_VIEW_TEXEL_SCALE, &v->texel_scale);
+    block_put(out, b, ATLAS_VIEW_NORMAL_OFFSET, &normal_offset);
+}
+
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]) {
     const block_layout *b = &kiln_post_block;
@@ -284,6 +314,8 @@ static const struct {
     {"forward.wgsl", &kiln_instance_block},
     {"forward.wgsl", &kiln_pass_view_block},
     {"forward.wgsl", &kiln_shadows_block},
+    {"forward.wgsl", &kiln_atlas_view_block},
+    {"forward.wgsl", &kiln_atlas_views_block},
     {"forward.wgsl", &kiln_material_block},
     {"forward.wgsl", &LIGHT_BLOCK},
     {"forward.wgsl", &CLUSTER_BLOCK},

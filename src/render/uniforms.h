@@ -7,6 +7,7 @@
  *   Bloom     group 0 binding 2  of the bloom passes: the soft threshold (features/bloom.c)
  *   PassView  group 3 binding 4  one 256-byte slot per view a pass renders from (frame.c)
  *   Shadows   group 3 binding 5  the sun's cascades the shading passes sample (shadows.c)
+ *   AtlasViews group 3 binding 13 the spot and point lights' views of the shadow atlas (shadows.c)
  *   Instance  group 1 binding 0  the instance records of every view (views.c)
  *   Bake      group 0 binding 0  of the environment bake, one slot per dispatch (ibl.c)
  *
@@ -22,6 +23,7 @@
 
 #include "block_layout.h"
 #include "cascades.h"
+#include "shadow_atlas.h"
 
 #define KILN_VIEW_UNIFORM_SIZE 368
 #define KILN_LIGHTING_UNIFORM_SIZE 80
@@ -30,6 +32,8 @@
 #define KILN_INSTANCE_RECORD_SIZE 144
 #define KILN_SHADOWS_UNIFORM_SIZE 304
 #define KILN_BAKE_UNIFORM_SIZE 80
+#define KILN_ATLAS_VIEW_SIZE 96
+#define KILN_ATLAS_VIEWS_UNIFORM_SIZE (KILN_ATLAS_VIEW_SIZE * KILN_ATLAS_MAX_VIEWS)
 
 /* The share of each cascade's depth range, at its far end, over which it fades into the next
  * (the last fades to unshadowed), so no seam shows where the texel size changes. */
@@ -72,7 +76,8 @@ typedef struct kiln_bake_uniform_inputs {
 } kiln_bake_uniform_inputs;
 
 extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_bloom_block,
-    kiln_pass_view_block, kiln_instance_block, kiln_shadows_block, kiln_bake_block;
+    kiln_pass_view_block, kiln_instance_block, kiln_shadows_block, kiln_bake_block, kiln_atlas_view_block,
+    kiln_atlas_views_block;
 
 /* Each writes its whole block: every member, zero in the padding. */
 void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN_VIEW_UNIFORM_SIZE]);
@@ -86,6 +91,10 @@ void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM
  * world-to-shadow matrices, far splits and texel sizes, for a `resolution`-texel map. */
 void kiln_shadows_uniform_pack(const kiln_cascade *cascades, uint32_t count, uint32_t resolution,
                                uint8_t out[KILN_SHADOWS_UNIFORM_SIZE]);
+/* One AtlasView of the AtlasViews block: the view's world-to-clip matrix, its tile's place in
+ * an atlas of `atlas_size` texels, and its texel size for the normal offset. */
+void kiln_atlas_view_pack(const kiln_shadow_view *v, uint32_t atlas_size, uint32_t tile_size,
+                          uint8_t out[KILN_ATLAS_VIEW_SIZE]);
 void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]);
 
 /* Writes one instance record: model, normal matrix, params (material, flags | lod << 8, joint

@@ -1,9 +1,9 @@
 /* The allocation-free steady state: a representative scene (the demo scene plus 320 instances
  * over 4 meshes x 8 materials, and 40 point lights) renders 90 warm-up frames, then 60 frames in
  * which kiln itself must not allocate once, with the default settings (the sun's cascaded shadows
- * on) and with anti-aliasing on. The cascade maps are 512 texels square rather than 2048: the test
- * counts allocations, which do not depend on the maps' size, and lavapipe clears and rasterises
- * the default maps 150 times over for minutes. Allocations are counted by --wrap of malloc and
+ * on) and with anti-aliasing on. The cascade maps are 512 texels square rather than 2048, and the
+ * atlas 1024 rather than 4096: the test counts allocations, which do not depend on the maps' size,
+ * and lavapipe clears and rasterises the default maps 150 times over for minutes. Allocations are counted by --wrap of malloc and
  * friends over everything statically linked (libkiln), not inside Dawn or the driver. With
  * KILN_ALLOC_REPORT=1 the renderer's per-phase report is printed for hunting regressions. */
 #include <kiln/core/half.h>
@@ -79,6 +79,10 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     for (int i = 0; i < LIGHTS; i++)
         lights[1 + i] = kiln_light_point((kiln_vec3){(float)(i % 8) * 1.5f - 6.0f, 0.8f, -(float)(i / 8) * 2.0f},
                                          (kiln_vec3){1, 0.7f, 0.4f}, 40.0f, 3.0f);
+    /* Shadows from all three kinds: the sun, a point light's cube and a spot, in the atlas. */
+    lights[1].cast_shadows = true;
+    lights[2] = kiln_light_spot((kiln_vec3){0, 3, 1}, (kiln_vec3){0, -1, -0.5f}, (kiln_vec3){1, 1, 1}, 200.0f, 8.0f, 0.3f, 0.5f);
+    lights[2].cast_shadows = true;
     kiln_render_scene scene = demo.scene;
     scene.instances = instances;
     scene.instance_count = total;
@@ -126,20 +130,22 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     FIXTURE_CLOSE_CLEAN(f);
     CHECK(stats.instances_drawn > 300);
     CHECK_EQ_INT(stats.lights, LIGHTS);
-    /* Shadows are on by default: the sun's four cascades are drawn every measured frame. */
-    CHECK_EQ_INT(stats.shadow_views, 4);
+    /* Shadows are on by default: the sun's four cascades, and the demo's spot (one view) and
+     * point light (six) in the atlas, are drawn every measured frame. */
+    CHECK_EQ_INT(stats.shadow_views, 4 + 7);
+    CHECK_EQ_INT(stats.shadowed_lights, 2);
     CHECK(stats.shadow_draw_calls > 0);
     CHECK_EQ_INT(allocations, 0);
 }
 
 TEST(a_steady_frame_allocates_nothing) {
-    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.cascade_resolution = 512}, false);
+    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.cascade_resolution = 512, .atlas_size = 1024, .atlas_tile = 256}, false);
 }
 
 /* Multisampled depth and HDR, the resolve, the 4-sample pipelines, the ldr transient and the
  * fxaa pass's bind group, with an equirectangular environment (its sky group, one bake). */
 TEST(a_steady_frame_with_msaa_4_fxaa_and_a_map_allocates_nothing) {
-    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true, .cascade_resolution = 512}, true);
+    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true, .cascade_resolution = 512, .atlas_size = 1024, .atlas_tile = 256}, true);
 }
 
 /* Paints a colour into a transient, then blurs nothing fancier than a copy of it into the canvas

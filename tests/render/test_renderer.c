@@ -43,9 +43,10 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
     CHECK(contrast > 30);
     CHECK_EQ_INT(stats.instances_submitted, 19);
     CHECK_EQ_INT(stats.lights, 10);
-    CHECK_EQ_INT(stats.passes, 21); /* four cascade shadow passes, the camera's six, bloom's 11 */
-    CHECK_EQ_INT(stats.transient_textures, 4); /* depth, hdr, the cascade maps, the bloom chain */
-    CHECK_EQ_INT(stats.shadow_views, 4);
+    CHECK_EQ_INT(stats.passes, 22); /* four cascade passes, the atlas pass, the camera's six, bloom's 11 */
+    CHECK_EQ_INT(stats.transient_textures, 5); /* depth, hdr, the cascade maps, the atlas, the bloom chain */
+    CHECK_EQ_INT(stats.shadow_views, 4 + 7); /* the cascades; a spot's view and a point light's six */
+    CHECK_EQ_INT(stats.shadowed_lights, 2);
     CHECK(stats.shadow_draw_calls > 0);
     CHECK(stats.draw_calls > 0 && stats.draw_calls <= stats.instances_drawn);
 }

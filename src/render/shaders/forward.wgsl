@@ -28,6 +28,11 @@
 
 const PREFILTERED_MIPS: f32 = 6.0; // KILN_IBL_PREFILTERED_MIPS
 
+// The spot and point lights' shadow views and the atlas they were drawn into (a one-texel
+// placeholder when no light casts, or in depth-only passes).
+@group(3) @binding(13) var<uniform> atlas_views: AtlasViews;
+@group(3) @binding(14) var shadow_atlas: texture_depth_2d;
+
 struct VertexIn {
     @builtin(instance_index) instance: u32,
     @location(0) position: vec3<f32>,
@@ -119,6 +124,15 @@ fn local_lights(s: Surface, world_position: vec3<f32>, cluster: u32) -> vec3<f32
         // Watts spread over the sphere (/ 4 pi), inverse-square falloff windowed to zero at range.
         var radiance = light.color_intensity / (4.0 * PI * max(distance * distance, 1e-4));
         radiance *= light_range_falloff(light, distance) * light_spot_factor(light, l);
+        if (light.shadow_view >= 0) {
+            // A point light's six views follow its first, one per cube face.
+            var view_index = u32(light.shadow_view);
+            if (light.kind == LIGHT_KIND_POINT) {
+                view_index += atlas_cube_face(-to_light);
+            }
+            radiance *= atlas_view_visibility(atlas_views.views[view_index], shadow_atlas, shadow_sampler, world_position,
+                                              s.normal, distance);
+        }
         total += brdf_direct(s, l, radiance);
     }
     return total;

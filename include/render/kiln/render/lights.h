@@ -42,8 +42,11 @@ typedef struct kiln_light {
     float inner_angle;      /* spot: half-angle from the axis of full intensity */
     float outer_angle;      /* spot: half-angle from the axis where intensity reaches 0 */
     bool disable_shadow_casting; /* sun: casts cascaded shadows by default (zero); set, the sun
-                                  * lights everything unshadowed. Point and spot lights cast no
-                                  * shadows */
+                                  * lights everything unshadowed. Ignored for other kinds */
+    bool cast_shadows;      /* point and spot: off by default; set, the light gets views in the
+                             * shadow atlas (one for a spot, six for a point light), handed out
+                             * in scene order while tiles last; the rest stay unshadowed.
+                             * Ignored for the sun (see disable_shadow_casting) */
 } kiln_light;
 
 /* Constructors normalise `direction` (a zero vector stays zero). A sun of `lux` shining along

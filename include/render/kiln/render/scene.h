@@ -71,14 +71,20 @@ typedef struct kiln_render_settings {
     float bloom_threshold;        /* 0 means 1.0: the scene-linear value (largest channel) where
                                    * bloom starts, softened over a knee of half of it each side */
     bool disable_culling;         /* frustum culling of instances on by default */
-    bool disable_shadows;         /* the sun's cascaded shadows on by default; when set no shadow
-                                   * view is fitted and no shadow pass is declared */
+    bool disable_shadows;         /* shadows on by default (the sun's cascades, and the atlas for
+                                   * lights with cast_shadows); when set no shadow view is fitted
+                                   * or allocated and no shadow pass is declared */
     float shadow_distance;        /* metres in front of the camera the last cascade ends; 0 means
                                    * 60. A camera whose near plane is at or beyond it gets no
                                    * shadows */
     uint32_t cascade_resolution;  /* texels per side of each cascade's map, 16..8192; 0 means
                                    * 2048. Read every frame: a change makes a map of the new size
                                    * the next frame */
+    uint32_t atlas_size;          /* texels per side of the spot and point lights' shadow atlas,
+                                   * 64..8192; 0 means 4096. Read every frame */
+    uint32_t atlas_tile;          /* texels per side of one light view's tile, at least 16 and
+                                   * dividing atlas_size; 0 means 512 (64 tiles; at most
+                                   * KILN_ATLAS_MAX_VIEWS = 64 are used) */
     const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
                                    * nothing to reload); a directory: the programs are read from
                                    * it and hot reloaded, a name it lacks falling back to the
@@ -143,7 +149,9 @@ typedef struct kiln_frame_stats {
     uint32_t draw_calls;              /* forward opaque and blend */
     uint32_t prepass_draw_calls;      /* draws of the depth prepass */
     uint32_t shadow_draw_calls;       /* draws into the shadow maps, every cascade */
-    uint32_t shadow_views;            /* shadow views rendered: 4 cascades, or 0 */
+    uint32_t shadow_views;            /* shadow views rendered: the 4 cascades (or 0) and the
+                                       * atlas views of spot (1 each) and point (6) lights */
+    uint32_t shadowed_lights;         /* spot and point lights given atlas views this frame */
     uint32_t environment_bakes;       /* 1 when this frame re-baked the image-based lighting (the
                                        * environment or the sun changed, shaders were reloaded,
                                        * or kiln_renderer_invalidate_environment), else 0 */
