@@ -107,6 +107,8 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     /* Shadows are on by default: the sun's four cascades are drawn every measured frame. */
     CHECK_EQ_INT(stats.shadow_views, 4);
     CHECK(stats.shadow_draw_calls > 0);
+    /* The wireframe draws each of the camera's batches once, as the forward passes do. */
+    CHECK_EQ_INT(stats.wireframe_draw_calls, settings->wireframe ? stats.draw_calls : 0);
     CHECK_EQ_INT(allocations, 0);
 }
 
@@ -115,9 +117,11 @@ TEST(a_steady_frame_allocates_nothing) {
 }
 
 /* Multisampled depth and HDR, the resolve, the 4-sample pipelines, the ldr transient and the
- * fxaa pass's bind group. */
-TEST(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing) {
-    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true, .cascade_resolution = 512});
+ * fxaa pass's bind group; and the wireframe pass over it all, with its per-mesh groups (blended,
+ * masked and double-sided materials among them) and its resolve of hdr. */
+TEST(a_steady_frame_with_msaa_4_fxaa_and_wireframe_allocates_nothing) {
+    check_steady_demo_frames_allocate_nothing(
+        &(kiln_render_settings){.msaa = 4, .fxaa = true, .wireframe = true, .cascade_resolution = 512});
 }
 
 /* Paints a colour into a transient, then blurs nothing fancier than a copy of it into the canvas
@@ -209,5 +213,5 @@ TEST(a_steady_frame_with_program_passes_allocates_nothing) {
     CHECK_EQ_INT(allocations, 0);
 }
 
-TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_and_fxaa_allocates_nothing),
+TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_fxaa_and_wireframe_allocates_nothing),
           T(a_steady_frame_with_program_passes_allocates_nothing))
