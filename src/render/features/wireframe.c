@@ -11,7 +11,7 @@
  * barycentric stream would need three vertices per triangle index for every mesh, kept beside
  * the indexed one or replacing it for every pass.
  *
- * The pass tests against the prepass depth without writing, with a small bias towards the camera,
+ * The pass tests against the prepass depth without writing, with a tiny bias towards the camera,
  * so only visible edges show and an edge never fights the surface it lies on; it culls back faces
  * as the material does. Its pipelines (by cull mode and sample count) and its per-mesh bind groups
  * are built the first frame that needs them, so with wireframe off nothing of it exists, and a
@@ -24,11 +24,12 @@
 /* Pipelines by variant: bit 0 double-sided (no culling), bit 1 four samples. */
 enum { WIRE_DOUBLE_SIDED = 1, WIRE_MSAA4 = 2, WIRE_VARIANTS = 4 };
 
-/* The depth bias towards the camera (reverse-Z: positive is nearer), constant in depth units and
- * per unit of depth slope: enough that rounding between two programs cannot hide an edge, far too
- * little to show one through a surface in front. */
+/* The depth bias towards the camera (reverse-Z: positive is nearer), in depth units: a few ulps of
+ * the triangle's depth, so rounding between two programs cannot hide an edge, and far too little to
+ * show one through a surface in front. Constant only: a slope-scaled bias grows with the depth
+ * step per pixel, which on a triangle seen edge-on (a sphere's rim, distant ground) exceeds the
+ * gap to what covers it, and such edges showed through the boxes in front of them. */
 #define WIRE_DEPTH_BIAS 8
-#define WIRE_SLOPE_BIAS 1.0f
 
 /* A mesh's storage group, tagged by the buffers it names: a mesh uploaded again (replaced, or a
  * removed index reused) has new buffers, so its group is made again. */
@@ -92,7 +93,6 @@ static kiln_render_pipeline wire_pipeline(wireframe_state *s, uint32_t variant, 
         .sample_count = variant & WIRE_MSAA4 ? 4 : 1,
     };
     d.depth.bias = WIRE_DEPTH_BIAS;
-    d.depth.bias_slope_scale = WIRE_SLOPE_BIAS;
     kiln_render_pipeline built = kiln_resources_create_render_pipeline(s->r->res, &d, err);
     if (!built.id) return built;
     if (!kiln_shader_library_watch_render_pipeline(s->r->library, s->program, built, &d, err)) {
@@ -121,13 +121,16 @@ static kiln_bind_group mesh_group(wireframe_state *s, uint32_t index, const kiln
     /* A storage binding is limited in size where a vertex buffer is not: say so rather than let
      * Dawn refuse the group. */
     uint64_t limit = r->gfx->limits.maxStorageBufferBindingSize;
-    uint64_t size = kiln_resources_buffer_size(r->res, mesh->vertices);
-    if (limit && size > limit) {
-        kiln_error_set(err, KILN_ERR_CAPACITY,
-                       "mesh %u: its %llu-byte vertex buffer exceeds the device's storage binding size of %llu bytes, "
-                       "which the wireframe reads it through",
-                       index, (unsigned long long)size, (unsigned long long)limit);
-        return (kiln_bind_group){0};
+    const kiln_buffer buffers[2] = {mesh->vertices, mesh->indices};
+    for (int i = 0; i < 2; i++) {
+        uint64_t size = kiln_resources_buffer_size(r->res, buffers[i]);
+        if (limit && size > limit) {
+            kiln_error_set(err, KILN_ERR_CAPACITY,
+                           "mesh %u: its %llu-byte %s buffer exceeds the device's storage binding size of %llu bytes, "
+                           "which the wireframe reads it through",
+                           index, (unsigned long long)size, i ? "index" : "vertex", (unsigned long long)limit);
+            return (kiln_bind_group){0};
+        }
     }
     kiln_binding_resource entries[2] = {{.binding = 0, .buffer = mesh->vertices}, {.binding = 1, .buffer = mesh->indices}};
     kiln_bind_group made = kiln_resources_create_bind_group(r->res, "wireframe mesh", s->mesh_layout, entries, 2, err);
