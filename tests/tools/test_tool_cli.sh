@@ -37,6 +37,10 @@ row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got '-1'"
 row kiln-render 2 '' "kiln-render: --bloom-strength wants a positive number, got '-0.5'" -- --demo -o x.png --bloom-strength -0.5
 row kiln-render 2 '' "kiln-render: --bloom-threshold wants a positive number, got 'bright'" -- --demo -o x.png --bloom-threshold bright
 row kiln-render 2 '' "kiln-render: --shadow-distance wants a positive number of metres, got '0'" -- --demo -o x.png --shadow-distance 0
+# The settings flags are in the usage.
+for flag in --msaa --fxaa --no-bloom --no-shadows --wireframe; do
+    "$bin/kiln-render" --help | grep -q -- "\[$flag" || { echo "FAIL kiln-render --help: no $flag"; failures=$((failures + 1)); }
+done
 row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json
 row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
 
