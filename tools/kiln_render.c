@@ -6,7 +6,7 @@
  *   kiln-render --demo -o out/demo.png [common flags]
  *   common flags: [--size WxH] [--tonemap NAME] [--exposure F] [--msaa 1|4] [--fxaa]
  *                 [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
- *                 [--no-shadows] [--shadow-distance M]
+ *                 [--no-shadows] [--shadow-distance M] [--wireframe]
  *                 [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]
  *                 [--debug none|normals|clusters|overdraw|albedo|cascades] [--stats] [--graph]
  *   kiln-render --help | --version
@@ -52,7 +52,7 @@ static int usage(FILE *out, int status) {
                  "       kiln-render --help | --version\n"
                  "common flags: [--size WxH] [--tonemap %s] [--exposure F]\n"
                  "              [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]\n"
-                 "              [--no-shadows] [--shadow-distance M]\n"
+                 "              [--no-shadows] [--shadow-distance M] [--wireframe]\n"
                  "              [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]\n"
                  "              [--debug %s] [--stats] [--graph]\n"
                  "A model without --camera or --look-from is framed from its bounds; the framing is printed on\n"
@@ -159,6 +159,7 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--graph")) o->graph = true;
         else if (!strcmp(a, "--fxaa")) o->settings.fxaa = true;
+        else if (!strcmp(a, "--wireframe")) o->settings.wireframe = true;
         else if (!strcmp(a, "--no-bloom")) o->settings.disable_bloom = true;
         else if (!strcmp(a, "--no-shadows")) o->settings.disable_shadows = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
@@ -219,10 +220,10 @@ static int parse(int argc, char **argv, options *o) {
 static void print_stats(const kiln_frame_stats *s) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
            "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"shadowed_lights\": %u, \"environment_bakes\": %u, "
-           "\"lights\": %u, "
-           "\"passes\": %u, \"transient_textures\": %u}\n",
+           "\"wireframe_draw_calls\": %u, \"lights\": %u, \"passes\": %u, \"transient_textures\": %u}\n",
            s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
-           s->shadow_views, s->shadowed_lights, s->environment_bakes, s->lights, s->passes, s->transient_textures);
+           s->shadow_views, s->shadowed_lights, s->environment_bakes, s->wireframe_draw_calls, s->lights, s->passes,
+           s->transient_textures);
 }
 
 /* What the frame draws: the demo scene, or an imported model with the command line's camera and

@@ -84,8 +84,10 @@ bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const c
         .lods = {{.first_index = 0, .index_count = md->index_count}},
     };
     size_t n = md->vertex_count;
-    m.vertices = make_buffer(res, name, "vertices", WGPUBufferUsage_Vertex, n * KILN_VERTEX_STRIDE, md,
-                             kiln_mesh_pack_vertices, NULL, err);
+    /* The vertex and index buffers are Storage as well, so a pass can pull vertices by index (the
+     * renderer's wireframe reads the corner of each triangle that way); the usage costs no memory. */
+    m.vertices = make_buffer(res, name, "vertices", WGPUBufferUsage_Vertex | WGPUBufferUsage_Storage,
+                             n * KILN_VERTEX_STRIDE, md, kiln_mesh_pack_vertices, NULL, err);
     bool ok = m.vertices.id != 0;
     if (ok && m.skinned) {
         m.skin = make_buffer(res, name, "skin", WGPUBufferUsage_Vertex, n * KILN_SKIN_STRIDE, md, kiln_mesh_pack_skin,
@@ -93,8 +95,8 @@ bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const c
         ok = m.skin.id != 0;
     }
     if (ok) {
-        m.indices = make_buffer(res, name, "indices", WGPUBufferUsage_Index, (size_t)md->index_count * sizeof(uint32_t),
-                                md, NULL, md->indices, err);
+        m.indices = make_buffer(res, name, "indices", WGPUBufferUsage_Index | WGPUBufferUsage_Storage,
+                                (size_t)md->index_count * sizeof(uint32_t), md, NULL, md->indices, err);
         ok = m.indices.id != 0;
     }
     if (ok && md->morph_target_count) {

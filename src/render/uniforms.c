@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kiln/geometry/mesh_data.h>
 #include <kiln/shader/wgsl_reflect.h>
 
 #include "clusters.h"
@@ -164,6 +165,15 @@ static const block_member CLUSTER_MEMBERS_[] = {
 static const block_layout CLUSTER_BLOCK = {"ClusterUniform", sizeof(kiln_cluster_uniform), CLUSTER_MEMBERS_,
                                            sizeof CLUSTER_MEMBERS_ / sizeof CLUSTER_MEMBERS_[0]};
 #undef MEMBER
+
+/* A vertex of the mesh stream (kiln/geometry/mesh_data.h) as the wireframe pulls it from storage. */
+static const block_member MESH_VERTEX_MEMBERS_[] = {
+    {"position", KILN_VERTEX_OFFSET_POSITION, 12}, {"normal", KILN_VERTEX_OFFSET_NORMAL, 12},
+    {"tangent", KILN_VERTEX_OFFSET_TANGENT, 16},   {"uv0", KILN_VERTEX_OFFSET_UV0, 8},
+    {"uv1", KILN_VERTEX_OFFSET_UV1, 8},
+};
+static const block_layout MESH_VERTEX_BLOCK = {"MeshVertex", KILN_VERTEX_STRIDE, MESH_VERTEX_MEMBERS_,
+                                               sizeof MESH_VERTEX_MEMBERS_ / sizeof MESH_VERTEX_MEMBERS_[0]};
 
 /* ---- the packers ------------------------------------------------------------------------------ */
 
@@ -327,6 +337,9 @@ static const struct {
     {"clusters.wgsl", &CLUSTER_BLOCK},
     {"clusters.wgsl", &LIGHT_BLOCK},
     {"ibl.wgsl", &kiln_bake_block},
+    {"wireframe.wgsl", &kiln_instance_block},
+    {"wireframe.wgsl", &kiln_pass_view_block},
+    {"wireframe.wgsl", &MESH_VERTEX_BLOCK},
 };
 #define SHARED_BLOCK_COUNT (sizeof SHARED_BLOCKS / sizeof SHARED_BLOCKS[0])
 

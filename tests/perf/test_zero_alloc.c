@@ -135,6 +135,8 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     CHECK_EQ_INT(stats.shadow_views, 4 + 7);
     CHECK_EQ_INT(stats.shadowed_lights, 2);
     CHECK(stats.shadow_draw_calls > 0);
+    /* The wireframe draws each of the camera's batches once, as the forward passes do. */
+    CHECK_EQ_INT(stats.wireframe_draw_calls, settings->wireframe ? stats.draw_calls : 0);
     CHECK_EQ_INT(allocations, 0);
 }
 
@@ -143,9 +145,14 @@ TEST(a_steady_frame_allocates_nothing) {
 }
 
 /* Multisampled depth and HDR, the resolve, the 4-sample pipelines, the ldr transient and the
- * fxaa pass's bind group, with an equirectangular environment (its sky group, one bake). */
-TEST(a_steady_frame_with_msaa_4_fxaa_and_a_map_allocates_nothing) {
-    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true, .cascade_resolution = 512, .atlas_size = 1024, .atlas_tile = 256}, true);
+ * fxaa pass's bind group, with an equirectangular environment (its sky group, one bake); and the
+ * wireframe pass over it all, with its per-mesh groups (blended, masked and double-sided materials
+ * among them) and its resolve of hdr. */
+TEST(a_steady_frame_with_msaa_4_fxaa_wireframe_and_a_map_allocates_nothing) {
+    check_steady_demo_frames_allocate_nothing(&(kiln_render_settings){.msaa = 4, .fxaa = true, .wireframe = true,
+                                                                      .cascade_resolution = 512, .atlas_size = 1024,
+                                                                      .atlas_tile = 256},
+                                              true);
 }
 
 /* Paints a colour into a transient, then blurs nothing fancier than a copy of it into the canvas
@@ -237,5 +244,5 @@ TEST(a_steady_frame_with_program_passes_allocates_nothing) {
     CHECK_EQ_INT(allocations, 0);
 }
 
-TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_fxaa_and_a_map_allocates_nothing),
+TEST_MAIN(T(a_steady_frame_allocates_nothing), T(a_steady_frame_with_msaa_4_fxaa_wireframe_and_a_map_allocates_nothing),
           T(a_steady_frame_with_program_passes_allocates_nothing))

@@ -43,6 +43,10 @@ row kiln-render 2 '' "kiln-render: --env-intensity wants a positive number, got 
 echo "not an image" >"$tmp/sky.txt"
 row kiln-render 1 '' "kiln-render: $tmp/sky.txt: not a Radiance HDR image" -- --demo -o x.png --env "$tmp/sky.txt"
 row kiln-render 1 '' "kiln-render: $tmp/missing.hdr: *"                   -- --demo -o x.png --env "$tmp/missing.hdr"
+# The settings flags are in the usage.
+for flag in --msaa --fxaa --no-bloom --no-shadows --wireframe; do
+    "$bin/kiln-render" --help | grep -q -- "\[$flag" || { echo "FAIL kiln-render --help: no $flag"; failures=$((failures + 1)); }
+done
 row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json
 row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
 

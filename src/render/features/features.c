@@ -8,6 +8,7 @@
     X(forward_opaque)          \
     X(sky)                     \
     X(forward_blend)           \
+    X(wireframe)               \
     X(bloom)                   \
     X(tonemap)                 \
     X(fxaa)

@@ -70,6 +70,9 @@ typedef struct kiln_render_settings {
                                    * to the scene colour */
     float bloom_threshold;        /* 0 means 1.0: the scene-linear value (largest channel) where
                                    * bloom starts, softened over a knee of half of it each side */
+    bool wireframe;               /* off by default; set, every triangle the camera draws gets
+                                   * its edges drawn over the shaded image as dark lines about a
+                                   * pixel wide (one more pass, on every adapter) */
     bool disable_culling;         /* frustum culling of instances on by default */
     bool disable_shadows;         /* shadows on by default (the sun's cascades, and the atlas for
                                    * lights with cast_shadows); when set no shadow view is fitted
@@ -155,6 +158,7 @@ typedef struct kiln_frame_stats {
     uint32_t environment_bakes;       /* 1 when this frame re-baked the image-based lighting (the
                                        * environment or the sun changed, shaders were reloaded,
                                        * or kiln_renderer_invalidate_environment), else 0 */
+    uint32_t wireframe_draw_calls;    /* draws of the wireframe pass: one per camera batch, or 0 */
     uint32_t lights;                  /* point and spot lights packed this frame */
     uint32_t passes;                  /* executed frame-graph passes */
     uint32_t transient_textures;      /* pooled physical textures */
