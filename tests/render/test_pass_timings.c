@@ -144,7 +144,6 @@ TEST(a_device_without_timestamp_queries_reports_unavailable_and_no_passes) {
     CHECK_MSG(demo_scene_build(h.r, (float)W / H, &demo, &err), "%s", err.message);
     printf("branch: timestamp queries hidden from the renderer (the device %s them)\n", had ? "has" : "lacks");
     check_unavailable(&h, &demo);
-    CHECK(!strcmp(kiln_frame_timings_status_name(KILN_FRAME_TIMINGS_UNAVAILABLE), "unavailable"));
     demo_scene_free(&demo);
     CHECK_EQ_INT(renderer_fixture_close(&h), 0);
 }

@@ -41,7 +41,7 @@ typedef struct kiln_frame_pass_timing {
  * overwritten (never moved or freed) by a later kiln_renderer_render, _record or _pass_timings,
  * and freed by kiln_renderer_destroy; copy what must outlast that. */
 typedef struct kiln_frame_timings {
-    kiln_frame_timings_status status;
+    kiln_frame_timings_status status;     /* READY, PENDING or UNAVAILABLE (see the enum) */
     uint32_t count;                       /* entries of `passes`: the frame's executed passes; 0 unless READY */
     const kiln_frame_pass_timing *passes; /* in execution order; NULL unless READY */
     uint64_t frame;                       /* the frame measured: 1 is the renderer's first recorded frame */
