@@ -60,6 +60,7 @@ void renderer_timings_place(kiln_renderer *r) {
     renderer_timings *t = r->timings;
     if (!t) return;
     ++t->frame;
+    pass_timing_ring_end(&t->ring, false); /* a frame that failed before its resolve: unmeasured */
     /* With every readback buffer in flight (the GPU is behind, or nobody pumps) the resolve
      * would be refused: this frame runs untimed rather than write queries no one reads. */
     if (kiln_timestamps_in_flight(t->timestamps) == KILN_TIMESTAMP_READBACKS) return;
