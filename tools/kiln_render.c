@@ -14,8 +14,9 @@
  * reads it back and writes a PNG. A model without a camera flag is framed from its bounds and the
  * framing is printed on stderr as flags that reproduce it. --stats prints the frame statistics as
  * one JSON object, with the GPU time of each pass where the device has timestamp queries (and
- * "gpu_timings": "unavailable" where it has none); --graph prints the frame graph as Graphviz DOT. Exit status: 0 written, 1 the
- * model or the GPU failed, 2 a bad command line; every failure is one line on stderr. */
+ * "gpu_timings": "unavailable" where it has none); --graph prints the frame graph as Graphviz
+ * DOT. Exit status: 0 written, 1 the model or the GPU failed, 2 a bad command line; every
+ * failure is one line on stderr. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -187,7 +187,8 @@ TEST(passes_past_the_cap_are_not_timed_and_long_names_are_cut) {
 }
 
 TEST_MAIN(T(nothing_is_ready_before_a_readback_comes_back), T(each_query_pair_becomes_its_pass_time_in_milliseconds),
-          T(a_later_frame_replaces_the_latest_and_an_older_one_does_not), T(a_full_ring_forgets_its_oldest_frame_and_its_late_readback_is_dropped),
+          T(a_later_frame_replaces_the_latest_and_an_older_one_does_not),
+          T(a_full_ring_forgets_its_oldest_frame_and_its_late_readback_is_dropped),
           T(frames_that_went_unmeasured_take_no_slot),
           T(an_unresolved_frame_is_never_awaited), T(a_frame_with_an_unwritten_or_backward_pair_is_dropped_whole),
           T(a_pass_that_takes_no_time_reads_zero_not_absent),

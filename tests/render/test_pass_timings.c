@@ -34,8 +34,8 @@ static void check_timings_match_the_graph(kiln_renderer *r, const kiln_frame_tim
     CHECK_EQ_INT(t->count, kiln_renderer_stats(r)->passes);
     double sum = 0.0;
     for (uint32_t i = 0; i < count; i++) {
-        CHECK_MSG(!strcmp(t->passes[i].name, kiln_frame_graph_pass_name(r->graph, order[i])), "pass %u: '%s' vs '%s'", i,
-                  t->passes[i].name, kiln_frame_graph_pass_name(r->graph, order[i]));
+        const char *name = kiln_frame_graph_pass_name(r->graph, order[i]);
+        CHECK_MSG(!strcmp(t->passes[i].name, name), "pass %u: '%s' vs '%s'", i, t->passes[i].name, name);
         CHECK_MSG(isfinite(t->passes[i].gpu_ms) && t->passes[i].gpu_ms >= 0.0, "pass '%s': %g ms", t->passes[i].name,
                   t->passes[i].gpu_ms);
         sum += t->passes[i].gpu_ms;

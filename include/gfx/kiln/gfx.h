@@ -653,7 +653,8 @@ bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_
  * records the resolve of queries [0, count) and their copy into a free readback buffer, tagged
  * with the caller's token. When the encoder is submitted the buffer's map starts (discarding the
  * encoder frees it again); the map completes inside a later kiln_gfx_pump, and
- * kiln_timestamps_poll hands the values out, oldest first. Nothing waits: a frame that finds every readback buffer in flight simply goes unmeasured.
+ * kiln_timestamps_poll hands the values out, oldest first. Nothing waits: a frame that finds
+ * every readback buffer in flight simply goes unmeasured.
  * Values are nanoseconds on the GPU's clock (Dawn may quantize them); only differences mean
  * anything.
  * ------------------------------------------------------------------------------------------- */
