@@ -14,8 +14,10 @@
  * Renders a glTF model (imported with kiln_gltf_import) or the built-in demo scene offscreen,
  * reads it back and writes a PNG. A model without a camera flag is framed from its bounds and the
  * framing is printed on stderr as flags that reproduce it. --stats prints the frame statistics as
- * one JSON object; --graph prints the frame graph as Graphviz DOT. Exit status: 0 written, 1 the
- * model or the GPU failed, 2 a bad command line; every failure is one line on stderr. */
+ * one JSON object, with the GPU time of each pass where the device has timestamp queries (and
+ * "gpu_timings": "unavailable" where it has none); --graph prints the frame graph as Graphviz
+ * DOT. Exit status: 0 written, 1 the model or the GPU failed, 2 a bad command line; every
+ * failure is one line on stderr. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,13 +219,38 @@ static int parse(int argc, char **argv, options *o) {
     return (o->demo || o->model) && o->out_path ? check_model_flags(o) : usage(stderr, 2);
 }
 
-static void print_stats(const kiln_frame_stats *s) {
+/* Prints a JSON string; pass names are plain text, but a quote or backslash must not break the line. */
+static void print_json_string(const char *text) {
+    putchar('"');
+    for (const char *c = text; *c; c++) {
+        if (*c == '"' || *c == '\\') putchar('\\');
+        if ((unsigned char)*c >= 0x20) putchar(*c);
+    }
+    putchar('"');
+}
+
+/* The counts, then the GPU time of each pass of the frame: "gpu_timings" says whether they were
+ * measured ("ready"), and "gpu_passes" lists them, or is null where the device has no timestamp
+ * queries ("unavailable"). */
+static void print_stats(const kiln_frame_stats *s, const kiln_frame_timings *t) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
            "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"shadowed_lights\": %u, \"environment_bakes\": %u, "
-           "\"wireframe_draw_calls\": %u, \"lights\": %u, \"passes\": %u, \"transient_textures\": %u}\n",
+           "\"wireframe_draw_calls\": %u, \"lights\": %u, \"passes\": %u, \"transient_textures\": %u, "
+           "\"gpu_timings\": \"%s\", \"gpu_passes\": ",
            s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
            s->shadow_views, s->shadowed_lights, s->environment_bakes, s->wireframe_draw_calls, s->lights, s->passes,
-           s->transient_textures);
+           s->transient_textures, kiln_frame_timings_status_name(t->status));
+    if (t->status != KILN_FRAME_TIMINGS_READY) {
+        printf("null}\n");
+        return;
+    }
+    putchar('[');
+    for (uint32_t i = 0; i < t->count; i++) {
+        printf("%s{\"pass\": ", i ? ", " : "");
+        print_json_string(t->passes[i].name);
+        printf(", \"gpu_ms\": %.4f}", t->passes[i].gpu_ms);
+    }
+    printf("], \"gpu_total_ms\": %.4f}\n", t->total_ms);
 }
 
 /* What the frame draws: the demo scene, or an imported model with the command line's camera and
@@ -316,7 +343,12 @@ static bool render_frame(kiln_gfx *gfx, kiln_resources *res, const options *o, c
     }
     ok = ok && kiln_renderer_render(r, f.scene, (kiln_render_target){kiln_resources_texture_raw(res, target, NULL), kiln_resources_texture_view_raw(res, view, NULL)}, err);
     ok = ok && kiln_resources_read_texture(res, kiln_resources_texture_raw(res, target, NULL), img, err);
-    if (ok && o->stats) print_stats(kiln_renderer_stats(r));
+    if (ok && o->stats) {
+        /* The readback above waited for the frame; one pump brings its timestamps in. */
+        kiln_gfx_pump(gfx, true);
+        kiln_frame_timings timings = kiln_renderer_pass_timings(r);
+        print_stats(kiln_renderer_stats(r), &timings);
+    }
     if (ok && o->graph) {
         size_t n = kiln_renderer_graph_dot(r, NULL, 0) + 1;
         char *dot = malloc(n);

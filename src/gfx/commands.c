@@ -48,28 +48,28 @@ bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const 
 
 /* Checked here so that a bad index is a kiln error naming the pass, not an uncaptured Dawn error
  * that invalidates the whole encoder. */
-static bool timestamps_valid(const kiln_encoder *enc, const char *label, const kiln_pass_timestamps *ts,
-                             kiln_error *err) {
+static bool timestamps_valid(const kiln_encoder *enc, const char *kind, const char *label,
+                             const kiln_pass_timestamps *ts, kiln_error *err) {
     const char *name = label ? label : "";
     if (!enc->res->gfx->features.timestamp_query)
-        return kiln_error_set(err, KILN_ERR_GPU, "render pass '%s': the device has no timestamp queries", name);
+        return kiln_error_set(err, KILN_ERR_GPU, "%s '%s': the device has no timestamp queries", kind, name);
     if (!ts->query_set)
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': timestamp writes need a query set", name);
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s '%s': timestamp writes need a query set", kind, name);
     if (wgpuQuerySetGetType(ts->query_set) != WGPUQueryType_Timestamp)
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': the query set is not a timestamp set",
-                              name);
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s '%s': the query set is not a timestamp set",
+                              kind, name);
     uint32_t count = wgpuQuerySetGetCount(ts->query_set);
     bool has_begin = ts->begin_index != WGPU_QUERY_SET_INDEX_UNDEFINED;
     bool has_end = ts->end_index != WGPU_QUERY_SET_INDEX_UNDEFINED;
     if (!has_begin && !has_end)
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': timestamp writes name no query", name);
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s '%s': timestamp writes name no query", kind, name);
     if ((has_begin && ts->begin_index >= count) || (has_end && ts->end_index >= count))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
-                              "render pass '%s': timestamp query %u is past the set's %u queries", name,
+                              "%s '%s': timestamp query %u is past the set's %u queries", kind, name,
                               has_begin && ts->begin_index >= count ? ts->begin_index : ts->end_index, count);
     if (has_begin && ts->begin_index == ts->end_index)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
-                              "render pass '%s': beginning and end both write timestamp query %u", name, ts->begin_index);
+                              "%s '%s': beginning and end both write timestamp query %u", kind, name, ts->begin_index);
     return true;
 }
 
@@ -81,7 +81,7 @@ bool kiln_encoder_begin_render_pass_timed(kiln_encoder *enc, const char *label, 
     if (color_count > KILN_MAX_COLOR_ATTACHMENTS)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "render pass '%s': %u colour attachments, at most %d",
                               label ? label : "", color_count, KILN_MAX_COLOR_ATTACHMENTS);
-    if (ts && !timestamps_valid(enc, label, ts, err)) return false;
+    if (ts && !timestamps_valid(enc, "render pass", label, ts, err)) return false;
     WGPURenderPassColorAttachment raw_colors[KILN_MAX_COLOR_ATTACHMENTS];
     for (uint32_t i = 0; i < color_count; i++) {
         raw_colors[i] = (WGPURenderPassColorAttachment){
@@ -128,9 +128,22 @@ bool kiln_encoder_begin_render_pass_timed(kiln_encoder *enc, const char *label, 
 }
 
 bool kiln_encoder_begin_compute_pass(kiln_encoder *enc, const char *label, kiln_compute_pass *out, kiln_error *err) {
+    return kiln_encoder_begin_compute_pass_timed(enc, label, NULL, out, err);
+}
+
+bool kiln_encoder_begin_compute_pass_timed(kiln_encoder *enc, const char *label, const kiln_pass_timestamps *ts,
+                                           kiln_compute_pass *out, kiln_error *err) {
     *out = (kiln_compute_pass){0};
     if (!encoder_ready(enc, "begin_compute_pass", err)) return false;
-    WGPUComputePassDescriptor d = {.label = kiln_sv(label)};
+    if (ts && !timestamps_valid(enc, "compute pass", label, ts, err)) return false;
+    WGPUPassTimestampWrites writes;
+    if (ts)
+        writes = (WGPUPassTimestampWrites){
+            .querySet = ts->query_set,
+            .beginningOfPassWriteIndex = ts->begin_index,
+            .endOfPassWriteIndex = ts->end_index,
+        };
+    WGPUComputePassDescriptor d = {.label = kiln_sv(label), .timestampWrites = ts ? &writes : NULL};
     out->raw = wgpuCommandEncoderBeginComputePass(enc->raw, &d);
     if (!out->raw) return kiln_error_set(err, KILN_ERR_GPU, "could not begin compute pass '%s'", label ? label : "");
     out->encoder = enc;

@@ -43,7 +43,8 @@ static bool execute_pass(kiln_frame_graph *g, uint32_t p, kiln_encoder *enc, kil
     kiln_error begin_err = {0};
     if (pass->compute) {
         kiln_compute_pass cp;
-        if (!kiln_encoder_begin_compute_pass(enc, pass->name, &cp, &begin_err))
+        if (!kiln_encoder_begin_compute_pass_timed(enc, pass->name, pass->timed ? &pass->timestamps : NULL, &cp,
+                                                   &begin_err))
             return kiln_error_set(err, begin_err.code, "frame graph: pass '%s': %s", fg_name(pass->name), begin_err.message);
         ctx.compute = &cp;
         if (pass->record) pass->record(&ctx, pass->user);

@@ -21,7 +21,7 @@ typedef struct fg_pass {
     kiln_fg_record_fn record;
     void *user;
     bool compute;
-    bool timed;                    /* begin the render pass with `timestamps` */
+    bool timed;                    /* begin the pass with `timestamps` */
     kiln_pass_timestamps timestamps;
     uint32_t colors;               /* colour attachments declared */
     bool has_depth;                /* a depth attachment declared */

@@ -1,7 +1,8 @@
 /* One frame: pump the device, resolve the settings, pack lights, the view and the lighting, build the
  * views (the camera's, then the sun's cascades; cull, sort, batch), upload instance records and pass views, let every feature declare
- * its passes, compile the graph and execute it into the caller's encoder. Nothing here waits on
- * the GPU, and after warm-up nothing allocates. */
+ * its passes, compile the graph and execute it into the caller's encoder, every pass timed where
+ * the device has timestamp queries (pass_timings.c). Nothing here waits on the GPU, and after
+ * warm-up nothing allocates. */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,12 +84,14 @@ static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
         render_features[i]->declare(r, r->feature_state[i], &r->frame);
     renderer_alloc_mark(r, "graph declare");
     if (!kiln_frame_graph_compile(r->graph, err)) return false;
+    renderer_timings_place(r);
     renderer_alloc_mark(r, "graph compile");
     uint32_t passes;
     kiln_frame_graph_order(r->graph, &passes);
     r->stats.passes = passes;
     r->stats.transient_textures = kiln_frame_graph_physical_count(r->graph);
     if (!kiln_frame_graph_execute(r->graph, enc, err)) return false;
+    renderer_timings_resolve(r, enc);
     renderer_alloc_mark(r, "recording");
     return true;
 }
@@ -97,6 +100,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
                           kiln_encoder *enc, kiln_error *err) {
     kiln_gfx_pump(r->gfx, false);
     if (r->gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer");
+    renderer_timings_collect(r);
     r->stats = (kiln_frame_stats){0};
     uint32_t width = 0, height = 0;
     if (!check_target(r, target, &width, &height, err)) return false;

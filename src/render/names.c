@@ -48,3 +48,15 @@ bool kiln_debug_mode_from_name(const char *name, kiln_debug_mode *out) {
     if (i >= 0) *out = (kiln_debug_mode)i;
     return i >= 0;
 }
+
+static const char *const PASS_TIMINGS_STATUS_NAMES[] = {
+    [KILN_FRAME_TIMINGS_UNAVAILABLE] = "unavailable",
+    [KILN_FRAME_TIMINGS_PENDING] = "pending",
+    [KILN_FRAME_TIMINGS_READY] = "ready",
+};
+
+const char *kiln_frame_timings_status_name(kiln_frame_timings_status status) {
+    return (unsigned)status < sizeof PASS_TIMINGS_STATUS_NAMES / sizeof PASS_TIMINGS_STATUS_NAMES[0]
+               ? PASS_TIMINGS_STATUS_NAMES[status]
+               : NULL;
+}

@@ -166,12 +166,14 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
         return NULL;
     }
     r->texture_registry = r->own_textures;
+    renderer_timings_create(r);
     return r;
 }
 
 void kiln_renderer_destroy(kiln_renderer *r) {
     if (!r) return;
     kiln_resources *res = r->res;
+    renderer_timings_destroy(r);
     destroy_features(r);
     for (uint32_t i = 0; i < r->material_count; i++)
         if (r->materials[i].live) kiln_gpu_material_destroy(&r->materials[i].gpu, res);

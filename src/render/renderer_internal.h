@@ -8,6 +8,8 @@
  *   shadow_atlas.c      spot and point light views in the shadow atlas, CPU math only (shadow_atlas.h)
  *   ibl.c               the environment bake: image-based lighting textures (ibl.h)
  *   pipelines.c         the shared bind group layouts and the scene pipeline variant cache
+ *   pass_timings.c      GPU time per pass: timestamp writes, resolve, non-blocking readback
+ *   pass_timing_ring.c  its CPU half: the frames in flight and their pass names, ticks to ms
  *   features/           one family of passes per file (features/features.h: the interface and list)
  */
 #ifndef KILN_RENDERER_INTERNAL_H
@@ -191,6 +193,21 @@ typedef struct render_frame {
     kiln_fg_resource shadow_atlas;
 } render_frame;
 
+/* ---- GPU pass timings (pass_timings.c) ----------------------------------------------------- */
+
+/* The timestamp queries and the frame ring; NULL in the renderer without timestamp queries. */
+typedef struct renderer_timings renderer_timings;
+
+/* At creation: sets r->timings where the device has timestamp queries (a failure only logs). */
+void renderer_timings_create(kiln_renderer *r);
+void renderer_timings_destroy(kiln_renderer *r);
+/* Takes the readbacks that came back (after a pump) into the latest frame. */
+void renderer_timings_collect(kiln_renderer *r);
+/* After compile: gives every executed pass its timestamp writes and notes its name. */
+void renderer_timings_place(kiln_renderer *r);
+/* After execute: resolves the frame's queries into `enc`, whose submit starts the readback. */
+void renderer_timings_resolve(kiln_renderer *r, kiln_encoder *enc);
+
 /* Logs the allocations since the previous mark when an allocation probe is set. */
 void renderer_alloc_mark(kiln_renderer *r, const char *phase);
 /* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */
@@ -249,6 +266,7 @@ struct kiln_renderer {
     uint32_t record_count, batch_count;
 
     kiln_frame_stats stats;
+    renderer_timings *timings;  /* NULL without timestamp queries */
     uint64_t (*alloc_probe)(void);
     uint64_t alloc_mark;
 };

@@ -1,5 +1,6 @@
-/* Timestamp writes on render passes and their non-blocking readback (kiln_timestamps). Every test
- * needs the adapter's timestamp queries and is skipped, saying so, without them. */
+/* Timestamp writes on render and compute passes and their non-blocking readback
+ * (kiln_timestamps). Every test needs the adapter's timestamp queries and is skipped, saying so,
+ * without them. */
 #include "gfx_fixture.h"
 
 #define SIZE 8
@@ -75,6 +76,27 @@ TEST(a_timed_pass_reads_back_its_begin_and_end) {
     CHECK_MSG(values[1] >= values[0], "end %llu before begin %llu", (unsigned long long)values[1],
               (unsigned long long)values[0]);
     CHECK_EQ_INT(kiln_timestamps_in_flight(t.ts), 0);
+    timed_close(&t);
+    FIXTURE_CLOSE_CLEAN(t.f);
+}
+
+/* A compute pass writes its queries the same way (the renderer times its cluster light cull). */
+TEST(a_timed_compute_pass_reads_back_its_begin_and_end) {
+    timed_fixture t;
+    TIMED_OPEN(t, 2);
+    kiln_error err = {0};
+    kiln_encoder enc;
+    CHECK(kiln_encoder_begin(&enc, t.f.res, "timed", &err));
+    kiln_pass_timestamps w = kiln_timestamps_pass(t.ts, 0, 1);
+    kiln_compute_pass pass;
+    CHECK_MSG(kiln_encoder_begin_compute_pass_timed(&enc, "timed compute", &w, &pass, &err), "%s", err.message);
+    kiln_compute_pass_end(&pass);
+    CHECK_MSG(kiln_timestamps_resolve(t.ts, &enc, 2, 5, &err), "%s", err.message);
+    CHECK(kiln_encoder_finish_and_submit(&enc, &err));
+    uint64_t values[2] = {0}, token = 0;
+    CHECK_EQ_INT(poll_until_done(&t, values, 2, &token), 2);
+    CHECK_EQ_INT(token, 5);
+    CHECK(values[0] != 0 && values[1] >= values[0]);
     timed_close(&t);
     FIXTURE_CLOSE_CLEAN(t.f);
 }
@@ -165,6 +187,11 @@ TEST(a_query_index_past_the_set_is_refused_before_recording) {
     CHECK(!timed_clear(&t, &enc, 2, 2, &err));
     CHECK_STR_CONTAINS(err.message, "beginning and end both write timestamp query 2");
     CHECK(timed_clear(&t, &enc, 2, WGPU_QUERY_SET_INDEX_UNDEFINED, &err));
+    kiln_pass_timestamps past = kiln_timestamps_pass(t.ts, 4, 5);
+    kiln_compute_pass cp;
+    CHECK(!kiln_encoder_begin_compute_pass_timed(&enc, "cull", &past, &cp, &err));
+    CHECK_STR_CONTAINS(err.message, "compute pass 'cull': timestamp query 4 is past the set's 4 queries");
+    CHECK(!enc.pass_open);
     CHECK(kiln_encoder_finish_and_submit(&enc, &err));
     timed_close(&t);
     FIXTURE_CLOSE_CLEAN(t.f);
@@ -207,7 +234,8 @@ TEST(destroying_with_readbacks_in_flight_is_safe) {
     FIXTURE_CLOSE_CLEAN(t.f);
 }
 
-TEST_MAIN(T(a_timed_pass_reads_back_its_begin_and_end), T(readbacks_are_polled_oldest_first),
+TEST_MAIN(T(a_timed_pass_reads_back_its_begin_and_end), T(a_timed_compute_pass_reads_back_its_begin_and_end),
+          T(readbacks_are_polled_oldest_first),
           T(nothing_is_polled_before_the_encoder_is_submitted), T(discarding_the_encoder_frees_its_readback),
           T(a_resolve_with_every_readback_in_flight_is_refused),
           T(a_query_index_past_the_set_is_refused_before_recording), T(a_resolve_past_the_capacity_is_refused),

@@ -66,5 +66,12 @@ TEST(the_render_guide_names_every_one_in_its_row) {
     CHECK_MSG(missing[0] == '\0', "docs/guides/render.md's settings rows do not name %s", missing);
 }
 
+TEST(every_frame_timings_status_has_a_name) {
+    CHECK(!strcmp(kiln_frame_timings_status_name(KILN_FRAME_TIMINGS_UNAVAILABLE), "unavailable"));
+    CHECK(!strcmp(kiln_frame_timings_status_name(KILN_FRAME_TIMINGS_PENDING), "pending"));
+    CHECK(!strcmp(kiln_frame_timings_status_name(KILN_FRAME_TIMINGS_READY), "ready"));
+    CHECK(kiln_frame_timings_status_name((kiln_frame_timings_status)3) == NULL);
+}
+
 TEST_MAIN(T(every_tonemapper_and_debug_mode_round_trips_through_its_name), T(unknown_names_and_values_are_refused),
-          T(the_render_guide_names_every_one_in_its_row))
+          T(the_render_guide_names_every_one_in_its_row), T(every_frame_timings_status_has_a_name))

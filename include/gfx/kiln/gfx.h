@@ -559,7 +559,7 @@ bool kiln_encoder_begin_render_pass(kiln_encoder *enc, const char *label, const 
 /* Begins a compute pass into out; fails while another pass is open. */
 bool kiln_encoder_begin_compute_pass(kiln_encoder *enc, const char *label, kiln_compute_pass *out, kiln_error *err);
 
-/* Timestamp writes for one render pass: the GPU's time at its beginning and at its end, into
+/* Timestamp writes for one render or compute pass: the GPU's time at its beginning and at its end, into
  * queries of a Timestamp query set (kiln_timestamps_query_set). An index of
  * WGPU_QUERY_SET_INDEX_UNDEFINED writes nothing at that end. */
 typedef struct kiln_pass_timestamps {
@@ -575,6 +575,11 @@ typedef struct kiln_pass_timestamps {
 bool kiln_encoder_begin_render_pass_timed(kiln_encoder *enc, const char *label, const kiln_color_attachment *colors,
                                           uint32_t color_count, const kiln_depth_attachment *depth,
                                           const kiln_pass_timestamps *ts, kiln_render_pass *out, kiln_error *err);
+
+/* begin_compute_pass with timestamp writes; ts NULL writes none. Fails, recording nothing, for
+ * the same reasons as begin_render_pass_timed. */
+bool kiln_encoder_begin_compute_pass_timed(kiln_encoder *enc, const char *label, const kiln_pass_timestamps *ts,
+                                           kiln_compute_pass *out, kiln_error *err);
 
 /* Registers a hook (see kiln_encoder_hook); fails when the encoder was submitted or already
  * carries KILN_ENCODER_MAX_HOOKS. */
@@ -644,15 +649,16 @@ bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture,
                                        kiln_image *out, kiln_error *err);
 
 /* ---------------------------------------------------------------------------------------------
- * Timestamps: GPU times of render passes, read back without stalling the frame
+ * Timestamps: GPU times of render and compute passes, read back without stalling the frame
  *
  * A kiln_timestamps owns a Timestamp query set of `capacity` queries, a resolve buffer and
  * KILN_TIMESTAMP_READBACKS mappable buffers used in rotation. Per encoder: passes write queries
- * (kiln_encoder_begin_render_pass_timed), kiln_timestamps_resolve records the resolve of queries
- * [0, count) and their copy into a free readback buffer, tagged with the caller's token. When the
- * encoder is submitted the buffer's map starts (discarding the encoder frees it again); the map
- * completes inside a later kiln_gfx_pump, and kiln_timestamps_poll hands the values out, oldest
- * first. Nothing waits: a frame that finds every readback buffer in flight simply goes unmeasured.
+ * (kiln_encoder_begin_render_pass_timed, _begin_compute_pass_timed), kiln_timestamps_resolve
+ * records the resolve of queries [0, count) and their copy into a free readback buffer, tagged
+ * with the caller's token. When the encoder is submitted the buffer's map starts (discarding the
+ * encoder frees it again); the map completes inside a later kiln_gfx_pump, and
+ * kiln_timestamps_poll hands the values out, oldest first. Nothing waits: a frame that finds
+ * every readback buffer in flight simply goes unmeasured.
  * Values are nanoseconds on the GPU's clock (Dawn may quantize them); only differences mean
  * anything.
  * ------------------------------------------------------------------------------------------- */

@@ -184,10 +184,10 @@ uint32_t kiln_frame_graph_add_pass(kiln_frame_graph *g, const char *name, kiln_f
 uint32_t kiln_frame_graph_add_compute_pass(kiln_frame_graph *g, const char *name, kiln_fg_record_fn record,
                                            void *user);
 
-/* Timestamp writes for a render pass (copied): the graph begins it with them. May be called
- * after compile, before the pass executes, without invalidating the compile, so a caller that
- * executes in ranges (_execute_range) can place each range's queries as it goes. A compute pass
- * ignores them. */
+/* Timestamp writes for a render or compute pass (copied): the graph begins it with them; NULL
+ * takes them off again. May be called after compile, before the pass executes, without
+ * invalidating the compile, so a caller that executes in ranges (_execute_range) can place each
+ * range's queries as it goes. */
 void kiln_frame_graph_timestamps(kiln_frame_graph *g, uint32_t pass, const kiln_pass_timestamps *writes);
 
 /* Sampling a texture, reading a buffer. */

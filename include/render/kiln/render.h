@@ -13,6 +13,7 @@
 #include <kiln/gfx.h>
 #include <kiln/geometry.h>
 #include <kiln/render/lights.h>
+#include <kiln/render/frame_timings.h>
 #include <kiln/assets/material.h>
 #include <kiln/render/scene.h>
 #include <kiln/render/tonemap.h>
@@ -108,6 +109,14 @@ const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r);
 /* Bakes the image-based lighting again at the next frame, whatever changed: for an equirect
  * texture whose pixels were updated under the same id, which the renderer does not watch. */
 void kiln_renderer_invalidate_environment(kiln_renderer *r);
+/* The GPU time of each pass of the most recent frame whose timestamps came back
+ * (kiln/render/frame_timings.h): status READY with one entry per executed pass, in execution
+ * order, named as the frame graph names it; PENDING before any frame came back (they arrive a
+ * frame or more after the frame's submit, through kiln_gfx_pump, which every render and record
+ * calls first); UNAVAILABLE, with no entries, where the device has no timestamp queries. Takes
+ * the readbacks that came back since the last call and never waits. `passes` is the renderer's
+ * and borrowed: overwritten by the next render, record or pass_timings call, freed with r. */
+kiln_frame_timings kiln_renderer_pass_timings(kiln_renderer *r);
 
 /* The frame graph of the last frame as Graphviz DOT (see kiln_frame_graph_to_graphviz). */
 size_t kiln_renderer_graph_dot(const kiln_renderer *r, char *out, size_t size);
