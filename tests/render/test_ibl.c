@@ -79,7 +79,7 @@ static bool read_texel(renderer_fixture *h, kiln_texture t, uint32_t mip, uint32
 
 /* The estimator of shaders/ibl.wgsl's cs_brdf_lut, in double precision with the same samples. */
 static void brdf_lut_cpu(double n_dot_v, double roughness, double out[2]) {
-    double alpha = roughness * roughness, a2 = alpha * alpha;
+    double alpha = fmax(roughness * roughness, 0.002), a2 = alpha * alpha;
     double v[3] = {sqrt(1.0 - n_dot_v * n_dot_v), 0.0, n_dot_v};
     double scale = 0.0, bias = 0.0;
     for (uint32_t i = 0; i < KILN_IBL_BRDF_LUT_SAMPLES; i++) {
@@ -129,8 +129,9 @@ TEST(the_brdf_table_matches_the_cpu_estimator) {
         kiln_image_read_pixel(&table, x, y, gpu);
         brdf_lut_cpu((x + 0.5) / KILN_IBL_BRDF_LUT_SIZE, (y + 0.5) / KILN_IBL_BRDF_LUT_SIZE, cpu);
         for (int c = 0; c < 2; c++) {
-            /* Half floats keep 11 significant bits: 1/2048 of the value, plus float rounding. */
-            double tolerance = fabs(cpu[c]) / 1024.0 + 1e-4, off = fabs(gpu[c] - cpu[c]);
+            /* Half floats keep 11 significant bits (1/2048 of the value); float arithmetic on the
+             * GPU, whose compilers may contract and reorder, as much again. */
+            double tolerance = fabs(cpu[c]) / 512.0 + 2e-4, off = fabs(gpu[c] - cpu[c]);
             if (off > worst) worst = off;
             CHECK_MSG(off <= tolerance, "texel (%u, %u) channel %d: GPU %.6f, CPU %.6f", x, y, c, (double)gpu[c], cpu[c]);
         }

@@ -197,7 +197,9 @@ fn cs_brdf_lut(@builtin(global_invocation_id) id: vec3<u32>) {
     // f0 in the split-sum specular, with the direct BRDF's visibility term (brdf.wgsl).
     let n_dot_v = (f32(id.x) + 0.5) / f32(size.x);
     let roughness = (f32(id.y) + 0.5) / f32(size.y);
-    let alpha = roughness * roughness;
+    // The direct BRDF's floor (brdf.wgsl): smoother is never shaded, and below it the estimator
+    // is all float rounding.
+    let alpha = max(roughness * roughness, 0.002);
     let v = vec3<f32>(sqrt(1.0 - n_dot_v * n_dot_v), 0.0, n_dot_v);
     var scale = 0.0;
     var bias = 0.0;
