@@ -2,8 +2,8 @@
  * pipeline_key and built the first time a frame draws with one.
  *
  * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records), 2 material,
- * 3 pass: the cluster buffers, the pass view slot (dynamic offset) and the sun's shadows (the
- * Shadows block, the cascade maps, the comparison sampler). Depth-only passes use the scene
+ * 3 pass: the cluster buffers, the pass view slot (dynamic offset), the sun's shadows (the
+ * Shadows block, the cascade maps, the comparison sampler) and the ambient occlusion (binding 12). Depth-only passes use the scene
  * layout and read the slot of the view they render from.
  * Every pipeline is registered with the shader library, so a reload of its program rebuilds it in
  * place under the same handle. */
@@ -35,6 +35,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
          .min_binding_size = KILN_SHADOWS_UNIFORM_SIZE},
         {.binding = 6, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D_ARRAY},
         {.binding = 7, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_COMPARISON_SAMPLER},
+        {.binding = RENDER_PASS_AO_BINDING, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D},
     };
     if (!(r->frame_layout = kiln_resources_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
     if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;

@@ -36,8 +36,10 @@ typedef struct renderer_material {
 #define RENDER_DEPTH_FORMAT WGPUTextureFormat_Depth32Float
 
 /* Group 3's entries: the cluster uniform, lights, counts, indices, the pass view, then the
- * Shadows block, the cascade maps and the comparison sampler (pipelines.c has the layout). */
-#define RENDER_PASS_GROUP_ENTRIES 8
+ * Shadows block, the cascade maps and the comparison sampler (bindings 0..7), and the ambient
+ * occlusion at binding 12 (pipelines.c has the layout). */
+#define RENDER_PASS_GROUP_ENTRIES 9
+#define RENDER_PASS_AO_BINDING 12
 /* The shadow pipelines' depth bias (reverse-Z, so negative: away from the sun), constant in
  * depth units and per unit of depth slope. */
 #define RENDER_SHADOW_DEPTH_BIAS (-2)
@@ -64,8 +66,9 @@ typedef struct pipeline_cache_entry {
 } pipeline_cache_entry;
 
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
-/* Group 3's entries with `cascade_maps` in the shadow-map slot (renderer.c). */
-void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps,
+/* Group 3's entries with `cascade_maps` in the shadow-map slot and `ao` in the AO slot
+ * (renderer.c). */
+void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps, kiln_texture_view ao,
                                  kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]);
 void renderer_destroy_layouts(kiln_renderer *r);
 /* What a pass draws: colour, the camera's depth, or depth into a shadow map. */
@@ -128,13 +131,13 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
 
 /* What the sun's shadows keep for the renderer's life: the Shadows block, the comparison sampler,
  * a one-texel stand-in for the map when no cascade is rendered, and the shading pass groups by the
- * map's view. */
+ * map's and the ambient occlusion's views. */
 typedef struct renderer_shadows {
     kiln_buffer uniform;                   /* the Shadows block */
     kiln_sampler comparison;
     kiln_texture placeholder;              /* 1x1 Depth32Float, one layer, viewed as an array */
     kiln_texture_view placeholder_view;
-    kiln_bind_group_cache *shading_groups; /* the shading pass group by cascade map view */
+    kiln_bind_group_cache *shading_groups; /* the shading pass group by cascade map and AO views */
     kiln_cascade cascades[KILN_CASCADE_COUNT];
     uint32_t cascade_count;                /* this frame's: KILN_CASCADE_COUNT or 0 */
     uint32_t first_view;                   /* the first cascade's view index */
@@ -149,8 +152,11 @@ bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene
                                 const kiln_light *sun, bool has_sun, kiln_error *err);
 /* The group 3 the shading passes bind: the renderer's cluster buffers and pass views with the
  * frame's cascade maps (`map`, read by the recording pass) or, when no cascade is rendered
- * (map.index 0), the placeholder. Id 0 with ctx->error set on failure. */
-kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource map);
+ * (map.index 0), the placeholder; and the frame's ambient occlusion (`ao`, read by the recording
+ * pass) or, when none is computed (ao.index 0), the white texture. Id 0 with ctx->error set on
+ * failure. */
+kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource map,
+                                            kiln_fg_resource ao);
 
 /* ---- the frame (frame.c) ------------------------------------------------------------------- */
 
@@ -169,6 +175,9 @@ typedef struct render_frame {
     /* The cascade maps: one Depth32Float 2D array transient of KILN_CASCADE_COUNT layers, declared
      * by the shadows feature (0 when no cascade is rendered); the shading passes read it whole. */
     kiln_fg_resource cascade_maps;
+    /* The ambient occlusion the shading passes multiply their ambient term by: `ao`, an RGBA8Unorm
+     * transient of the frame's size, declared by the AO feature (0 with AO off). */
+    kiln_fg_resource ao;
 } render_frame;
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */

@@ -16,7 +16,8 @@ bool renderer_shadows_create(kiln_renderer *r, kiln_error *err) {
     if (!(s->placeholder = kiln_resources_create_texture(r->res, &placeholder, err)).id) return false;
     kiln_texture_view_desc array = {.dimension = WGPUTextureViewDimension_2DArray};
     if (!(s->placeholder_view = kiln_resources_create_texture_view(r->res, s->placeholder, &array, err)).id) return false;
-    /* One map view per frame; two entries ride out the frame a resize hands out a new one. */
+    /* One group per frame (by its map and AO views); two entries ride out the frame a resize
+     * hands out new ones. */
     s->shading_groups = kiln_bind_group_cache_create(r->res, 2, err);
     return s->shading_groups != NULL;
 }
@@ -51,12 +52,14 @@ bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene
     return kiln_resources_write_buffer(r->res, s->uniform, 0, block, sizeof block, err);
 }
 
-kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource map) {
-    if (!map.index) return r->pass_group;
-    kiln_texture_view view = kiln_fg_context_view_handle(ctx, map);
-    if (!view.id) return (kiln_bind_group){0};
+kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource map,
+                                            kiln_fg_resource ao) {
+    if (!map.index && !ao.index) return r->pass_group;
+    kiln_texture_view map_view = map.index ? kiln_fg_context_view_handle(ctx, map) : r->shadows.placeholder_view;
+    kiln_texture_view ao_view = ao.index ? kiln_fg_context_view_handle(ctx, ao) : r->defaults.white_view;
+    if (!map_view.id || !ao_view.id) return (kiln_bind_group){0};
     kiln_binding_resource entries[RENDER_PASS_GROUP_ENTRIES];
-    renderer_pass_group_entries(r, view, entries);
+    renderer_pass_group_entries(r, map_view, ao_view, entries);
     return kiln_bind_group_cache_get(r->shadows.shading_groups, "shading pass", r->pass_layout, entries,
                                      RENDER_PASS_GROUP_ENTRIES, &ctx->error);
 }
