@@ -115,8 +115,8 @@ TEST(an_open_plane_is_unoccluded) {
     if (f.rendered) kiln_image_free(&f.img);
     CHECK_EQ_INT(f.dirty, 0);
     CHECK(f.rendered);
-    CHECK_MSG(mean > 0.97f, "the open plane's mean occlusion is %g, want above 0.97", (double)mean);
-    CHECK_MSG(darkest > 0.9f, "the open plane's darkest pixel is %g, want above 0.9", (double)darkest);
+    CHECK_MSG(mean > 0.99f, "the open plane's mean occlusion is %g, want above 0.99", (double)mean);
+    CHECK_MSG(darkest > 0.95f, "the open plane's darkest pixel is %g, want above 0.95", (double)darkest);
 }
 
 TEST(the_ground_in_a_corner_is_clearly_occluded) {
