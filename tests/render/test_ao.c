@@ -144,7 +144,8 @@ TEST(disable_ao_declares_no_ao_pass_and_nothing_is_occluded) {
     bool dot_on = strstr(dot, ": gtao\"") && strstr(dot, ": ao blur\"") && strstr(dot, "label=\"ao raw\\n") &&
                   strstr(dot, "label=\"ao\\n");
     ao_frame off = render_frame(&(kiln_render_settings){.disable_ao = true}, true);
-    bool dot_off = strstr(dot, "gtao") || strstr(dot, "ao blur") || strstr(dot, "ao raw") || strstr(dot, "label=\"ao\\n");
+    bool dot_off = strstr(dot, "gtao") || strstr(dot, "ao blur") || strstr(dot, "ao raw") ||
+                   strstr(dot, "label=\"ao\\n");
     if (on.rendered) kiln_image_free(&on.img);
     if (off.rendered) kiln_image_free(&off.img);
     CHECK_EQ_INT(on.dirty, 0);

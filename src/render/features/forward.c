@@ -1,7 +1,7 @@
 /* Forward+ shading: opaque and masked geometry, then (after the sky) blended geometry back to
  * front, into the HDR target, testing against the prepass depth and reading the cluster lists,
- * the sun's cascade maps and the ambient occlusion. Both draw with the scene pipelines of the frame's sample count (the
- * key's PIPELINE_MSAA4). */
+ * the sun's cascade maps and the ambient occlusion. Both draw with the scene pipelines of the
+ * frame's sample count (the key's PIPELINE_MSAA4). */
 #include "features.h"
 
 static void record_shading(kiln_fg_context *ctx, kiln_renderer *r, bool blended) {

@@ -1,7 +1,7 @@
 // Forward+ shading: the scene's opaque and blended geometry lit by the sun (through its cascaded
 // shadows), the clustered point and spot lights and a hemispheric ambient term from the
-// environment, occluded by the screen-space ambient occlusion. Also the depth-only entry points of the prepass and the shadow maps (vs_main +
-// fs_masked / no fragment).
+// environment, occluded by the screen-space ambient occlusion. Also the depth-only entry points
+// of the prepass and the shadow maps (vs_main + fs_masked / no fragment).
 #include "common.wgsl"
 #include "material.wgsl"
 #include "brdf.wgsl"
