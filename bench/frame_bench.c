@@ -152,9 +152,10 @@ int main(int argc, char **argv) {
         }
     }
     const config configs[] = {
-        {"all off", {.disable_shadows = true, .disable_bloom = true}},
-        {"defaults (shadows, bloom)", {0}},
+        {"all off", {.disable_shadows = true, .disable_bloom = true, .disable_ao = true}},
+        {"defaults (shadows, ao, bloom)", {0}},
         {"no shadows", {.disable_shadows = true}},
+        {"no ao", {.disable_ao = true}},
         {"no bloom", {.disable_bloom = true}},
         {"defaults, 1024 cascade maps", {.cascade_resolution = 1024}},
         {"defaults + fxaa", {.fxaa = true}},

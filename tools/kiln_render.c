@@ -6,9 +6,9 @@
  *   kiln-render --demo -o out/demo.png [common flags]
  *   common flags: [--size WxH] [--tonemap NAME] [--exposure F] [--msaa 1|4] [--fxaa]
  *                 [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
- *                 [--no-shadows] [--shadow-distance M] [--wireframe]
+ *                 [--no-shadows] [--shadow-distance M] [--no-ao] [--ao-radius M] [--wireframe]
  *                 [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]
- *                 [--debug none|normals|clusters|overdraw|albedo|cascades] [--stats] [--graph]
+ *                 [--debug none|normals|clusters|overdraw|albedo|cascades|ao] [--stats] [--graph]
  *   kiln-render --help | --version
  *
  * Renders a glTF model (imported with kiln_gltf_import) or the built-in demo scene offscreen,
@@ -54,7 +54,7 @@ static int usage(FILE *out, int status) {
                  "       kiln-render --help | --version\n"
                  "common flags: [--size WxH] [--tonemap %s] [--exposure F]\n"
                  "              [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]\n"
-                 "              [--no-shadows] [--shadow-distance M] [--wireframe]\n"
+                 "              [--no-shadows] [--shadow-distance M] [--no-ao] [--ao-radius M] [--wireframe]\n"
                  "              [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]\n"
                  "              [--debug %s] [--stats] [--graph]\n"
                  "A model without --camera or --look-from is framed from its bounds; the framing is printed on\n"
@@ -164,6 +164,7 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--wireframe")) o->settings.wireframe = true;
         else if (!strcmp(a, "--no-bloom")) o->settings.disable_bloom = true;
         else if (!strcmp(a, "--no-shadows")) o->settings.disable_shadows = true;
+        else if (!strcmp(a, "--no-ao")) o->settings.disable_ao = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
         else if (!strcmp(a, "--size") && v) {
             if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height || o->width > 8192 || o->height > 8192) {
@@ -208,6 +209,12 @@ static int parse(int argc, char **argv, options *o) {
             o->settings.shadow_distance = strtof(v, &end);
             if (*end || !(o->settings.shadow_distance > 0.0f) || isinf(o->settings.shadow_distance))
                 return fprintf(stderr, "kiln-render: --shadow-distance wants a positive number of metres, got '%s'\n", v), 2;
+            i++;
+        } else if (!strcmp(a, "--ao-radius") && v) {
+            char *end;
+            o->settings.ao_radius = strtof(v, &end);
+            if (*end || !(o->settings.ao_radius > 0.0f) || isinf(o->settings.ao_radius))
+                return fprintf(stderr, "kiln-render: --ao-radius wants a positive number of metres, got '%s'\n", v), 2;
             i++;
         } else if (a[0] != '-' && !o->model) {
             o->model = a;

@@ -2,9 +2,9 @@
  * pipeline_key and built the first time a frame draws with one.
  *
  * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records), 2 material,
- * 3 pass: the cluster buffers, the pass view slot (dynamic offset) and the sun's shadows (the
- * Shadows block, the cascade maps, the comparison sampler) and the image-based lighting (ibl.h).
- * Depth-only passes use the scene
+ * 3 pass: the cluster buffers, the pass view slot (dynamic offset), the sun's shadows (the
+ * Shadows block, the cascade maps, the comparison sampler), the image-based lighting (ibl.h),
+ * the ambient occlusion (binding 12) and the atlas shadows. Depth-only passes use the scene
  * layout and read the slot of the view they render from.
  * Every pipeline is registered with the shader library, so a reload of its program rebuilds it in
  * place under the same handle. */
@@ -40,6 +40,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 9, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_CUBE},
         {.binding = 10, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D},
         {.binding = 11, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_FILTERING_SAMPLER},
+        {.binding = RENDER_PASS_AO_BINDING, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D},
         {.binding = 13, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = KILN_ATLAS_VIEWS_UNIFORM_SIZE},
         {.binding = 14, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D},

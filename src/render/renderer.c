@@ -53,12 +53,14 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     if (!r->clusters || !renderer_shadows_create(r, err) || !renderer_ibl_create(r, err)) return false;
     /* Depth passes bind this one: a cascade pass may not sample the map it draws into. */
     kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
-    renderer_pass_group_entries(r, r->shadows.placeholder_view, r->shadows.atlas_placeholder_view, pass);
+    renderer_pass_group_entries(r, r->shadows.placeholder_view, r->shadows.atlas_placeholder_view, r->defaults.white_view,
+                                pass);
     r->pass_group = kiln_resources_create_bind_group(res, "pass", r->pass_layout, pass, RENDER_PASS_GROUP_ENTRIES, err);
     return r->pass_group.id != 0;
 }
 
 void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps, kiln_texture_view atlas,
+                                 kiln_texture_view ao,
                                  kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]) {
     kiln_binding_resource entries[RENDER_PASS_GROUP_ENTRIES] = {
         {.binding = 0, .buffer = kiln_clusters_uniform_buffer(r->clusters), .size = sizeof(kiln_cluster_uniform)},
@@ -73,6 +75,7 @@ void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view casca
         {.binding = 9, .view = r->ibl.prefiltered_cube},
         {.binding = 10, .view = r->ibl.brdf_lut_view},
         {.binding = 11, .sampler = r->ibl.sampler},
+        {.binding = RENDER_PASS_AO_BINDING, .view = ao},
         {.binding = 13, .buffer = r->shadows.atlas_uniform, .size = KILN_ATLAS_VIEWS_UNIFORM_SIZE},
         {.binding = 14, .view = atlas},
     };

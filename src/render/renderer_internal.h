@@ -43,9 +43,11 @@ typedef struct renderer_material {
 
 /* Group 3's entries: the cluster uniform, lights, counts, indices, the pass view, then the
  * Shadows block, the cascade maps and the comparison sampler, then the image-based lighting:
- * irradiance and prefiltered cubes, the BRDF table and their sampler (bindings 8..11), then the
- * AtlasViews block and the shadow atlas (13, 14) (pipelines.c has the layout). */
-#define RENDER_PASS_GROUP_ENTRIES 14
+ * irradiance and prefiltered cubes, the BRDF table and their sampler (bindings 8..11), the
+ * ambient occlusion (12), then the AtlasViews block and the shadow atlas (13, 14) (pipelines.c
+ * has the layout). */
+#define RENDER_PASS_GROUP_ENTRIES 15
+#define RENDER_PASS_AO_BINDING 12
 /* The shadow pipelines' depth bias (reverse-Z, so negative: away from the sun), constant in
  * depth units and per unit of depth slope. */
 #define RENDER_SHADOW_DEPTH_BIAS (-2)
@@ -72,8 +74,10 @@ typedef struct pipeline_cache_entry {
 } pipeline_cache_entry;
 
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
-/* Group 3's entries with `cascade_maps` and `atlas` in the shadow-map slots (renderer.c). */
+/* Group 3's entries with `cascade_maps` and `atlas` in the shadow-map slots and `ao` in the AO
+ * slot (renderer.c). */
 void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps, kiln_texture_view atlas,
+                                 kiln_texture_view ao,
                                  kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]);
 void renderer_destroy_layouts(kiln_renderer *r);
 /* What a pass draws: colour, the camera's depth, or depth into a shadow map. */
@@ -136,7 +140,7 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
 
 /* What shadows keep for the renderer's life: the Shadows and AtlasViews blocks, the comparison
  * sampler, one-texel stand-ins for the maps when none is rendered, and the shading pass groups
- * by the maps' views; and this frame's cascades and atlas views. */
+ * by the maps' and the ambient occlusion's views; and this frame's cascades and atlas views. */
 typedef struct renderer_shadows {
     kiln_buffer uniform;                   /* the Shadows block */
     kiln_buffer atlas_uniform;             /* the AtlasViews block */
@@ -145,7 +149,7 @@ typedef struct renderer_shadows {
     kiln_texture_view placeholder_view;
     kiln_texture atlas_placeholder;        /* 1x1 Depth32Float, viewed as 2D */
     kiln_texture_view atlas_placeholder_view;
-    kiln_bind_group_cache *shading_groups; /* the shading pass group by the maps' views */
+    kiln_bind_group_cache *shading_groups; /* the shading pass group by the maps' and AO views */
     kiln_cascade cascades[KILN_CASCADE_COUNT];
     uint32_t cascade_count;                /* this frame's: KILN_CASCADE_COUNT or 0 */
     uint32_t first_view;                   /* the first cascade's view index */
@@ -167,9 +171,11 @@ bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene
 void renderer_shadows_assign_atlas(kiln_renderer *r, const kiln_render_scene *scene);
 /* The group 3 the shading passes bind: the renderer's cluster buffers and pass views with the
  * frame's cascade maps and shadow atlas (read by the recording pass) or, for either not rendered
- * (index 0), its placeholder. Id 0 with ctx->error set on failure. */
+ * (index 0), its placeholder; and the frame's ambient occlusion (`ao`, read by the recording
+ * pass) or, when none is computed (ao.index 0), the white texture. Id 0 with ctx->error set on
+ * failure. */
 kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource cascade_maps,
-                                            kiln_fg_resource atlas);
+                                            kiln_fg_resource atlas, kiln_fg_resource ao);
 
 /* ---- the frame (frame.c) ------------------------------------------------------------------- */
 
@@ -191,6 +197,9 @@ typedef struct render_frame {
     /* The spot and point lights' shadow atlas: one Depth32Float transient of settings.atlas_size
      * texels, declared by the shadows feature when a light has views (else 0). */
     kiln_fg_resource shadow_atlas;
+    /* The ambient occlusion the shading passes multiply their ambient term by: `ao`, an RGBA8Unorm
+     * transient of the frame's size, declared by the AO feature (0 with AO off). */
+    kiln_fg_resource ao;
 } render_frame;
 
 /* ---- GPU pass timings (pass_timings.c) ----------------------------------------------------- */

@@ -45,6 +45,9 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
                               atlas_tile, atlas_size);
     s.atlas_size = atlas_size;
     s.atlas_tile = atlas_tile;
+    if (!(s.ao_radius >= 0.0f) || isinf(s.ao_radius))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.ao_radius %g is not a positive number of metres", (double)s.ao_radius);
     if (s.exposure == 0.0f) s.exposure = 1.0f;
     if (s.shadow_distance == 0.0f) s.shadow_distance = 60.0f;
     if (s.cascade_resolution == 0) s.cascade_resolution = 2048;
@@ -52,6 +55,7 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if (s.ibl_intensity == 0.0f) s.ibl_intensity = 1.0f;
     if (s.bloom_strength == 0.0f) s.bloom_strength = 0.04f;
     if (s.bloom_threshold == 0.0f) s.bloom_threshold = 1.0f;
+    if (s.ao_radius == 0.0f) s.ao_radius = 0.5f;
     *out = s;
     return true;
 }

@@ -23,8 +23,8 @@ bool renderer_shadows_create(kiln_renderer *r, kiln_error *err) {
     kiln_buffer_desc atlas = {.label = "atlas views uniform", .size = KILN_ATLAS_VIEWS_UNIFORM_SIZE,
                               .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
     if (!(s->atlas_uniform = kiln_resources_create_buffer(r->res, &atlas, err)).id) return false;
-    /* One pair of map views per frame (and the placeholders when a map is missing); a few
-     * entries ride out the frames a resize or a change of what casts hands out new ones. */
+    /* One group per frame (by its map, atlas and AO views, or their placeholders); a few entries
+     * ride out the frames a resize or a change of what casts hands out new ones. */
     s->shading_groups = kiln_bind_group_cache_create(r->res, 4, err);
     return s->shading_groups != NULL;
 }
@@ -93,13 +93,14 @@ bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene
 }
 
 kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource cascade_maps,
-                                            kiln_fg_resource atlas) {
-    if (!cascade_maps.index && !atlas.index) return r->pass_group;
+                                            kiln_fg_resource atlas, kiln_fg_resource ao) {
+    if (!cascade_maps.index && !atlas.index && !ao.index) return r->pass_group;
     kiln_texture_view maps = cascade_maps.index ? kiln_fg_context_view_handle(ctx, cascade_maps) : r->shadows.placeholder_view;
     kiln_texture_view tiles = atlas.index ? kiln_fg_context_view_handle(ctx, atlas) : r->shadows.atlas_placeholder_view;
-    if (!maps.id || !tiles.id) return (kiln_bind_group){0};
+    kiln_texture_view ao_view = ao.index ? kiln_fg_context_view_handle(ctx, ao) : r->defaults.white_view;
+    if (!maps.id || !tiles.id || !ao_view.id) return (kiln_bind_group){0};
     kiln_binding_resource entries[RENDER_PASS_GROUP_ENTRIES];
-    renderer_pass_group_entries(r, maps, tiles, entries);
+    renderer_pass_group_entries(r, maps, tiles, ao_view, entries);
     return kiln_bind_group_cache_get(r->shadows.shading_groups, "shading pass", r->pass_layout, entries,
                                      RENDER_PASS_GROUP_ENTRIES, &ctx->error);
 }

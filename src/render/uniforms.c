@@ -113,6 +113,15 @@ static const block_member BLOOM_MEMBERS_[BLOOM_MEMBERS] = {
 };
 const block_layout kiln_bloom_block = {"Bloom", KILN_BLOOM_UNIFORM_SIZE, BLOOM_MEMBERS_, BLOOM_MEMBERS};
 
+enum { AO_RADIUS, AO_FALLOFF_START, AO_POWER, AO_BLUR_DEPTH_TOLERANCE, AO_MEMBERS };
+static const block_member AO_MEMBERS_[AO_MEMBERS] = {
+    [AO_RADIUS] = {"radius", 0, 4},
+    [AO_FALLOFF_START] = {"falloff_start", 4, 4},
+    [AO_POWER] = {"power", 8, 4},
+    [AO_BLUR_DEPTH_TOLERANCE] = {"blur_depth_tolerance", 12, 4},
+};
+const block_layout kiln_ao_block = {"AmbientOcclusion", KILN_AO_UNIFORM_SIZE, AO_MEMBERS_, AO_MEMBERS};
+
 enum {
     SHADOWS_WORLD_TO_SHADOW, SHADOWS_SPLITS, SHADOWS_TEXEL_WORLD, SHADOWS_RESOLUTION, SHADOWS_BLEND_BAND,
     SHADOWS_NORMAL_OFFSET, SHADOWS_ENABLED, SHADOWS_MEMBERS
@@ -270,6 +279,16 @@ void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM
     block_put(out, b, BLOOM_KNEE, &knee);
 }
 
+void kiln_ao_uniform_pack(float radius, uint8_t out[KILN_AO_UNIFORM_SIZE]) {
+    const block_layout *b = &kiln_ao_block;
+    float falloff_start = KILN_AO_FALLOFF_START, power = KILN_AO_POWER, tolerance = KILN_AO_BLUR_DEPTH_TOLERANCE;
+    memset(out, 0, b->size);
+    block_put(out, b, AO_RADIUS, &radius);
+    block_put(out, b, AO_FALLOFF_START, &falloff_start);
+    block_put(out, b, AO_POWER, &power);
+    block_put(out, b, AO_BLUR_DEPTH_TOLERANCE, &tolerance);
+}
+
 void kiln_shadows_uniform_pack(const kiln_cascade *cascades, uint32_t count, uint32_t resolution,
                                uint8_t out[KILN_SHADOWS_UNIFORM_SIZE]) {
     const block_layout *b = &kiln_shadows_block;
@@ -334,6 +353,10 @@ static const struct {
     {"post.wgsl", &kiln_view_block},
     {"post.wgsl", &kiln_post_block},
     {"bloom.wgsl", &kiln_bloom_block},
+    {"gtao.wgsl", &kiln_view_block},
+    {"gtao.wgsl", &kiln_ao_block},
+    {"gtao_msaa.wgsl", &kiln_view_block},
+    {"gtao_msaa.wgsl", &kiln_ao_block},
     {"clusters.wgsl", &CLUSTER_BLOCK},
     {"clusters.wgsl", &LIGHT_BLOCK},
     {"ibl.wgsl", &kiln_bake_block},

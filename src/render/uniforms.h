@@ -5,6 +5,8 @@
  *   Post      group 3 binding 1  exposure, tone curve, output encoding, bloom strength
  *                                (features/tonemap.c)
  *   Bloom     group 0 binding 2  of the bloom passes: the soft threshold (features/bloom.c)
+ *   AmbientOcclusion  group 1 binding 1  of the GTAO and AO blur passes: the radius, falloff,
+ *                                power and the blur's depth tolerance (features/ao.c)
  *   PassView  group 3 binding 4  one 256-byte slot per view a pass renders from (frame.c)
  *   Shadows   group 3 binding 5  the sun's cascades the shading passes sample (shadows.c)
  *   AtlasViews group 3 binding 13 the spot and point lights' views of the shadow atlas (shadows.c)
@@ -29,6 +31,7 @@
 #define KILN_LIGHTING_UNIFORM_SIZE 80
 #define KILN_POST_UNIFORM_SIZE 16
 #define KILN_BLOOM_UNIFORM_SIZE 16
+#define KILN_AO_UNIFORM_SIZE 16
 #define KILN_INSTANCE_RECORD_SIZE 144
 #define KILN_SHADOWS_UNIFORM_SIZE 304
 #define KILN_BAKE_UNIFORM_SIZE 80
@@ -41,6 +44,17 @@
 /* How far a receiver is pushed along its normal before the lookup, in shadow texels of its
  * cascade: enough to clear the texel a lit surface shares with its own depth, the acne. */
 #define KILN_SHADOW_NORMAL_OFFSET 1.5f
+
+/* GTAO's fixed parameters, after XeGTAO's defaults (features/ao.c). A sample's occlusion fades
+ * out linearly from this fraction of the radius to the radius, so an occluder does not pop in at
+ * the radius's edge. */
+#define KILN_AO_FALLOFF_START 0.4f
+/* The visibility is raised to this power: slightly stronger contact shadows than the cosine-
+ * weighted integral gives, as XeGTAO's final value power does (its default is 2.2). */
+#define KILN_AO_POWER 1.5f
+/* The blur averages a neighbour only where its view depth is within this fraction of the
+ * centre's, so AO does not bleed across silhouettes. */
+#define KILN_AO_BLUR_DEPTH_TOLERANCE 0.05f
 
 /* Pass uniforms: one 256-byte slot per view (the dynamic-offset alignment), selected with a
  * dynamic offset on group 3; the slot is the view's index. A slot holds `PassView`: the
@@ -75,7 +89,7 @@ typedef struct kiln_bake_uniform_inputs {
     uint32_t source_size, source_mips; /* the environment cube's */
 } kiln_bake_uniform_inputs;
 
-extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_bloom_block,
+extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_bloom_block, kiln_ao_block,
     kiln_pass_view_block, kiln_instance_block, kiln_shadows_block, kiln_bake_block, kiln_atlas_view_block,
     kiln_atlas_views_block;
 
@@ -86,6 +100,8 @@ void kiln_bake_uniform_pack(const kiln_bake_uniform_inputs *in, uint8_t out[KILN
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]);
 void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]);
+/* The AmbientOcclusion block: `radius` metres and the fixed KILN_AO_* parameters. */
+void kiln_ao_uniform_pack(float radius, uint8_t out[KILN_AO_UNIFORM_SIZE]);
 
 /* The Shadows block: `count` cascades (0: the shading passes sample no shadow), their
  * world-to-shadow matrices, far splits and texel sizes, for a `resolution`-texel map. */

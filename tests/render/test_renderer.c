@@ -43,8 +43,8 @@ TEST(the_demo_frame_is_clean_and_deterministic) {
     CHECK(contrast > 30);
     CHECK_EQ_INT(stats.instances_submitted, 19);
     CHECK_EQ_INT(stats.lights, 10);
-    CHECK_EQ_INT(stats.passes, 22); /* four cascade passes, the atlas pass, the camera's six, bloom's 11 */
-    CHECK_EQ_INT(stats.transient_textures, 5); /* depth, hdr, the cascade maps, the atlas, the bloom chain */
+    CHECK_EQ_INT(stats.passes, 24); /* four cascade passes, the atlas pass, the camera's six, AO's two, bloom's 11 */
+    CHECK_EQ_INT(stats.transient_textures, 7); /* depth, hdr, the cascade maps, the atlas, ao raw, ao, the bloom chain */
     CHECK_EQ_INT(stats.shadow_views, 4 + 7); /* the cascades; a spot's view and a point light's six */
     CHECK_EQ_INT(stats.shadowed_lights, 2);
     CHECK(stats.shadow_draw_calls > 0);
@@ -356,6 +356,9 @@ TEST(settings_out_of_range_are_refused_naming_the_field) {
         {"settings-11", {.cascade_resolution = 8}, "renderer: settings.cascade_resolution 8 must be between 16 and 8192 texels"},
         {"settings-12", {.cascade_resolution = 16384},
          "renderer: settings.cascade_resolution 16384 must be between 16 and 8192 texels"},
+        {"settings-13", {.ao_radius = -0.25f}, "renderer: settings.ao_radius -0.25 is not a positive number of metres"},
+        {"settings-14", {.ao_radius = INFINITY}, "renderer: settings.ao_radius inf is not a positive number of metres"},
+        {"settings-15", {.ao_radius = NAN}, "renderer: settings.ao_radius nan is not a positive number of metres"},
     };
     enum { ROWS = sizeof rows / sizeof rows[0] };
     char got[ROWS][512];
@@ -414,9 +417,10 @@ TEST(the_graph_dot_lists_the_frame_passes_in_order) {
     kiln_renderer_graph_dot(h.r, dot, sizeof dot);
     CHECK_EQ_INT(renderer_fixture_close(&h), 0);
     /* Executed passes are labelled with their order position. */
-    const char *labels[] = {"0: depth prepass", "1: cluster light cull", "2: forward+ opaque", "3: sky",
-                            "4: forward+ blend", "5: bloom prefilter", "6: bloom downsample 1",
-                            "10: bloom downsample 5", "11: bloom upsample 4", "15: bloom upsample 0", "16: tonemap"};
+    const char *labels[] = {"0: depth prepass", "1: gtao", "2: ao blur", "3: cluster light cull",
+                            "4: forward+ opaque", "5: sky", "6: forward+ blend", "7: bloom prefilter",
+                            "8: bloom downsample 1", "12: bloom downsample 5", "13: bloom upsample 4",
+                            "17: bloom upsample 0", "18: tonemap"};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         CHECK_MSG(strstr(dot, labels[i]), "'%s' missing from the DOT", labels[i]);
     CHECK_STR_CONTAINS(dot, "digraph");

@@ -1,11 +1,12 @@
 /* Forward+ shading: opaque and masked geometry, then (after the sky) blended geometry back to
- * front, into the HDR target, testing against the prepass depth and reading the cluster lists
- * and the sun's cascade maps. Both draw with the scene pipelines of the frame's sample count (the
- * key's PIPELINE_MSAA4). */
+ * front, into the HDR target, testing against the prepass depth and reading the cluster lists,
+ * the sun's cascade maps and the ambient occlusion. Both draw with the scene pipelines of the
+ * frame's sample count (the key's PIPELINE_MSAA4). */
 #include "features.h"
 
 static void record_shading(kiln_fg_context *ctx, kiln_renderer *r, bool blended) {
-    kiln_bind_group pass_group = renderer_shading_pass_group(r, ctx, r->frame.cascade_maps, r->frame.shadow_atlas);
+    kiln_bind_group pass_group =
+        renderer_shading_pass_group(r, ctx, r->frame.cascade_maps, r->frame.shadow_atlas, r->frame.ao);
     if (!pass_group.id) return;
     renderer_draw_view(r, ctx->render, r->frame.camera, false, blended, pass_group, &r->stats.draw_calls);
 }
@@ -21,6 +22,7 @@ static uint32_t declare_shading(kiln_renderer *r, const render_frame *f, const c
     kiln_frame_graph_read(r->graph, pass, f->cluster_lists);
     if (f->cascade_maps.index) kiln_frame_graph_read(r->graph, pass, f->cascade_maps); /* every layer */
     if (f->shadow_atlas.index) kiln_frame_graph_read(r->graph, pass, f->shadow_atlas);
+    if (f->ao.index) kiln_frame_graph_read(r->graph, pass, f->ao);
     return pass;
 }
 

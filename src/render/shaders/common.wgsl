@@ -49,6 +49,7 @@ const DEBUG_CLUSTERS: u32 = 2u;
 const DEBUG_OVERDRAW: u32 = 3u;
 const DEBUG_ALBEDO: u32 = 4u;
 const DEBUG_CASCADES: u32 = 5u;
+const DEBUG_AO: u32 = 6u;
 
 const PI: f32 = 3.14159265358979;
 

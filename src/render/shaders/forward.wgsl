@@ -1,6 +1,7 @@
 // Forward+ shading: the scene's opaque and blended geometry lit by the sun (through its cascaded
-// shadows), the clustered point and spot lights and the environment's image-based lighting. Also the depth-only entry points of the prepass and the shadow maps (vs_main +
-// fs_masked / no fragment).
+// shadows), the clustered point and spot lights (through their atlas shadows) and the
+// environment's image-based lighting, occluded by the screen-space ambient occlusion. Also the
+// depth-only entry points of the prepass and the shadow maps (vs_main + fs_masked / no fragment).
 #include "common.wgsl"
 #include "material.wgsl"
 #include "brdf.wgsl"
@@ -27,6 +28,10 @@
 @group(3) @binding(11) var ibl_sampler: sampler;
 
 const PREFILTERED_MIPS: f32 = 6.0; // KILN_IBL_PREFILTERED_MIPS
+
+// The ambient occlusion of the opaque surface at each pixel (features/ao.c), read by pixel
+// coordinate; the 1x1 white texture when AO is off, and in depth-only passes.
+@group(3) @binding(12) var ao_texture: texture_2d<f32>;
 
 // The spot and point lights' shadow views and the atlas they were drawn into (a one-texel
 // placeholder when no light casts, or in depth-only passes).
@@ -94,6 +99,16 @@ fn shading_normal(in: VertexOut, front: bool) -> vec3<f32> {
         n = -n;
     }
     return n;
+}
+
+// The screen-space ambient occlusion at this pixel. It describes the opaque surface the depth
+// holds, so a blended surface in front of it takes none.
+fn screen_ambient_occlusion(frag_xy: vec2<f32>) -> f32 {
+    if (material.alpha_mode == 2u) {
+        return 1.0;
+    }
+    let last = vec2<i32>(textureDimensions(ao_texture)) - 1;
+    return textureLoad(ao_texture, min(vec2<i32>(frag_xy), last), 0).r;
 }
 
 // Light from the environment: the split-sum approximation (Karis 2013), its single-scattering
@@ -200,7 +215,12 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
 
     let mr = textureSample(metallic_roughness_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_METALLIC_ROUGHNESS));
     let occlusion_texel = textureSample(occlusion_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_OCCLUSION)).r;
-    let occlusion = mix(1.0, occlusion_texel, material.occlusion_strength);
+    // The material's occlusion and the screen's both estimate what blocks ambient light; where
+    // both see it, counting it twice would darken it twice, so the stronger one wins.
+    let occlusion = min(mix(1.0, occlusion_texel, material.occlusion_strength), screen_ambient_occlusion(in.clip.xy));
+    if (view.debug_mode == DEBUG_AO) {
+        return vec4<f32>(vec3<f32>(occlusion), 1.0);
+    }
     let emissive_texel = textureSample(emissive_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_EMISSIVE)).rgb;
 
     var s: Surface;
@@ -215,6 +235,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         color += brdf_direct(s, -lighting.sun_direction, lighting.sun_color * lighting.sun_intensity * sun_visibility);
     }
     color += local_lights(s, in.world_position, cluster);
+    // The ambient occlusion takes away only indirect light (direct light has its shadows).
     color += indirect_light(s) * occlusion;
     color += material.emissive * material.emissive_strength * emissive_texel;
     return vec4<f32>(color, base.a);

@@ -50,6 +50,7 @@ typedef enum kiln_debug_mode {
     KILN_DEBUG_OVERDRAW,  /* additive, depth test off: each fragment adds 0.1 */
     KILN_DEBUG_ALBEDO,    /* base colour */
     KILN_DEBUG_CASCADES,  /* the sun's shadow cascade of each pixel as a tint, darkened where shadowed */
+    KILN_DEBUG_AO,        /* the ambient occlusion the ambient term is multiplied by, as grey */
     KILN_DEBUG_COUNT
 } kiln_debug_mode;
 
@@ -77,6 +78,11 @@ typedef struct kiln_render_settings {
     bool disable_shadows;         /* shadows on by default (the sun's cascades, and the atlas for
                                    * lights with cast_shadows); when set no shadow view is fitted
                                    * or allocated and no shadow pass is declared */
+    bool disable_ao;              /* ground-truth ambient occlusion (GTAO) from the depth on by
+                                   * default; when set neither AO pass is declared and the ambient
+                                   * term is occluded by the material's occlusion texture alone */
+    float ao_radius;              /* metres around a point within which geometry occludes it; 0
+                                   * means 0.5 */
     float shadow_distance;        /* metres in front of the camera the last cascade ends; 0 means
                                    * 60. A camera whose near plane is at or beyond it gets no
                                    * shadows */
@@ -96,7 +102,8 @@ typedef struct kiln_render_settings {
 
 /* The settings with every zero field replaced by its default, in one place. Fails, naming the
  * field, for a value outside its range (a negative exposure, bloom strength or threshold, an
- * unknown tone mapper or debug mode, a sample count other than 1 or 4); *out is then untouched. */
+ * unknown tone mapper or debug mode, a sample count other than 1 or 4, an AO radius that is not a
+ * positive finite number of metres); *out is then untouched. */
 bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err);
 
 /* ---- scene ---------------------------------------------------------------------------------------- */
