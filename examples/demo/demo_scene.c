@@ -81,13 +81,13 @@ bool demo_scene_build(kiln_renderer *r, float aspect, demo_scene *d, kiln_error 
     d->instances[n++] = instance(cube, cube_material, kiln_mat4_trs((kiln_vec3){2.2f, 1.1f, -3.0f}, turn, (kiln_vec3){1.4f, 2.2f, 1.4f}));
 
     uint32_t l = 0;
-    d->lights[l++] = kiln_light_sun((kiln_vec3){-0.55f, -0.55f, -0.65f}, (kiln_vec3){1.0f, 0.82f, 0.62f}, 3.0f);
+    d->lights[l++] = kiln_light_sun((kiln_vec3){-0.55f, -0.55f, -0.65f}, (kiln_vec3){1.0f, 0.82f, 0.62f}, 2.0f);
     static const kiln_vec3 colors[8] = {{1, 0.2f, 0.2f}, {0.2f, 1, 0.3f}, {0.25f, 0.4f, 1}, {1, 0.8f, 0.2f},
                                         {0.9f, 0.3f, 1}, {0.2f, 1, 1}, {1, 0.5f, 0.1f}, {0.6f, 1, 0.3f}};
     for (int i = 0; i < 8; i++) {
         float angle = (float)i / 8.0f * 6.2831853f;
         kiln_vec3 p = {cosf(angle) * 4.2f, 0.6f + 0.3f * (float)(i % 2), sinf(angle) * 3.0f - 0.7f};
-        d->lights[l++] = kiln_light_point(p, colors[i], 150.0f, 4.5f);
+        d->lights[l++] = kiln_light_point(p, colors[i], 60.0f, 4.5f);
     }
     /* The blue point light in front of the glowing cube, and the warm spot over the big cube on
      * the left, cast shadows through the atlas (seven views). */
@@ -106,7 +106,7 @@ bool demo_scene_build(kiln_renderer *r, float aspect, demo_scene *d, kiln_error 
         .instances = d->instances,
         .instance_count = n,
         /* Dusk: a dim sky so the coloured lights read against the sun. */
-        .environment = {.zenith = {0.09f, 0.14f, 0.3f}, .ground = {0.06f, 0.05f, 0.045f}},
+        .environment = {.zenith = {0.2f, 0.3f, 0.6f}, .ground = {0.16f, 0.13f, 0.1f}},
     };
     return true;
 }
