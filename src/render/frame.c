@@ -125,8 +125,11 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     if (!renderer_ibl_update(r, &scene->environment, &sun, has_sun, err)) return false;
     renderer_alloc_mark(r, "environment");
     if (!kiln_clusters_update(r->clusters, kiln_camera_view(&camera), kiln_camera_projection(&camera), camera.near,
-                              width, height, r->gpu_lights, light_count, err))
+                              width, height, r->gpu_lights, light_count, err) ||
+        !renderer_rebind_cluster_lists(r, err))
         return false;
+    r->stats.cluster_light_bound = kiln_clusters_last_bound(r->clusters);
+    r->stats.cluster_list_capacity = kiln_clusters_list_capacity(r->clusters);
     renderer_alloc_mark(r, "lights");
     if (!write_frame_blocks(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
     renderer_alloc_mark(r, "view and lighting");
