@@ -220,6 +220,7 @@ struct kiln_clusters {
     kiln_buffer indices;   /* array<u32>, capacity references: the compacted lists */
     kiln_buffer header;    /* ClusterListHeader, cleared by every update */
     kiln_bind_group group;
+    kiln_buffer_readbacks *header_readbacks; /* the header, a frame or more late */
     uint32_t capacity;     /* references the index list holds */
     uint32_t bound;        /* the last update's kiln_cluster_light_bound */
     uint32_t generation;   /* index lists replaced by growth */
@@ -245,6 +246,8 @@ static bool create_buffers(kiln_clusters *c, kiln_error *err) {
     c->header = make_buffer(c->res, "cluster list header", sizeof(kiln_cluster_list_header),
                             WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, err);
     if (!c->header.id) return false;
+    c->header_readbacks = kiln_buffer_readbacks_create(c->res, sizeof(kiln_cluster_list_header), err);
+    if (!c->header_readbacks) return false;
     c->capacity = KILN_CLUSTER_LIST_INITIAL_CAPACITY;
     c->indices = make_buffer(c->res, "cluster indices", (uint64_t)c->capacity * 4u,
                              WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, err);
@@ -343,6 +346,7 @@ void kiln_clusters_destroy(kiln_clusters *c) {
     if (c->layout.id) kiln_resources_destroy_pipeline_layout(res, c->layout, NULL);
     if (c->group_layout.id) kiln_resources_destroy_bind_group_layout(res, c->group_layout, NULL);
     if (c->indices.id) kiln_resources_destroy_buffer(res, c->indices, NULL);
+    kiln_buffer_readbacks_destroy(c->header_readbacks);
     if (c->header.id) kiln_resources_destroy_buffer(res, c->header, NULL);
     if (c->ranges.id) kiln_resources_destroy_buffer(res, c->ranges, NULL);
     if (c->uniform.id) kiln_resources_destroy_buffer(res, c->uniform, NULL);
@@ -405,4 +409,12 @@ uint32_t kiln_clusters_last_bound(const kiln_clusters *c) {
 }
 uint32_t kiln_clusters_generation(const kiln_clusters *c) {
     return c->generation;
+}
+
+bool kiln_clusters_read_back(kiln_clusters *c, kiln_encoder *enc, uint64_t frame, kiln_error *err) {
+    return kiln_buffer_readbacks_copy(c->header_readbacks, enc, c->header, 0, frame, err);
+}
+
+bool kiln_clusters_poll(kiln_clusters *c, kiln_cluster_list_header *out, uint64_t *frame) {
+    return kiln_buffer_readbacks_poll(c->header_readbacks, out, frame);
 }

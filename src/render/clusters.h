@@ -19,7 +19,7 @@
  * lights that only reach beyond 200 m do not light them.
  *
  * Ownership: kiln_clusters owns its GPU objects (light, uniform, range, index and header buffers,
- * layouts, pipeline, bind group) in the kiln_resources it was created with; kiln_clusters_destroy
+ * the header's readbacks, layouts, pipeline, bind group) in the kiln_resources it was created with; kiln_clusters_destroy
  * releases them. The accessors hand out handles the caller must not destroy. Everything else here
  * is plain values and caller-owned arrays. kiln_clusters_record never allocates;
  * kiln_clusters_update allocates only in a frame that grows the index list. */
@@ -204,6 +204,14 @@ uint32_t kiln_clusters_list_capacity(const kiln_clusters *c);
 uint32_t kiln_clusters_last_bound(const kiln_clusters *c);
 /* Starts at 0 and counts the index lists replaced by growth. */
 uint32_t kiln_clusters_generation(const kiln_clusters *c);
+
+/* Records, after the cull and outside any pass, the header's copy into a readback buffer tagged
+ * with `frame` (kiln_buffer_readbacks: nothing waits). False when every readback is in flight
+ * (the GPU is behind or nobody pumps: that frame goes uncounted) or the copy is refused. */
+bool kiln_clusters_read_back(kiln_clusters *c, kiln_encoder *enc, uint64_t frame, kiln_error *err);
+/* The newest header that came back (after a pump) and its frame; false when none has since the
+ * last call. */
+bool kiln_clusters_poll(kiln_clusters *c, kiln_cluster_list_header *out, uint64_t *frame);
 
 #ifdef __cplusplus
 }

@@ -246,6 +246,9 @@ struct kiln_renderer {
     kiln_clusters *clusters;
     kiln_bind_group pass_group; /* cluster buffers, the pass-view slot, the shadow placeholder */
     uint32_t cluster_generation; /* kiln_clusters_generation that pass_group binds */
+    uint64_t frames_recorded;    /* frames whose recording began; the current one's number */
+    kiln_cluster_list_header cluster_counts; /* the newest header read back ... */
+    uint64_t cluster_counts_frame;           /* ... and its frame (0: none yet) */
     renderer_shadows shadows;
     renderer_ibl ibl;
 

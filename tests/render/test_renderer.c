@@ -315,6 +315,14 @@ TEST(the_cluster_list_grows_to_the_frames_bound_and_rebinds_the_shading_groups) 
     CHECK_EQ_INT(grown.cluster_light_bound, 40 * 3456);
     CHECK_EQ_INT(grown.cluster_list_capacity, 64 * 3456); /* doubled once */
     CHECK_EQ_INT(steady.cluster_list_capacity, 64 * 3456);
+    /* The GPU's counts come back without waiting: the first frame's had not when the second
+     * began; by the third the second's (each frame here is waited for and read back). */
+    printf("cluster counts: frame %llu, %u references, %u dropped\n", (unsigned long long)steady.cluster_counts_frame,
+           steady.cluster_light_references, steady.cluster_dropped_references);
+    CHECK_EQ_INT(fits.cluster_counts_frame, 0);
+    CHECK_EQ_INT(steady.cluster_counts_frame, 2);
+    CHECK_EQ_INT(steady.cluster_light_references, 40 * 3456);
+    CHECK_EQ_INT(steady.cluster_dropped_references, 0);
 }
 
 TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
