@@ -3,15 +3,17 @@
 // One invocation per cluster. A workgroup is one depth slice (16 x 9 tiles = 144 invocations) and
 // the dispatch is 1 x 1 x 24 workgroups. Each workgroup moves the lights into view space 144 at a
 // time into workgroup memory, one light per invocation, so a light is transformed once per slice
-// and pass rather than once per cluster.
+// rather than once per cluster.
 //
 // The lists are one compacted array sized per frame (kiln_clusters_update grows it to the CPU's
-// upper bound of the references). Each cluster walks the batches twice: first it counts the
-// lights touching it, then it reserves that many slots with one atomicAdd on the frame's cursor
-// (the CPU clears the header before each frame) and, walking again, writes their indices in
-// ascending order. It stores (offset, count) in cluster_ranges. Nothing is capped: a cluster's
-// list holds every light that touches it. A range that would run past the array (only a wrong
-// bound could do that) is cut at its end, and the cut references are counted in the header, so
+// upper bound of the references). Each cluster walks the batches once, counting the lights
+// touching it and setting their bits in a private mask of MAX_LIGHTS bits; then it reserves that
+// many slots with one atomicAdd on the frame's cursor (the CPU clears the header before each
+// frame) and writes the indices of the mask's set bits, which come out in ascending order. The
+// mask keeps that second step to the cluster's own lights: it neither tests nor loads the
+// others. Each cluster stores (offset, count) in cluster_ranges. Nothing is capped: a cluster's
+// list holds every light that touches it. A run that would pass the end of the array (only a
+// wrong bound could do that) is cut there, and the cut references are counted in the header, so
 // a bug shows in the statistics rather than writing out of bounds. The CPU reference
 // kiln_clusters_assign_cpu (src/render/clusters.c) does the same math.
 //
@@ -99,14 +101,19 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_i
     let cluster = id.x + CLUSTER_X * (id.y + CLUSTER_Y * id.z);
     let b = cluster_box(u, id);
     let light_count = min(u.light_count, min(arrayLength(&lights), MAX_LIGHTS));
-    // First walk: how many lights touch this cluster.
+    // Which lights touch this cluster, and how many.
+    var touched: array<u32, MAX_LIGHTS / 32u>;
     var count = 0u;
     for (var base = 0u; base < light_count; base += SLICE_TILES) {
         load_batch(u, base, light_count, local);
         workgroupBarrier();
         let batch_size = min(SLICE_TILES, light_count - base);
         for (var j = 0u; j < batch_size; j++) {
-            count += u32(sphere_touches_box(batch[j], b));
+            if (sphere_touches_box(batch[j], b)) {
+                let light = base + j;
+                touched[light >> 5u] |= 1u << (light & 31u);
+                count++;
+            }
         }
         // The next batch overwrites what slower invocations may still be reading.
         workgroupBarrier();
@@ -123,20 +130,14 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_i
     }
     offset = min(offset, capacity);
     cluster_ranges[cluster] = vec2u(offset, kept);
-    // Second walk: the same tests in the same order, writing the indices in ascending order.
+    // The run: the set bits in ascending order, the first `kept` of them.
     var written = 0u;
-    for (var base = 0u; base < light_count; base += SLICE_TILES) {
-        load_batch(u, base, light_count, local);
-        workgroupBarrier();
-        let batch_size = min(SLICE_TILES, light_count - base);
-        for (var j = 0u; j < batch_size; j++) {
-            if (sphere_touches_box(batch[j], b)) {
-                if (written < kept) {
-                    cluster_indices[offset + written] = base + j;
-                }
-                written++;
-            }
+    for (var word = 0u; word < (light_count + 31u) / 32u && written < kept; word++) {
+        var bits = touched[word];
+        while (bits != 0u && written < kept) {
+            cluster_indices[offset + written] = word * 32u + firstTrailingBit(bits);
+            written++;
+            bits &= bits - 1u;
         }
-        workgroupBarrier();
     }
 }
