@@ -242,11 +242,12 @@ static void print_json_string(const char *text) {
 static void print_stats(const kiln_frame_stats *s, const kiln_frame_timings *t) {
     printf("{\"instances_submitted\": %u, \"instances_drawn\": %u, \"draw_calls\": %u, \"prepass_draw_calls\": %u, "
            "\"shadow_draw_calls\": %u, \"shadow_views\": %u, \"shadowed_lights\": %u, \"environment_bakes\": %u, "
-           "\"wireframe_draw_calls\": %u, \"lights\": %u, \"passes\": %u, \"transient_textures\": %u, "
-           "\"gpu_timings\": \"%s\", \"gpu_passes\": ",
+           "\"wireframe_draw_calls\": %u, \"lights\": %u, \"cluster_light_bound\": %u, \"cluster_list_capacity\": %u, "
+           "\"passes\": %u, \"transient_textures\": %u, \"gpu_timings\": \"%s\", \"gpu_passes\": ",
            s->instances_submitted, s->instances_drawn, s->draw_calls, s->prepass_draw_calls, s->shadow_draw_calls,
-           s->shadow_views, s->shadowed_lights, s->environment_bakes, s->wireframe_draw_calls, s->lights, s->passes,
-           s->transient_textures, kiln_frame_timings_status_name(t->status));
+           s->shadow_views, s->shadowed_lights, s->environment_bakes, s->wireframe_draw_calls, s->lights,
+           s->cluster_light_bound, s->cluster_list_capacity, s->passes, s->transient_textures,
+           kiln_frame_timings_status_name(t->status));
     if (t->status != KILN_FRAME_TIMINGS_READY) {
         printf("null}\n");
         return;

@@ -113,10 +113,11 @@ bool kiln_cluster_sphere_touches_aabb(kiln_vec3 center, float radius, kiln_vec3 
     return kiln_vec3_dot(d, d) <= radius * radius;
 }
 
-void kiln_clusters_assign_cpu(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count,
-                              uint32_t *counts_out, uint32_t *indices_out) {
+uint32_t kiln_clusters_assign_cpu(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count,
+                                  kiln_cluster_range *ranges_out, uint32_t *indices_out, uint32_t capacity) {
     uint32_t light_count = u->light_count < count ? u->light_count : count;
     if (light_count > KILN_MAX_LIGHTS) light_count = KILN_MAX_LIGHTS;
+    uint32_t cursor = 0; /* the GPU's header.references */
     for (uint32_t z = 0; z < KILN_CLUSTER_Z; z++) {
         for (uint32_t y = 0; y < KILN_CLUSTER_Y; y++) {
             for (uint32_t x = 0; x < KILN_CLUSTER_X; x++) {
@@ -129,13 +130,79 @@ void kiln_clusters_assign_cpu(const kiln_cluster_uniform *u, const kiln_gpu_ligh
                                                                              lights[i].position.z, 1.0f));
                     if (!kiln_cluster_sphere_touches_aabb(kiln_vec3_make(c.x, c.y, c.z), lights[i].range, lo, hi))
                         continue;
-                    if (n < KILN_CLUSTER_MAX_LIGHTS) indices_out[cluster * KILN_CLUSTER_MAX_LIGHTS + n] = i;
+                    if (cursor + n < capacity) indices_out[cursor + n] = i;
                     n++;
                 }
-                counts_out[cluster] = n;
+                /* The run is cut at the list's end as cs_cull cuts it. */
+                uint32_t kept = cursor < capacity ? (n < capacity - cursor ? n : capacity - cursor) : 0;
+                ranges_out[cluster] = (kiln_cluster_range){.offset = cursor < capacity ? cursor : capacity, .count = kept};
+                cursor += n;
             }
         }
     }
+    return cursor;
+}
+
+/* ---- the CPU bound of the references ------------------------------------------------------ */
+
+/* Whether [lo, hi] overlaps [c - r, c + r]; false for NaN, which the GPU's test never passes. */
+static bool interval_overlaps(float lo, float hi, float c, float r) {
+    return c + r >= lo && c - r <= hi;
+}
+
+uint32_t kiln_cluster_light_bound(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count) {
+    uint32_t light_count = u->light_count < count ? u->light_count : count;
+    if (light_count > KILN_MAX_LIGHTS) light_count = KILN_MAX_LIGHTS;
+    if (light_count == 0) return 0;
+    /* Every cluster box is built from this grid of corner rays (kiln_cluster_aabb, same NDC
+     * expressions); a column boundary's x and a row boundary's y are taken over the whole
+     * boundary line, so a projection whose x depends on y still gives a superset. */
+    float column_lo[KILN_CLUSTER_X + 1], column_hi[KILN_CLUSTER_X + 1];
+    float row_lo[KILN_CLUSTER_Y + 1], row_hi[KILN_CLUSTER_Y + 1];
+    for (uint32_t i = 0; i <= KILN_CLUSTER_X; i++) column_lo[i] = 3.0e38f, column_hi[i] = -3.0e38f;
+    for (uint32_t j = 0; j <= KILN_CLUSTER_Y; j++) row_lo[j] = 3.0e38f, row_hi[j] = -3.0e38f;
+    for (uint32_t j = 0; j <= KILN_CLUSTER_Y; j++) {
+        float ndc_y = 1.0f - (float)j / (float)KILN_CLUSTER_Y * 2.0f;
+        for (uint32_t i = 0; i <= KILN_CLUSTER_X; i++) {
+            kiln_vec3 ray = corner_ray(u, (float)i / (float)KILN_CLUSTER_X * 2.0f - 1.0f, ndc_y);
+            column_lo[i] = fminf(column_lo[i], ray.x), column_hi[i] = fmaxf(column_hi[i], ray.x);
+            row_lo[j] = fminf(row_lo[j], ray.y), row_hi[j] = fmaxf(row_hi[j], ray.y);
+        }
+    }
+    /* Per column and row, the smallest and largest coordinate at view depth 1 (a slab of a slice
+     * is this scaled by its two depths). */
+    float cx_lo[KILN_CLUSTER_X], cx_hi[KILN_CLUSTER_X], ry_lo[KILN_CLUSTER_Y], ry_hi[KILN_CLUSTER_Y];
+    for (uint32_t x = 0; x < KILN_CLUSTER_X; x++)
+        cx_lo[x] = fminf(column_lo[x], column_lo[x + 1]), cx_hi[x] = fmaxf(column_hi[x], column_hi[x + 1]);
+    for (uint32_t y = 0; y < KILN_CLUSTER_Y; y++)
+        ry_lo[y] = fminf(row_lo[y], row_lo[y + 1]), ry_hi[y] = fmaxf(row_hi[y], row_hi[y + 1]);
+    float depth[KILN_CLUSTER_Z + 1];
+    kiln_cluster_params p = params_of(u);
+    for (uint32_t k = 0; k <= KILN_CLUSTER_Z; k++) depth[k] = kiln_cluster_slice_depth(p, k);
+
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < light_count; i++) {
+        kiln_vec3 c = kiln_mat4_transform_point(u->view, lights[i].position);
+        /* The GPU squares the range, so a negative one culls like its magnitude; the margin
+         * covers the rounding of the GPU's boxes and centres (pow, matrix products), so a light
+         * grazing a box there is counted here. */
+        float r = fabsf(lights[i].range);
+        r += 1e-4f * (r + fabsf(c.x) + fabsf(c.y) + fabsf(c.z)) + 1e-6f;
+        float view_depth = -c.z;
+        for (uint32_t k = 0; k < KILN_CLUSTER_Z; k++) {
+            if (!interval_overlaps(depth[k], depth[k + 1], view_depth, r)) continue;
+            float dn = depth[k], df = depth[k + 1];
+            uint32_t columns = 0, rows = 0;
+            for (uint32_t x = 0; x < KILN_CLUSTER_X; x++)
+                columns += interval_overlaps(fminf(cx_lo[x] * dn, cx_lo[x] * df), fmaxf(cx_hi[x] * dn, cx_hi[x] * df),
+                                             c.x, r);
+            for (uint32_t y = 0; y < KILN_CLUSTER_Y; y++)
+                rows += interval_overlaps(fminf(ry_lo[y] * dn, ry_lo[y] * df), fmaxf(ry_hi[y] * dn, ry_hi[y] * df),
+                                          c.y, r);
+            total += columns * rows;
+        }
+    }
+    return total; /* at most light_count * KILN_CLUSTER_COUNT = KILN_CLUSTER_LIST_MAX_CAPACITY */
 }
 
 /* ---- the GPU side ------------------------------------------------------------------------- */
@@ -149,9 +216,14 @@ struct kiln_clusters {
     kiln_compute_pipeline pipeline;
     kiln_buffer lights;    /* array<Light>, KILN_MAX_LIGHTS records */
     kiln_buffer uniform;   /* ClusterUniform */
-    kiln_buffer counts;    /* array<u32>, one per cluster */
-    kiln_buffer indices;   /* array<u32>, KILN_CLUSTER_MAX_LIGHTS per cluster */
+    kiln_buffer ranges;    /* array<vec2u>, (offset, count) per cluster */
+    kiln_buffer indices;   /* array<u32>, capacity references: the compacted lists */
+    kiln_buffer header;    /* ClusterListHeader, cleared by every update */
     kiln_bind_group group;
+    kiln_buffer_readbacks *header_readbacks; /* the header, a frame or more late */
+    uint32_t capacity;     /* references the index list holds */
+    uint32_t bound;        /* the last update's kiln_cluster_light_bound */
+    uint32_t generation;   /* index lists replaced by growth */
     kiln_cluster_uniform last; /* what update wrote last */
 };
 
@@ -168,29 +240,70 @@ static bool create_buffers(kiln_clusters *c, kiln_error *err) {
                              WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, err);
     if (!c->uniform.id) return false;
     /* CopySrc so tests and debug tools can read the lists back. */
-    c->counts = make_buffer(c->res, "cluster counts", KILN_CLUSTER_COUNTS_SIZE,
+    c->ranges = make_buffer(c->res, "cluster ranges", KILN_CLUSTER_RANGES_SIZE,
                             WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, err);
-    if (!c->counts.id) return false;
-    c->indices = make_buffer(c->res, "cluster indices", KILN_CLUSTER_INDICES_SIZE,
+    if (!c->ranges.id) return false;
+    c->header = make_buffer(c->res, "cluster list header", sizeof(kiln_cluster_list_header),
+                            WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, err);
+    if (!c->header.id) return false;
+    c->header_readbacks = kiln_buffer_readbacks_create(c->res, sizeof(kiln_cluster_list_header), err);
+    if (!c->header_readbacks) return false;
+    c->capacity = KILN_CLUSTER_LIST_INITIAL_CAPACITY;
+    c->indices = make_buffer(c->res, "cluster indices", (uint64_t)c->capacity * 4u,
                              WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, err);
     return c->indices.id != 0;
+}
+
+static kiln_bind_group make_group(kiln_clusters *c, kiln_buffer indices, kiln_error *err) {
+    const kiln_binding_resource bindings[5] = {
+        {.binding = 0, .buffer = c->uniform},
+        {.binding = 1, .buffer = c->lights},
+        {.binding = 2, .buffer = c->ranges},
+        {.binding = 3, .buffer = indices},
+        {.binding = 4, .buffer = c->header},
+    };
+    return kiln_resources_create_bind_group(c->res, "clusters", c->group_layout, bindings, 5, err);
+}
+
+/* Doubles the index list until it holds `references`, then swaps it and the bind group in; on
+ * failure the old ones stay. */
+static bool grow_list(kiln_clusters *c, uint32_t references, kiln_error *err) {
+    uint32_t capacity = c->capacity;
+    while (capacity < references && capacity < KILN_CLUSTER_LIST_MAX_CAPACITY) capacity *= 2;
+    kiln_buffer grown = make_buffer(c->res, "cluster indices", (uint64_t)capacity * 4u,
+                                    WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, err);
+    if (!grown.id) return false;
+    kiln_bind_group group = make_group(c, grown, err);
+    if (!group.id) {
+        kiln_resources_destroy_buffer(c->res, grown, NULL);
+        return false;
+    }
+    kiln_resources_destroy_bind_group(c->res, c->group, NULL);
+    kiln_resources_destroy_buffer(c->res, c->indices, NULL);
+    c->indices = grown;
+    c->group = group;
+    c->capacity = capacity;
+    c->generation++;
+    return true;
 }
 
 static bool create_pipeline(kiln_clusters *c, kiln_error *err) {
     /* The library owns the module and rebuilds the watched pipeline when clusters.wgsl or
      * lights.wgsl changes. */
     if (!(c->shader = kiln_shader_library_load(c->library, "clusters.wgsl", err)).id) return false;
-    const kiln_layout_entry entries[4] = {
+    const kiln_layout_entry entries[5] = {
         {.binding = 0, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = sizeof(kiln_cluster_uniform)},
         {.binding = 1, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER,
          .min_binding_size = sizeof(kiln_gpu_light)},
         {.binding = 2, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_STORAGE_BUFFER,
-         .min_binding_size = KILN_CLUSTER_COUNTS_SIZE},
+         .min_binding_size = KILN_CLUSTER_RANGES_SIZE},
         {.binding = 3, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_STORAGE_BUFFER,
-         .min_binding_size = KILN_CLUSTER_INDICES_SIZE},
+         .min_binding_size = 4},
+        {.binding = 4, .visibility = WGPUShaderStage_Compute, .kind = KILN_BINDING_STORAGE_BUFFER,
+         .min_binding_size = sizeof(kiln_cluster_list_header)},
     };
-    c->group_layout = kiln_resources_create_bind_group_layout(c->res, "clusters", entries, 4, err);
+    c->group_layout = kiln_resources_create_bind_group_layout(c->res, "clusters", entries, 5, err);
     if (!c->group_layout.id) return false;
     c->layout = kiln_resources_create_pipeline_layout(c->res, "clusters", &c->group_layout, 1, err);
     if (!c->layout.id) return false;
@@ -199,13 +312,7 @@ static bool create_pipeline(kiln_clusters *c, kiln_error *err) {
     c->pipeline = kiln_resources_create_compute_pipeline(c->res, &pd, err);
     if (!c->pipeline.id || !kiln_shader_library_watch_compute_pipeline(c->library, c->shader, c->pipeline, &pd, err))
         return false;
-    const kiln_binding_resource bindings[4] = {
-        {.binding = 0, .buffer = c->uniform},
-        {.binding = 1, .buffer = c->lights},
-        {.binding = 2, .buffer = c->counts},
-        {.binding = 3, .buffer = c->indices},
-    };
-    c->group = kiln_resources_create_bind_group(c->res, "clusters", c->group_layout, bindings, 4, err);
+    c->group = make_group(c, c->indices, err);
     return c->group.id != 0;
 }
 
@@ -239,7 +346,9 @@ void kiln_clusters_destroy(kiln_clusters *c) {
     if (c->layout.id) kiln_resources_destroy_pipeline_layout(res, c->layout, NULL);
     if (c->group_layout.id) kiln_resources_destroy_bind_group_layout(res, c->group_layout, NULL);
     if (c->indices.id) kiln_resources_destroy_buffer(res, c->indices, NULL);
-    if (c->counts.id) kiln_resources_destroy_buffer(res, c->counts, NULL);
+    kiln_buffer_readbacks_destroy(c->header_readbacks);
+    if (c->header.id) kiln_resources_destroy_buffer(res, c->header, NULL);
+    if (c->ranges.id) kiln_resources_destroy_buffer(res, c->ranges, NULL);
     if (c->uniform.id) kiln_resources_destroy_buffer(res, c->uniform, NULL);
     if (c->lights.id) kiln_resources_destroy_buffer(res, c->lights, NULL);
     free(c);
@@ -252,10 +361,15 @@ bool kiln_clusters_update(kiln_clusters *c, kiln_mat4 view, kiln_mat4 proj, floa
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "clusters update: lights is NULL with count %u", count);
     kiln_cluster_uniform u;
     if (!kiln_cluster_uniform_compute(&u, view, proj, near, width, height, count, err)) return false;
+    uint32_t bound = kiln_cluster_light_bound(&u, lights, count);
+    if (bound > c->capacity && !grow_list(c, bound, err)) return false;
+    const kiln_cluster_list_header cleared = {0};
+    if (!kiln_resources_write_buffer(c->res, c->header, 0, &cleared, sizeof cleared, err)) return false;
     if (count > 0 && !kiln_resources_write_buffer(c->res, c->lights, 0, lights, (size_t)count * sizeof *lights, err))
         return false;
     if (!kiln_resources_write_buffer(c->res, c->uniform, 0, &u, sizeof u, err)) return false;
     c->last = u;
+    c->bound = bound;
     return true;
 }
 
@@ -278,9 +392,29 @@ kiln_buffer kiln_clusters_light_buffer(const kiln_clusters *c) {
 kiln_buffer kiln_clusters_uniform_buffer(const kiln_clusters *c) {
     return c->uniform;
 }
-kiln_buffer kiln_clusters_count_buffer(const kiln_clusters *c) {
-    return c->counts;
+kiln_buffer kiln_clusters_range_buffer(const kiln_clusters *c) {
+    return c->ranges;
 }
 kiln_buffer kiln_clusters_index_buffer(const kiln_clusters *c) {
     return c->indices;
+}
+kiln_buffer kiln_clusters_header_buffer(const kiln_clusters *c) {
+    return c->header;
+}
+uint32_t kiln_clusters_list_capacity(const kiln_clusters *c) {
+    return c->capacity;
+}
+uint32_t kiln_clusters_last_bound(const kiln_clusters *c) {
+    return c->bound;
+}
+uint32_t kiln_clusters_generation(const kiln_clusters *c) {
+    return c->generation;
+}
+
+bool kiln_clusters_read_back(kiln_clusters *c, kiln_encoder *enc, uint64_t frame, kiln_error *err) {
+    return kiln_buffer_readbacks_copy(c->header_readbacks, enc, c->header, 0, frame, err);
+}
+
+bool kiln_clusters_poll(kiln_clusters *c, kiln_cluster_list_header *out, uint64_t *frame) {
+    return kiln_buffer_readbacks_poll(c->header_readbacks, out, frame);
 }

@@ -4,10 +4,13 @@
  * logarithmic depth slices between the camera's near plane and KILN_CLUSTER_FAR (200 m). One
  * compute dispatch (src/render/shaders/clusters.wgsl, cs_cull) tests every packed point and spot
  * light, as a sphere of radius `range` around its position, against each cluster's view-space
- * bounding box, and writes per cluster a count and up to KILN_CLUSTER_MAX_LIGHTS light indices in
- * ascending order (the first 32 touching lights win when more touch it). A fragment finds its
- * cluster from its pixel and view depth (cluster_index in src/render/shaders/lights.wgsl, the same
- * function as kiln_cluster_index here) and walks that list.
+ * bounding box, and writes every touching light's index, in ascending order, into one compacted
+ * list shared by all clusters; per cluster it stores the (offset, count) of its run. Nothing is
+ * capped per cluster. The list is sized per frame: kiln_clusters_update computes a conservative
+ * upper bound of the references on the CPU (kiln_cluster_light_bound) and grows the list, by
+ * doubling, when the bound exceeds it. A fragment finds its cluster from its pixel and view depth
+ * (cluster_index in src/render/shaders/lights.wgsl, the same function as kiln_cluster_index here)
+ * and walks that run.
  *
  * Spot lights are culled by the sphere of their range, not their cone: cheaper, conservative, and
  * the cone factor zeroes what the sphere over-includes.
@@ -15,10 +18,11 @@
  * Fragments farther than KILN_CLUSTER_FAR use the last slice, whose box ends at KILN_CLUSTER_FAR:
  * lights that only reach beyond 200 m do not light them.
  *
- * Ownership: kiln_clusters owns its GPU objects (light, uniform, count and index buffers, layouts,
- * pipeline, bind group) in the kiln_resources it was created with; kiln_clusters_destroy releases
- * them. The accessors hand out handles the caller must not destroy. Everything else here is plain
- * values and caller-owned arrays. kiln_clusters_update and kiln_clusters_record never allocate. */
+ * Ownership: kiln_clusters owns its GPU objects (light, uniform, range, index and header buffers,
+ * the header's readbacks, layouts, pipeline, bind group) in the kiln_resources it was created with; kiln_clusters_destroy
+ * releases them. The accessors hand out handles the caller must not destroy. Everything else here
+ * is plain values and caller-owned arrays. kiln_clusters_record never allocates;
+ * kiln_clusters_update allocates only in a frame that grows the index list. */
 #ifndef KILN_RENDER_CLUSTERS_INTERNAL_H
 #define KILN_RENDER_CLUSTERS_INTERNAL_H
 
@@ -40,12 +44,38 @@ extern "C" {
 #define KILN_CLUSTER_Y 9u
 #define KILN_CLUSTER_Z 24u
 #define KILN_CLUSTER_COUNT (KILN_CLUSTER_X * KILN_CLUSTER_Y * KILN_CLUSTER_Z)
-#define KILN_CLUSTER_MAX_LIGHTS 32u
+/* The top of the clusters debug view's heat map (red); more lights paint magenta. Not a cap. */
+#define KILN_CLUSTER_HEAT_LIGHTS 32u
 #define KILN_CLUSTER_FAR 200.0f
 
 /* Cluster (x, y, z) has index x + KILN_CLUSTER_X * (y + KILN_CLUSTER_Y * z); x runs left to right
  * and y top to bottom in framebuffer pixels, z from the near plane outwards. Its lights are
- * indices[c * KILN_CLUSTER_MAX_LIGHTS + i] for i < counts[c]. */
+ * indices[ranges[c].offset + i] for i < ranges[c].count, in ascending light order. */
+
+/* One cluster's run in the compacted index list. Mirrors a vec2u of cluster_ranges in
+ * clusters.wgsl and forward.wgsl (x = offset, y = count). */
+typedef struct kiln_cluster_range {
+    uint32_t offset, count;
+} kiln_cluster_range;
+_Static_assert(sizeof(kiln_cluster_range) == 8, "kiln_cluster_range must match a vec2u");
+
+/* What cs_cull counts per frame; mirrors `struct ClusterListHeader` in clusters.wgsl.
+ * kiln_clusters_update clears it before each frame. */
+typedef struct kiln_cluster_list_header {
+    uint32_t references; /* slots the clusters asked for: the exact number of light references */
+    uint32_t dropped;    /* references cut because the list was too small: 0 unless the bound is wrong */
+} kiln_cluster_list_header;
+_Static_assert(sizeof(kiln_cluster_list_header) == 8, "kiln_cluster_list_header must match ClusterListHeader");
+_Static_assert(offsetof(kiln_cluster_list_header, dropped) == 4, "ClusterListHeader.dropped");
+
+/* The index list's capacity in references: it starts at 32 per cluster and, by doubling, reaches
+ * at most every light in every cluster (14 MiB), which no bound can exceed. */
+#define KILN_CLUSTER_LIST_INITIAL_CAPACITY (KILN_CLUSTER_COUNT * 32u)
+#define KILN_CLUSTER_LIST_MAX_CAPACITY (KILN_CLUSTER_COUNT * KILN_MAX_LIGHTS)
+_Static_assert(KILN_CLUSTER_LIST_MAX_CAPACITY % KILN_CLUSTER_LIST_INITIAL_CAPACITY == 0 &&
+                   ((KILN_CLUSTER_LIST_MAX_CAPACITY / KILN_CLUSTER_LIST_INITIAL_CAPACITY) &
+                    (KILN_CLUSTER_LIST_MAX_CAPACITY / KILN_CLUSTER_LIST_INITIAL_CAPACITY - 1)) == 0,
+               "doubling from the initial capacity lands on the maximum");
 
 /* Logarithmic slicing: slice = floor(log(view_depth) * scale - bias), with
  * scale = Z / log(far / near) and bias = Z * log(near) / log(far / near), so that slice k starts
@@ -107,14 +137,24 @@ void kiln_cluster_aabb(const kiln_cluster_uniform *u, uint32_t x, uint32_t y, ui
  * centre to its closest point in the box is at most radius squared. cs_cull's test. */
 bool kiln_cluster_sphere_touches_aabb(kiln_vec3 center, float radius, kiln_vec3 box_min, kiln_vec3 box_max);
 
-/* The CPU reference of cs_cull, same math in float: counts_out has KILN_CLUSTER_COUNT entries,
- * the number of lights touching each cluster (above KILN_CLUSTER_MAX_LIGHTS when it overflows),
- * indices_out KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS, the first KILN_CLUSTER_MAX_LIGHTS of
- * them in index order (slots past a cluster's count are left as they were). Uses u->light_count records of `lights` (`count` is their number in the array;
- * the smaller of the two is used). For tests and debugging: it tests every light against every
- * cluster. */
-void kiln_clusters_assign_cpu(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count,
-                              uint32_t *counts_out, uint32_t *indices_out);
+/* The CPU reference of cs_cull, same math in float, in the same layout: ranges_out has
+ * KILN_CLUSTER_COUNT entries, indices_out `capacity` slots; clusters take their runs in cluster
+ * order (the GPU's order of runs is whatever its atomics give; each run's contents are the same),
+ * each run its touching lights in ascending index. A run that would pass `capacity` is cut as
+ * cs_cull cuts it. Returns the references asked for (the header's `references`). Uses
+ * u->light_count records of `lights` (`count` is their number in the array; the smaller of the
+ * two is used). For tests and debugging: it tests every light against every cluster. */
+uint32_t kiln_clusters_assign_cpu(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count,
+                                  kiln_cluster_range *ranges_out, uint32_t *indices_out, uint32_t capacity);
+
+/* A conservative upper bound of the light references cs_cull writes for these lights (same
+ * light count rule as kiln_clusters_assign_cpu): per light, the slices whose depth range overlaps
+ * [depth - range, depth + range], and in each such slice the tile columns times the tile rows
+ * whose slab of the slice (the extent, over the whole column or row, of the cluster boxes
+ * kiln_cluster_aabb builds) overlaps the sphere's box, grown by a float-rounding margin. A box
+ * the sphere touches is inside such a column and row, so the bound is never below the true
+ * count. O(lights x slices x (X + Y)); allocates nothing. */
+uint32_t kiln_cluster_light_bound(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count);
 
 /* ---- the GPU side ------------------------------------------------------------------------- */
 
@@ -122,23 +162,27 @@ typedef struct kiln_clusters kiln_clusters;
 
 /* Byte sizes of the buffers kiln_clusters owns. */
 #define KILN_CLUSTER_LIGHTS_SIZE ((uint64_t)KILN_MAX_LIGHTS * sizeof(kiln_gpu_light))
-#define KILN_CLUSTER_COUNTS_SIZE ((uint64_t)KILN_CLUSTER_COUNT * 4u)
-#define KILN_CLUSTER_INDICES_SIZE ((uint64_t)KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS * 4u)
+#define KILN_CLUSTER_RANGES_SIZE ((uint64_t)KILN_CLUSTER_COUNT * sizeof(kiln_cluster_range))
 
 /* Loads clusters.wgsl (which includes lights.wgsl) through the shader library, so an edit of
  * either file rebuilds the cs_cull pipeline in place. Creates the light buffer (KILN_MAX_LIGHTS
- * records), the uniform, count and index buffers, the bind group layout, the cs_cull pipeline and
- * its bind group. NULL with the reason on failure. The library must outlive the clusters. */
+ * records), the uniform, range, header and index buffers (the index list at
+ * KILN_CLUSTER_LIST_INITIAL_CAPACITY), the bind group layout, the cs_cull pipeline and its bind
+ * group. NULL with the reason on failure. The library must outlive the clusters. */
 kiln_clusters *kiln_clusters_create(kiln_resources *res, kiln_shader_library *library, kiln_error *err);
 void kiln_clusters_destroy(kiln_clusters *c);
 
-/* Writes the uniform (kiln_cluster_uniform_compute's inputs; fails as it does) and the first
- * `count` light records. Nothing is written on failure. */
+/* Writes the uniform (kiln_cluster_uniform_compute's inputs; fails as it does), the first `count`
+ * light records and a cleared header, after computing the frame's bound and, when it exceeds the
+ * list's capacity, replacing the index list by one of twice the capacity (repeatedly) and the
+ * bind group with it: that frame allocates, and kiln_clusters_generation changes so that groups
+ * binding the list are rebuilt. Nothing is written on failure (a failed growth keeps the old
+ * list). Call it before each record: the header counts one dispatch. */
 bool kiln_clusters_update(kiln_clusters *c, kiln_mat4 view, kiln_mat4 proj, float near, uint32_t width,
                           uint32_t height, const kiln_gpu_light *lights, uint32_t count, kiln_error *err);
 /* Records cs_cull into an open compute pass: workgroups of 16 x 9 x 1 invocations (one slice),
- * dispatched 1 x 1 x KILN_CLUSTER_Z. Every cluster's count is rewritten; index slots past a count
- * keep stale values. */
+ * dispatched 1 x 1 x KILN_CLUSTER_Z. Every cluster's range is rewritten; index slots outside the
+ * runs keep stale values. */
 bool kiln_clusters_record(kiln_clusters *c, kiln_compute_pass *pass, kiln_error *err);
 
 /* The uniform last written by kiln_clusters_update (zero before the first). */
@@ -147,10 +191,27 @@ const kiln_cluster_uniform *kiln_clusters_uniform(const kiln_clusters *c);
 kiln_buffer kiln_clusters_light_buffer(const kiln_clusters *c);
 /* ClusterUniform, 160 bytes; usage Uniform | CopyDst. */
 kiln_buffer kiln_clusters_uniform_buffer(const kiln_clusters *c);
-/* array<u32>, KILN_CLUSTER_COUNT counts; usage Storage | CopySrc. */
-kiln_buffer kiln_clusters_count_buffer(const kiln_clusters *c);
-/* array<u32>, KILN_CLUSTER_MAX_LIGHTS slots per cluster; usage Storage | CopySrc. */
+/* array<vec2u>, one kiln_cluster_range per cluster; usage Storage | CopySrc. */
+kiln_buffer kiln_clusters_range_buffer(const kiln_clusters *c);
+/* array<u32>, kiln_clusters_list_capacity slots; usage Storage | CopySrc. Replaced when the list
+ * grows: take it again after an update whose generation changed. */
 kiln_buffer kiln_clusters_index_buffer(const kiln_clusters *c);
+/* ClusterListHeader, 8 bytes; usage Storage | CopyDst | CopySrc. */
+kiln_buffer kiln_clusters_header_buffer(const kiln_clusters *c);
+/* The index list's capacity in references. */
+uint32_t kiln_clusters_list_capacity(const kiln_clusters *c);
+/* The bound the last successful update computed (0 before the first). */
+uint32_t kiln_clusters_last_bound(const kiln_clusters *c);
+/* Starts at 0 and counts the index lists replaced by growth. */
+uint32_t kiln_clusters_generation(const kiln_clusters *c);
+
+/* Records, after the cull and outside any pass, the header's copy into a readback buffer tagged
+ * with `frame` (kiln_buffer_readbacks: nothing waits). False when every readback is in flight
+ * (the GPU is behind or nobody pumps: that frame goes uncounted) or the copy is refused. */
+bool kiln_clusters_read_back(kiln_clusters *c, kiln_encoder *enc, uint64_t frame, kiln_error *err);
+/* The newest header that came back (after a pump) and its frame; false when none has since the
+ * last call. */
+bool kiln_clusters_poll(kiln_clusters *c, kiln_cluster_list_header *out, uint64_t *frame);
 
 #ifdef __cplusplus
 }

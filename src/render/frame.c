@@ -92,6 +92,8 @@ static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
     r->stats.transient_textures = kiln_frame_graph_physical_count(r->graph);
     if (!kiln_frame_graph_execute(r->graph, enc, err)) return false;
     renderer_timings_resolve(r, enc);
+    /* A refused copy (every readback in flight) only leaves this frame's counts unread. */
+    kiln_clusters_read_back(r->clusters, enc, r->frames_recorded, NULL);
     renderer_alloc_mark(r, "recording");
     return true;
 }
@@ -101,7 +103,15 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     kiln_gfx_pump(r->gfx, false);
     if (r->gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer");
     renderer_timings_collect(r);
-    r->stats = (kiln_frame_stats){0};
+    r->frames_recorded++;
+    kiln_cluster_list_header counts;
+    uint64_t counted;
+    if (kiln_clusters_poll(r->clusters, &counts, &counted)) r->cluster_counts = counts, r->cluster_counts_frame = counted;
+    r->stats = (kiln_frame_stats){
+        .cluster_light_references = r->cluster_counts.references,
+        .cluster_dropped_references = r->cluster_counts.dropped,
+        .cluster_counts_frame = r->cluster_counts_frame,
+    };
     uint32_t width = 0, height = 0;
     if (!check_target(r, target, &width, &height, err)) return false;
     kiln_render_settings settings;
@@ -125,8 +135,11 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     if (!renderer_ibl_update(r, &scene->environment, &sun, has_sun, err)) return false;
     renderer_alloc_mark(r, "environment");
     if (!kiln_clusters_update(r->clusters, kiln_camera_view(&camera), kiln_camera_projection(&camera), camera.near,
-                              width, height, r->gpu_lights, light_count, err))
+                              width, height, r->gpu_lights, light_count, err) ||
+        !renderer_rebind_cluster_lists(r, err))
         return false;
+    r->stats.cluster_light_bound = kiln_clusters_last_bound(r->clusters);
+    r->stats.cluster_list_capacity = kiln_clusters_list_capacity(r->clusters);
     renderer_alloc_mark(r, "lights");
     if (!write_frame_blocks(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
     renderer_alloc_mark(r, "view and lighting");

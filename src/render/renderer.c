@@ -65,7 +65,7 @@ void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view casca
     kiln_binding_resource entries[RENDER_PASS_GROUP_ENTRIES] = {
         {.binding = 0, .buffer = kiln_clusters_uniform_buffer(r->clusters), .size = sizeof(kiln_cluster_uniform)},
         {.binding = 1, .buffer = kiln_clusters_light_buffer(r->clusters)},
-        {.binding = 2, .buffer = kiln_clusters_count_buffer(r->clusters)},
+        {.binding = 2, .buffer = kiln_clusters_range_buffer(r->clusters)},
         {.binding = 3, .buffer = kiln_clusters_index_buffer(r->clusters)},
         {.binding = 4, .buffer = r->pass_uniforms, .size = KILN_PASS_VIEW_SIZE},
         {.binding = 5, .buffer = r->shadows.uniform, .size = KILN_SHADOWS_UNIFORM_SIZE},
@@ -80,6 +80,23 @@ void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view casca
         {.binding = 14, .view = atlas},
     };
     memcpy(out, entries, sizeof entries);
+}
+
+bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err) {
+    if (kiln_clusters_generation(r->clusters) == r->cluster_generation) return true;
+    kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
+    renderer_pass_group_entries(r, r->shadows.placeholder_view, r->shadows.atlas_placeholder_view, r->defaults.white_view,
+                                pass);
+    kiln_bind_group group = kiln_resources_create_bind_group(r->res, "pass", r->pass_layout, pass,
+                                                             RENDER_PASS_GROUP_ENTRIES, err);
+    if (!group.id) return false;
+    kiln_resources_destroy_bind_group(r->res, r->pass_group, NULL);
+    r->pass_group = group;
+    /* The cached shading groups bind the old list too. Their keys name its handle, so they would
+     * only miss, but each would hold the replaced list until evicted. */
+    kiln_bind_group_cache_clear(r->shadows.shading_groups);
+    r->cluster_generation = kiln_clusters_generation(r->clusters);
+    return true;
 }
 
 /* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */

@@ -41,7 +41,7 @@ typedef struct renderer_material {
 #define RENDER_HDR_FORMAT WGPUTextureFormat_RGBA16Float
 #define RENDER_DEPTH_FORMAT WGPUTextureFormat_Depth32Float
 
-/* Group 3's entries: the cluster uniform, lights, counts, indices, the pass view, then the
+/* Group 3's entries: the cluster uniform, lights, ranges, indices, the pass view, then the
  * Shadows block, the cascade maps and the comparison sampler, then the image-based lighting:
  * irradiance and prefiltered cubes, the BRDF table and their sampler (bindings 8..11), the
  * ambient occlusion (12), then the AtlasViews block and the shadow atlas (13, 14) (pipelines.c
@@ -219,6 +219,9 @@ void renderer_timings_resolve(kiln_renderer *r, kiln_encoder *enc);
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */
 void renderer_alloc_mark(kiln_renderer *r, const char *phase);
+/* After kiln_clusters_update: when the clusters replaced their index list (its generation
+ * changed), rebuilds r->pass_group and drops the cached shading pass groups, which bind it. */
+bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err);
 /* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */
 bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err);
 
@@ -251,6 +254,10 @@ struct kiln_renderer {
     kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
     kiln_clusters *clusters;
     kiln_bind_group pass_group; /* cluster buffers, the pass-view slot, the shadow placeholder */
+    uint32_t cluster_generation; /* kiln_clusters_generation that pass_group binds */
+    uint64_t frames_recorded;    /* frames whose recording began; the current one's number */
+    kiln_cluster_list_header cluster_counts; /* the newest header read back ... */
+    uint64_t cluster_counts_frame;           /* ... and its frame (0: none yet) */
     renderer_shadows shadows;
     renderer_ibl ibl;
 

@@ -173,6 +173,12 @@ static const block_member CLUSTER_MEMBERS_[] = {
 };
 static const block_layout CLUSTER_BLOCK = {"ClusterUniform", sizeof(kiln_cluster_uniform), CLUSTER_MEMBERS_,
                                            sizeof CLUSTER_MEMBERS_ / sizeof CLUSTER_MEMBERS_[0]};
+static const block_member CLUSTER_LIST_HEADER_MEMBERS_[] = {
+    MEMBER(kiln_cluster_list_header, "references", references),
+    MEMBER(kiln_cluster_list_header, "dropped", dropped),
+};
+static const block_layout CLUSTER_LIST_HEADER_BLOCK = {"ClusterListHeader", sizeof(kiln_cluster_list_header),
+    CLUSTER_LIST_HEADER_MEMBERS_, sizeof CLUSTER_LIST_HEADER_MEMBERS_ / sizeof CLUSTER_LIST_HEADER_MEMBERS_[0]};
 #undef MEMBER
 
 /* A vertex of the mesh stream (kiln/geometry/mesh_data.h) as the wireframe pulls it from storage. */
@@ -359,6 +365,7 @@ static const struct {
     {"gtao_msaa.wgsl", &kiln_ao_block},
     {"clusters.wgsl", &CLUSTER_BLOCK},
     {"clusters.wgsl", &LIGHT_BLOCK},
+    {"clusters.wgsl", &CLUSTER_LIST_HEADER_BLOCK},
     {"ibl.wgsl", &kiln_bake_block},
     {"wireframe.wgsl", &kiln_instance_block},
     {"wireframe.wgsl", &kiln_pass_view_block},

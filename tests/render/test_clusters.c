@@ -123,38 +123,74 @@ TEST(the_cluster_uniform_refuses_bad_inputs_naming_them) {
 
 /* ---- GPU helpers -------------------------------------------------------------------------- */
 
-static uint32_t gpu_counts[KILN_CLUSTER_COUNT];
-static uint32_t gpu_indices[KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS];
-static uint32_t cpu_counts[KILN_CLUSTER_COUNT];
-static uint32_t cpu_indices[KILN_CLUSTER_COUNT * KILN_CLUSTER_MAX_LIGHTS];
+static kiln_cluster_range gpu_ranges[KILN_CLUSTER_COUNT];
+static uint32_t *gpu_indices;         /* the list's capacity, allocated by cull_on_gpu */
+static kiln_cluster_list_header gpu_header;
+static kiln_cluster_range cpu_ranges[KILN_CLUSTER_COUNT];
+static uint32_t cpu_indices[KILN_CLUSTER_LIST_MAX_CAPACITY];
 
-/* Records cs_cull, copies the counts and indices into MapRead buffers and reads them back. */
+static kiln_buffer readback_buffer(gfx_fixture *f, uint64_t size, kiln_error *err) {
+    return kiln_resources_create_buffer(f->res, &(kiln_buffer_desc){.label = "cluster readback", .size = size,
+        .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
+}
+
+/* Records cs_cull, copies the ranges, the whole index list and the header into MapRead buffers
+ * and reads them back. */
 static bool cull_on_gpu(gfx_fixture *f, kiln_clusters *c, kiln_error *err) {
-    kiln_buffer counts_back = kiln_resources_create_buffer(f->res, &(kiln_buffer_desc){.label = "counts readback",
-        .size = KILN_CLUSTER_COUNTS_SIZE, .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
-    kiln_buffer indices_back = kiln_resources_create_buffer(f->res, &(kiln_buffer_desc){.label = "indices readback",
-        .size = KILN_CLUSTER_INDICES_SIZE, .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst}, err);
-    if (!counts_back.id || !indices_back.id) return false;
+    uint64_t list_size = (uint64_t)kiln_clusters_list_capacity(c) * 4u;
+    free(gpu_indices);
+    gpu_indices = malloc(list_size);
+    kiln_buffer ranges_back = readback_buffer(f, KILN_CLUSTER_RANGES_SIZE, err);
+    kiln_buffer indices_back = readback_buffer(f, list_size, err);
+    kiln_buffer header_back = readback_buffer(f, sizeof gpu_header, err);
+    if (!gpu_indices || !ranges_back.id || !indices_back.id || !header_back.id) return false;
     kiln_encoder enc;
     kiln_compute_pass pass;
     if (!kiln_encoder_begin(&enc, f->res, "cluster cull test", err)) return false;
     if (!kiln_encoder_begin_compute_pass(&enc, "cluster light cull", &pass, err)) return false;
     bool ok = kiln_clusters_record(c, &pass, err);
     kiln_compute_pass_end(&pass);
-    ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, kiln_clusters_count_buffer(c), 0, counts_back, 0,
-                                                  KILN_CLUSTER_COUNTS_SIZE, err);
-    ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, kiln_clusters_index_buffer(c), 0, indices_back, 0,
-                                                  KILN_CLUSTER_INDICES_SIZE, err);
+    ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, kiln_clusters_range_buffer(c), 0, ranges_back, 0,
+                                                  KILN_CLUSTER_RANGES_SIZE, err);
+    ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, kiln_clusters_index_buffer(c), 0, indices_back, 0, list_size, err);
+    ok = ok && kiln_encoder_copy_buffer_to_buffer(&enc, kiln_clusters_header_buffer(c), 0, header_back, 0,
+                                                  sizeof gpu_header, err);
     if (!ok) {
         kiln_encoder_discard(&enc);
         return false;
     }
     ok = kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(f->gfx, err) &&
-         kiln_resources_read_buffer(f->res, counts_back, 0, gpu_counts, sizeof gpu_counts, err) &&
-         kiln_resources_read_buffer(f->res, indices_back, 0, gpu_indices, sizeof gpu_indices, err);
-    kiln_resources_destroy_buffer(f->res, counts_back, NULL);
+         kiln_resources_read_buffer(f->res, ranges_back, 0, gpu_ranges, sizeof gpu_ranges, err) &&
+         kiln_resources_read_buffer(f->res, indices_back, 0, gpu_indices, list_size, err) &&
+         kiln_resources_read_buffer(f->res, header_back, 0, &gpu_header, sizeof gpu_header, err);
+    kiln_resources_destroy_buffer(f->res, ranges_back, NULL);
     kiln_resources_destroy_buffer(f->res, indices_back, NULL);
+    kiln_resources_destroy_buffer(f->res, header_back, NULL);
     return ok;
+}
+
+/* The clusters of the test camera, created through a library reading the source directory. */
+typedef struct clusters_fixture {
+    gfx_fixture f;
+    kiln_shader_library *library;
+    kiln_clusters *c;
+} clusters_fixture;
+
+static bool clusters_open(clusters_fixture *cf, kiln_error *err) {
+    cf->library = kiln_shader_library_create(cf->f.gfx, cf->f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, err);
+    cf->c = cf->library ? kiln_clusters_create(cf->f.res, cf->library, err) : NULL;
+    return cf->c != NULL;
+}
+
+static void clusters_close(clusters_fixture *cf) {
+    kiln_clusters_destroy(cf->c);
+    kiln_shader_library_destroy(cf->library);
+}
+
+/* Updates the clusters with the test camera and `lights`, culls and reads back. */
+static bool clusters_cull(clusters_fixture *cf, const kiln_gpu_light *lights, uint32_t count, kiln_error *err) {
+    return kiln_clusters_update(cf->c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, lights, count, err) &&
+           cull_on_gpu(&cf->f, cf->c, err);
 }
 
 /* 256 point and spot lights with radii 0.5..8 m, fixed seed: most placed through random pixels
@@ -197,10 +233,9 @@ static bool list_contains(const uint32_t *list, uint32_t n, uint32_t v) {
 }
 
 /* A light one list has and the other lacks is explained when its sphere grazes the box (float
- * rounding decides), or when the other list is full and the light comes after its last entry. */
+ * rounding decides). */
 static bool difference_explained(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t cluster,
-                                 uint32_t light, const uint32_t *other, uint32_t other_count) {
-    if (other_count == KILN_CLUSTER_MAX_LIGHTS && light > other[other_count - 1]) return true;
+                                 uint32_t light) {
     uint32_t x = cluster % KILN_CLUSTER_X, y = (cluster / KILN_CLUSTER_X) % KILN_CLUSTER_Y;
     uint32_t z = cluster / (KILN_CLUSTER_X * KILN_CLUSTER_Y);
     kiln_vec3 lo, hi;
@@ -216,95 +251,215 @@ static bool difference_explained(const kiln_cluster_uniform *u, const kiln_gpu_l
 
 /* ---- GPU ---------------------------------------------------------------------------------- */
 
+/* How the GPU's runs compare with the CPU reference's, cluster by cluster. */
+typedef struct list_comparison {
+    uint32_t references;     /* the CPU's */
+    uint32_t gpu_references; /* the sum of the GPU's run lengths */
+    uint32_t count_mismatches, list_mismatches, max_count, empty, over_heat, over_100;
+    bool ascending, disjoint, explained;
+} list_comparison;
+
+/* Compares every GPU run with the CPU's (as ordered lists, wherever their offsets), checking
+ * each run is ascending and inside the list, and that no two runs overlap. */
+static list_comparison compare_with_cpu(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count,
+                                        uint32_t capacity) {
+    list_comparison r = {.ascending = true, .disjoint = true, .explained = true};
+    r.references = kiln_clusters_assign_cpu(u, lights, count, cpu_ranges, cpu_indices, KILN_CLUSTER_LIST_MAX_CAPACITY);
+    static uint8_t owner[KILN_CLUSTER_LIST_MAX_CAPACITY];
+    memset(owner, 0, capacity);
+    for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) {
+        kiln_cluster_range gr = gpu_ranges[k], cr = cpu_ranges[k];
+        if (gr.offset > capacity || gr.count > capacity - gr.offset) {
+            r.disjoint = false;
+            continue;
+        }
+        const uint32_t *g = &gpu_indices[gr.offset], *c = &cpu_indices[cr.offset];
+        for (uint32_t i = 0; i < gr.count; i++) {
+            r.disjoint = r.disjoint && !owner[gr.offset + i];
+            owner[gr.offset + i] = 1;
+            if (i > 0) r.ascending = r.ascending && g[i - 1] < g[i];
+        }
+        r.gpu_references += gr.count;
+        r.max_count = gr.count > r.max_count ? gr.count : r.max_count;
+        r.empty += cr.count == 0;
+        r.over_heat += cr.count > KILN_CLUSTER_HEAT_LIGHTS;
+        r.over_100 += cr.count >= 100;
+        r.count_mismatches += gr.count != cr.count;
+        if (gr.count == cr.count && memcmp(g, c, gr.count * sizeof *g) == 0) continue;
+        r.list_mismatches++;
+        for (uint32_t i = 0; i < gr.count; i++)
+            if (!list_contains(c, cr.count, g[i])) r.explained = r.explained && difference_explained(u, lights, k, g[i]);
+        for (uint32_t i = 0; i < cr.count; i++)
+            if (!list_contains(g, gr.count, c[i])) r.explained = r.explained && difference_explained(u, lights, k, c[i]);
+    }
+    return r;
+}
+
 TEST(gpu_culling_matches_the_cpu_reference) {
-    gfx_fixture f;
-    FIXTURE_OPEN(f);
+    clusters_fixture cf;
+    FIXTURE_OPEN(cf.f);
     kiln_error err = {0};
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
-    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
-    CHECK_MSG(c, "%s", err.message);
+    CHECK_MSG(clusters_open(&cf, &err), "%s", err.message);
     static kiln_gpu_light lights[KILN_MAX_LIGHTS];
     uint32_t count = random_scene(lights);
     CHECK_EQ_INT(count, 256);
-    CHECK_MSG(kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, lights, count, &err), "%s",
-              err.message);
-    CHECK_MSG(cull_on_gpu(&f, c, &err), "%s", err.message);
-    kiln_cluster_uniform u = *kiln_clusters_uniform(c);
-    kiln_clusters_assign_cpu(&u, lights, count, cpu_counts, cpu_indices);
-    kiln_clusters_destroy(c);
-    kiln_shader_library_destroy(library);
-    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(clusters_cull(&cf, lights, count, &err), "%s", err.message);
+    kiln_cluster_uniform u = *kiln_clusters_uniform(cf.c);
+    uint32_t capacity = kiln_clusters_list_capacity(cf.c), bound = kiln_clusters_last_bound(cf.c);
+    clusters_close(&cf);
+    FIXTURE_CLOSE_CLEAN(cf.f);
 
-    uint32_t count_mismatches = 0, list_mismatches = 0, max_count = 0, assigned = 0, empty = 0, full = 0;
-    for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) {
-        /* Counts are the lights touching a cluster; the lists hold the first 32 of them. */
-        uint32_t gn = gpu_counts[k] < KILN_CLUSTER_MAX_LIGHTS ? gpu_counts[k] : KILN_CLUSTER_MAX_LIGHTS;
-        uint32_t cn = cpu_counts[k] < KILN_CLUSTER_MAX_LIGHTS ? cpu_counts[k] : KILN_CLUSTER_MAX_LIGHTS;
-        max_count = gpu_counts[k] > max_count ? gpu_counts[k] : max_count;
-        assigned += cn;
-        empty += cpu_counts[k] == 0;
-        full += cpu_counts[k] >= KILN_CLUSTER_MAX_LIGHTS;
-        const uint32_t *g = &gpu_indices[k * KILN_CLUSTER_MAX_LIGHTS], *r = &cpu_indices[k * KILN_CLUSTER_MAX_LIGHTS];
-        for (uint32_t i = 1; i < gn; i++) CHECK_MSG(g[i - 1] < g[i], "cluster %u: list not ascending", k);
-        count_mismatches += gpu_counts[k] != cpu_counts[k];
-        bool same = gn == cn && memcmp(g, r, gn * sizeof *g) == 0;
-        if (same) continue;
-        list_mismatches++;
-        for (uint32_t i = 0; i < gn; i++)
-            if (!list_contains(r, cn, g[i])) CHECK(difference_explained(&u, lights, k, g[i], r, cn));
-        for (uint32_t i = 0; i < cn; i++)
-            if (!list_contains(g, gn, r[i])) CHECK(difference_explained(&u, lights, k, r[i], g, gn));
-    }
-    printf("clusters: %u assignments, %u empty, %u full, max %u per cluster; %u lists differ from the CPU, "
-           "%u in their counts\n", assigned, empty, full, max_count, list_mismatches, count_mismatches);
-    CHECK(count_mismatches * 1000 <= KILN_CLUSTER_COUNT); /* counts agree for at least 99.9% of clusters */
-    CHECK(assigned > 2000 && empty > 100);                 /* the scene exercises both outcomes */
+    list_comparison r = compare_with_cpu(&u, lights, count, capacity);
+    printf("clusters: %u references (bound %u), %u empty, max %u per cluster; %u lists differ from the CPU, "
+           "%u in their counts\n", r.references, bound, r.empty, r.max_count, r.list_mismatches, r.count_mismatches);
+    CHECK(r.ascending && r.disjoint && r.explained);
+    CHECK(r.count_mismatches * 1000 <= KILN_CLUSTER_COUNT); /* counts agree for at least 99.9% of clusters */
+    CHECK(r.references > 2000 && r.empty > 100);            /* the scene exercises both outcomes */
+    CHECK_EQ_INT(gpu_header.references, r.gpu_references);
+    CHECK_EQ_INT(gpu_header.dropped, 0);
+    CHECK(bound >= gpu_header.references);
+    CHECK_EQ_INT(capacity, KILN_CLUSTER_LIST_INITIAL_CAPACITY); /* 256 lights fit the first list */
 }
 
-TEST(a_crowded_cluster_counts_all_40_lights_and_keeps_the_first_32_in_index_order) {
-    gfx_fixture f;
-    FIXTURE_OPEN(f);
+/* 1,024 point lights crowded into a 30 x 12 x 60 m block ahead of the camera, 2..6 m each, fixed
+ * seed: hundreds of clusters are touched by more than 32 lights, some by more than 100. */
+static uint32_t dense_scene(kiln_gpu_light *out) {
+    static kiln_light lights[KILN_MAX_LIGHTS];
+    kiln_mat4 inverse_view;
+    if (!kiln_mat4_inverse(test_view(), &inverse_view)) return 0;
+    uint32_t seed = 0x64656e73u;
+    for (uint32_t i = 0; i < KILN_MAX_LIGHTS; i++) {
+        kiln_vec3 view_point = kiln_vec3_make(random_in(&seed, -15.0f, 15.0f), random_in(&seed, -6.0f, 6.0f),
+                                              -random_in(&seed, 4.0f, 64.0f));
+        kiln_vec3 color = kiln_vec3_make(random_in(&seed, 0, 1), random_in(&seed, 0, 1), random_in(&seed, 0, 1));
+        lights[i] = kiln_light_point(kiln_mat4_transform_point(inverse_view, view_point), color, 50.0f,
+                                     random_in(&seed, 2.0f, 6.0f));
+    }
+    return kiln_pack_lights_into(lights, KILN_MAX_LIGHTS, out, KILN_MAX_LIGHTS, NULL, NULL);
+}
+
+TEST(a_dense_view_of_1024_lights_drops_nothing) {
+    static kiln_gpu_light lights[KILN_MAX_LIGHTS];
+    uint32_t count = dense_scene(lights);
+    CHECK_EQ_INT(count, KILN_MAX_LIGHTS);
+    clusters_fixture cf;
+    FIXTURE_OPEN(cf.f);
     kiln_error err = {0};
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
-    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
-    CHECK_MSG(c, "%s", err.message);
+    CHECK_MSG(clusters_open(&cf, &err), "%s", err.message);
+    CHECK_MSG(clusters_cull(&cf, lights, count, &err), "%s", err.message);
+    kiln_cluster_uniform u = *kiln_clusters_uniform(cf.c);
+    uint32_t capacity = kiln_clusters_list_capacity(cf.c), bound = kiln_clusters_last_bound(cf.c);
+    uint32_t generation = kiln_clusters_generation(cf.c);
+    clusters_close(&cf);
+    FIXTURE_CLOSE_CLEAN(cf.f);
+
+    list_comparison r = compare_with_cpu(&u, lights, count, capacity);
+    printf("dense: %u references (bound %u, capacity %u), %u clusters over 32, %u at 100 or more, max %u; "
+           "%u lists differ from the CPU\n", r.references, bound, capacity, r.over_heat, r.over_100, r.max_count,
+           r.list_mismatches);
+    CHECK(r.over_heat > 300 && r.over_100 > 0); /* the case the fixed 32 slots lost lights in */
+    CHECK(r.ascending && r.disjoint);
+    CHECK_EQ_INT(r.count_mismatches, 0);        /* every cluster lists every light touching it */
+    CHECK_EQ_INT(r.list_mismatches, 0);
+    CHECK_EQ_INT(gpu_header.dropped, 0);
+    CHECK_EQ_INT(gpu_header.references, r.references);
+    CHECK(bound >= r.references);
+    /* The bound fits the first list (32 per cluster on average): no growth, no allocation. */
+    CHECK_EQ_INT(capacity, KILN_CLUSTER_LIST_INITIAL_CAPACITY);
+    CHECK_EQ_INT(generation, 0);
+}
+
+TEST(a_crowded_cluster_lists_all_40_lights_in_index_order) {
+    clusters_fixture cf;
+    FIXTURE_OPEN(cf.f);
+    kiln_error err = {0};
+    CHECK_MSG(clusters_open(&cf, &err), "%s", err.message);
     /* Light 0 reaches nothing on screen; lights 1..40 sit at the camera and reach past 200 m. */
     kiln_gpu_light lights[41];
     lights[0] = kiln_gpu_light_from(&(kiln_light){.position = {0, 0, 500}, .range = 1.0f});
     for (uint32_t i = 1; i < 41; i++)
         lights[i] = kiln_gpu_light_from(&(kiln_light){.position = {0.0f, 1.7f, 4.0f}, .range = 500.0f});
-    bool ok = kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, lights, 41, &err) &&
-              cull_on_gpu(&f, c, &err);
-    kiln_clusters_destroy(c);
-    kiln_shader_library_destroy(library);
-    FIXTURE_CLOSE_CLEAN(f);
+    bool ok = clusters_cull(&cf, lights, 41, &err);
+    uint32_t capacity = kiln_clusters_list_capacity(cf.c), generation = kiln_clusters_generation(cf.c);
+    clusters_close(&cf);
+    FIXTURE_CLOSE_CLEAN(cf.f);
     CHECK_MSG(ok, "%s", err.message);
+    /* 40 x 3456 references outgrow the first list (32 x 3456) once. */
+    CHECK_EQ_INT(capacity, 2 * KILN_CLUSTER_LIST_INITIAL_CAPACITY);
+    CHECK_EQ_INT(generation, 1);
+    CHECK_EQ_INT(gpu_header.references, 40 * KILN_CLUSTER_COUNT);
+    CHECK_EQ_INT(gpu_header.dropped, 0);
     for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) {
-        CHECK_EQ_INT(gpu_counts[k], 40);
-        for (uint32_t i = 0; i < KILN_CLUSTER_MAX_LIGHTS; i++)
-            CHECK_EQ_INT(gpu_indices[k * KILN_CLUSTER_MAX_LIGHTS + i], i + 1);
+        CHECK_EQ_INT(gpu_ranges[k].count, 40);
+        for (uint32_t i = 0; i < 40; i++) CHECK_EQ_INT(gpu_indices[gpu_ranges[k].offset + i], i + 1);
     }
 }
 
-TEST(an_empty_light_list_clears_every_count) {
-    gfx_fixture f;
-    FIXTURE_OPEN(f);
+TEST(an_empty_light_list_clears_every_range_and_the_header) {
+    clusters_fixture cf;
+    FIXTURE_OPEN(cf.f);
     kiln_error err = {0};
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
-    kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
-    CHECK_MSG(c, "%s", err.message);
+    CHECK_MSG(clusters_open(&cf, &err), "%s", err.message);
     kiln_gpu_light everywhere = kiln_gpu_light_from(&(kiln_light){.position = {0.0f, 1.7f, 4.0f}, .range = 500.0f});
-    bool ok = kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, &everywhere, 1, &err) &&
-              cull_on_gpu(&f, c, &err);
-    uint32_t before = gpu_counts[0];
-    ok = ok && kiln_clusters_update(c, test_view(), test_projection(), NEAR, WIDTH, HEIGHT, NULL, 0, &err) &&
-         cull_on_gpu(&f, c, &err);
-    kiln_clusters_destroy(c);
-    kiln_shader_library_destroy(library);
-    FIXTURE_CLOSE_CLEAN(f);
+    bool ok = clusters_cull(&cf, &everywhere, 1, &err);
+    uint32_t before = gpu_ranges[0].count, references_before = gpu_header.references;
+    ok = ok && clusters_cull(&cf, NULL, 0, &err);
+    clusters_close(&cf);
+    FIXTURE_CLOSE_CLEAN(cf.f);
     CHECK_MSG(ok, "%s", err.message);
     CHECK_EQ_INT(before, 1);
-    for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) CHECK_EQ_INT(gpu_counts[k], 0);
+    CHECK_EQ_INT(references_before, KILN_CLUSTER_COUNT);
+    CHECK_EQ_INT(gpu_header.references, 0);
+    for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) CHECK_EQ_INT(gpu_ranges[k].count, 0);
+}
+
+/* ---- CPU: the bound of the references ----------------------------------------------------- */
+
+/* One light (view-space centre, range) and the bound it must give exactly. */
+static const struct {
+    const char *what;
+    float x, y, z, range;
+    uint32_t bound;
+} BOUND_CASES[] = {
+    {"a light at the camera reaching past 200 m: every cluster", 0.0f, 0.0f, 0.0f, 500.0f, KILN_CLUSTER_COUNT},
+    {"a light behind the camera out of reach: none", 0.0f, 0.0f, 20.0f, 5.0f, 0},
+    {"a light beyond 200 m out of reach: none", 0.0f, 0.0f, -300.0f, 50.0f, 0},
+    {"a light far off to the side: none", 500.0f, 0.0f, -20.0f, 5.0f, 0},
+    {"a light with zero range inside the view: at least its own cluster", 0.3f, 0.2f, -20.0f, 0.0f, 1},
+};
+
+TEST(the_bound_of_single_lights_is_exact_at_the_extremes) {
+    kiln_cluster_uniform u;
+    CHECK(test_uniform(&u, 1));
+    kiln_mat4 inverse_view;
+    CHECK(kiln_mat4_inverse(u.view, &inverse_view));
+    for (size_t i = 0; i < sizeof BOUND_CASES / sizeof BOUND_CASES[0]; i++) {
+        kiln_vec3 world = kiln_mat4_transform_point(inverse_view, kiln_vec3_make(BOUND_CASES[i].x, BOUND_CASES[i].y, BOUND_CASES[i].z));
+        kiln_gpu_light l = kiln_gpu_light_from(&(kiln_light){.position = world, .range = BOUND_CASES[i].range});
+        l.range = BOUND_CASES[i].range; /* the record keeps a zero range as given */
+        CHECK_MSG(kiln_cluster_light_bound(&u, &l, 1) == BOUND_CASES[i].bound, "%s: %u, expected %u",
+                  BOUND_CASES[i].what, kiln_cluster_light_bound(&u, &l, 1), BOUND_CASES[i].bound);
+    }
+}
+
+TEST(the_bound_covers_the_cpu_reference_and_stays_close_to_it) {
+    static kiln_gpu_light lights[KILN_MAX_LIGHTS];
+    kiln_cluster_uniform u;
+    struct {
+        const char *name;
+        uint32_t count;
+    } scenes[2] = {{"random", random_scene(lights)}, {"dense", 0}};
+    for (int s = 0; s < 2; s++) {
+        if (s == 1) scenes[1].count = dense_scene(lights);
+        CHECK(test_uniform(&u, scenes[s].count));
+        uint32_t references = kiln_clusters_assign_cpu(&u, lights, scenes[s].count, cpu_ranges, cpu_indices,
+                                                       KILN_CLUSTER_LIST_MAX_CAPACITY);
+        uint32_t bound = kiln_cluster_light_bound(&u, lights, scenes[s].count);
+        printf("%s: %u references, bound %u (%.2fx)\n", scenes[s].name, references, bound,
+               (double)bound / (double)references);
+        CHECK(bound >= references);
+        CHECK(bound <= 3 * references); /* the slabs over-count corners, not whole rows of the view */
+    }
 }
 
 /* Reads every Light field, every ClusterUniform field and the shared constants back from WGSL as
@@ -329,7 +484,7 @@ static const char *ECHO_KERNEL =
     "    put_f(49u, u.screen_size.y); put_f(50u, u.near); put_f(51u, u.far); put_f(52u, u.slice_scale);\n"
     "    put_f(53u, u.slice_bias); words[54] = u.light_count;\n"
     "    words[56] = MAX_LIGHTS; words[57] = CLUSTER_X; words[58] = CLUSTER_Y; words[59] = CLUSTER_Z;\n"
-    "    words[60] = CLUSTER_MAX_LIGHTS; words[61] = arrayLength(&lights); words[62] = cluster_light_slot(5u, 3u);\n"
+    "    words[60] = CLUSTER_HEAT_LIGHTS; words[61] = arrayLength(&lights); words[62] = cluster_light_slot(vec2u(40u, 7u), 3u);\n"
     "    let n = arrayLength(&probes);\n"
     "    for (var i = 0u; i < n; i++) {\n"
     "        let p = probes[i];\n"
@@ -434,9 +589,9 @@ TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
     CHECK_EQ_INT(words[57], KILN_CLUSTER_X);
     CHECK_EQ_INT(words[58], KILN_CLUSTER_Y);
     CHECK_EQ_INT(words[59], KILN_CLUSTER_Z);
-    CHECK_EQ_INT(words[60], KILN_CLUSTER_MAX_LIGHTS);
+    CHECK_EQ_INT(words[60], KILN_CLUSTER_HEAT_LIGHTS);
     CHECK_EQ_INT(words[61], KILN_MAX_LIGHTS); /* the WGSL record is 64 bytes: 1024 fit the buffer */
-    CHECK_EQ_INT(words[62], 5 * KILN_CLUSTER_MAX_LIGHTS + 3);
+    CHECK_EQ_INT(words[62], 40 + 3); /* cluster_light_slot((40, 7), 3) */
     const kiln_gpu_light *l = &records[0];
     uint32_t partial_falloff = 0, partial_cone = 0;
     for (int i = 0; i < PROBES; i++) {
@@ -494,6 +649,7 @@ TEST(an_update_with_too_many_lights_is_refused) {
 TEST_MAIN(T(cluster_params_follow_the_logarithmic_formula), T(slice_0_starts_at_near_and_slice_23_ends_at_200_m),
           T(slices_grow_monotonically_with_depth), T(each_slice_starts_where_the_formula_says),
           T(a_fragment_lies_in_the_box_of_the_cluster_it_looks_up), T(the_cluster_uniform_refuses_bad_inputs_naming_them),
-          T(gpu_culling_matches_the_cpu_reference), T(a_crowded_cluster_counts_all_40_lights_and_keeps_the_first_32_in_index_order),
-          T(an_empty_light_list_clears_every_count), T(the_wgsl_mirrors_read_the_c_records_field_by_field),
+          T(the_bound_of_single_lights_is_exact_at_the_extremes), T(the_bound_covers_the_cpu_reference_and_stays_close_to_it),
+          T(gpu_culling_matches_the_cpu_reference), T(a_dense_view_of_1024_lights_drops_nothing),
+          T(a_crowded_cluster_lists_all_40_lights_in_index_order), T(an_empty_light_list_clears_every_range_and_the_header), T(the_wgsl_mirrors_read_the_c_records_field_by_field),
           T(a_missing_shader_directory_is_named_in_the_error), T(an_update_with_too_many_lights_is_refused))

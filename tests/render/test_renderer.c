@@ -266,15 +266,63 @@ static bool clusters_view_centre(uint32_t lights, uint8_t out[3], kiln_error *er
     return renderer_fixture_close(&h) == 0 && ok;
 }
 
-TEST(the_clusters_view_scales_to_the_cap_and_marks_overflow) {
+TEST(the_clusters_view_scales_to_32_and_marks_more_in_magenta) {
     kiln_error err = {0};
-    uint8_t half[3] = {0}, over[3] = {0}; /* 16 and 40 lights; a cluster holds 32 */
+    uint8_t half[3] = {0}, over[3] = {0}; /* 16 and 40 lights in every cluster */
     CHECK_MSG(clusters_view_centre(16, half, &err), "%s", err.message);
     CHECK_MSG(clusters_view_centre(40, over, &err), "%s", err.message);
-    /* Half the cap: (0.5, 1, 0.5) linear, sRGB-encoded by the target: 188, 255, 188. */
+    /* Half the scale: (0.5, 1, 0.5) linear, sRGB-encoded by the target: 188, 255, 188. */
     CHECK_MSG(abs(half[0] - 188) <= 1 && half[1] == 255 && abs(half[2] - 188) <= 1, "%u %u %u", half[0], half[1], half[2]);
-    /* Past the cap: magenta. */
+    /* More than 32: magenta. */
     CHECK_MSG(over[0] == 255 && over[1] == 0 && over[2] == 255, "%u %u %u", over[0], over[1], over[2]);
+}
+
+TEST(the_cluster_list_grows_to_the_frames_bound_and_rebinds_the_shading_groups) {
+    /* A plane under point lights at the camera that reach every cluster; the first casts
+     * shadows, so the forward pass binds a cached shading group with the shadow atlas. */
+    renderer_fixture h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_mesh_data md = {0};
+    CHECK_MSG(kiln_mesh_plane(&md, 50.0f, 1, &err), "%s", err.message);
+    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, &err);
+    kiln_mesh_data_free(&md);
+    kiln_material m = kiln_material_default("plane");
+    uint32_t mat = kiln_renderer_add_material(h.r, &m, &err);
+    CHECK(plane != KILN_INVALID_INDEX && mat != KILN_INVALID_INDEX);
+    kiln_render_instance inst = at(plane, mat, (kiln_vec3){0, 0, 0});
+    kiln_light all[40];
+    for (uint32_t i = 0; i < 40; i++) all[i] = kiln_light_point((kiln_vec3){0, 5, 0}, (kiln_vec3){1, 1, 1}, 1.0f, 500.0f);
+    all[0].cast_shadows = true;
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 5, 0}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, 1.0f, 1.0f, 0.1f),
+                               .instances = &inst, .instance_count = 1, .lights = all, .light_count = 16};
+    kiln_image img = {0};
+    CHECK_MSG(renderer_fixture_render(&h, &scene, &img, &err), "%s", err.message);
+    kiln_frame_stats fits = *kiln_renderer_stats(h.r);
+    kiln_image_free(&img);
+    scene.light_count = 40;
+    CHECK_MSG(renderer_fixture_render(&h, &scene, &img, &err), "%s", err.message);
+    kiln_frame_stats grown = *kiln_renderer_stats(h.r);
+    kiln_image_free(&img);
+    CHECK_MSG(renderer_fixture_render(&h, &scene, &img, &err), "%s", err.message);
+    kiln_frame_stats steady = *kiln_renderer_stats(h.r);
+    kiln_image_free(&img);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0); /* no frame bound the replaced list */
+    /* Each light reaches all 16 x 9 x 24 clusters, and the bound is exact for such a light. */
+    CHECK_EQ_INT(fits.cluster_light_bound, 16 * 3456);
+    CHECK_EQ_INT(fits.cluster_list_capacity, 32 * 3456);
+    CHECK_EQ_INT(fits.shadowed_lights, 1);
+    CHECK_EQ_INT(grown.cluster_light_bound, 40 * 3456);
+    CHECK_EQ_INT(grown.cluster_list_capacity, 64 * 3456); /* doubled once */
+    CHECK_EQ_INT(steady.cluster_list_capacity, 64 * 3456);
+    /* The GPU's counts come back without waiting: the first frame's had not when the second
+     * began; by the third the second's (each frame here is waited for and read back). */
+    printf("cluster counts: frame %llu, %u references, %u dropped\n", (unsigned long long)steady.cluster_counts_frame,
+           steady.cluster_light_references, steady.cluster_dropped_references);
+    CHECK_EQ_INT(fits.cluster_counts_frame, 0);
+    CHECK_EQ_INT(steady.cluster_counts_frame, 2);
+    CHECK_EQ_INT(steady.cluster_light_references, 40 * 3456);
+    CHECK_EQ_INT(steady.cluster_dropped_references, 0);
 }
 
 TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
@@ -430,7 +478,7 @@ TEST_MAIN(T(the_demo_frame_is_clean_and_deterministic), T(instances_outside_the_
           T(the_material_registry_keeps_indices_stable), T(a_culled_instance_may_keep_a_removed_material),
           T(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index),
           T(a_refused_mesh_takes_no_index_and_names_its_label), T(the_normals_debug_view_bypasses_the_tone_curve),
-          T(the_clusters_view_scales_to_the_cap_and_marks_overflow),
+          T(the_clusters_view_scales_to_32_and_marks_more_in_magenta), T(the_cluster_list_grows_to_the_frames_bound_and_rebinds_the_shading_groups),
           T(a_target_without_texture_or_view_or_of_another_format_is_refused), T(the_frame_is_the_size_of_its_target),
           T(settings_out_of_range_are_refused_naming_the_field),
           T(a_setting_set_back_to_zero_between_frames_means_its_default),

@@ -692,6 +692,39 @@ uint32_t kiln_timestamps_poll(kiln_timestamps *ts, uint64_t *values, uint32_t ma
 /* Readback buffers in use: resolved and not yet submitted, mapping, or completed and unpolled. */
 uint32_t kiln_timestamps_in_flight(const kiln_timestamps *ts);
 
+/* ---------------------------------------------------------------------------------------------
+ * Buffer readbacks: a small region of a GPU buffer read back a frame or more later, never waiting
+ *
+ * A kiln_buffer_readbacks owns KILN_BUFFER_READBACKS mappable buffers of `size` bytes used in
+ * rotation, as kiln_timestamps does for its queries: kiln_buffer_readbacks_copy records the copy
+ * of `size` bytes from a buffer (CopySrc) into a free one, tagged with the caller's token; the
+ * encoder's submit starts its map (a discard frees it again); the map completes inside a later
+ * kiln_gfx_pump, and kiln_buffer_readbacks_poll hands out the newest completed copy. Nothing
+ * waits: a copy that finds every buffer in flight is refused and the caller skips that frame.
+ * ------------------------------------------------------------------------------------------- */
+
+#define KILN_BUFFER_READBACKS 4
+#define KILN_BUFFER_READBACK_MAX_SIZE 256 /* bytes: for counters and headers, not for images */
+
+/* The readback ring (opaque); see the comment at the top of this section. */
+typedef struct kiln_buffer_readbacks kiln_buffer_readbacks;
+
+/* Fails when size is 0, not a multiple of 4 or above KILN_BUFFER_READBACK_MAX_SIZE. */
+kiln_buffer_readbacks *kiln_buffer_readbacks_create(kiln_resources *res, uint32_t size, kiln_error *err);
+/* Releases the buffers at once and waits for nothing: a copy in flight is dropped when it
+ * completes. NULL is fine. */
+void kiln_buffer_readbacks_destroy(kiln_buffer_readbacks *rb);
+/* Records the copy of `size` bytes of src from offset into the next free buffer. Fails, recording
+ * nothing, when a pass is open, the encoder is finished, src is not a live buffer, every buffer is
+ * in flight, or the encoder already carries KILN_ENCODER_MAX_HOOKS hooks. */
+bool kiln_buffer_readbacks_copy(kiln_buffer_readbacks *rb, kiln_encoder *enc, kiln_buffer src, uint64_t offset,
+                                uint64_t token, kiln_error *err);
+/* Copies the newest completed copy (`size` bytes) into dst, sets *token to its token, and frees it
+ * and every older completed one; false when none has completed. */
+bool kiln_buffer_readbacks_poll(kiln_buffer_readbacks *rb, void *dst, uint64_t *token);
+/* Buffers in use: recorded and not yet submitted, mapping, or completed and unpolled. */
+uint32_t kiln_buffer_readbacks_in_flight(const kiln_buffer_readbacks *rb);
+
 /* Bytes one texel of `format` takes in a copy; 0 for formats readback does not handle. */
 uint32_t kiln_gfx_format_texel_size(WGPUTextureFormat format);
 /* Rounds up to the 256-byte copy row alignment. */

@@ -10,7 +10,7 @@
 
 @group(3) @binding(0) var<uniform> clusters: ClusterUniform;
 @group(3) @binding(1) var<storage, read> lights: array<Light>;
-@group(3) @binding(2) var<storage, read> cluster_counts: array<u32>;
+@group(3) @binding(2) var<storage, read> cluster_ranges: array<vec2u>; // (offset, count) per cluster
 @group(3) @binding(3) var<storage, read> cluster_indices: array<u32>;
 // The view this pass renders from: one 256-byte slot of the pass uniforms, chosen by the dynamic
 // offset the pass binds group 3 with (the slot is the view's index; the camera is view 0).
@@ -130,9 +130,10 @@ fn indirect_light(s: Surface) -> vec3<f32> {
 
 fn local_lights(s: Surface, world_position: vec3<f32>, cluster: u32) -> vec3<f32> {
     var total = vec3<f32>(0.0);
-    let count = min(cluster_counts[cluster], CLUSTER_MAX_LIGHTS);
-    for (var i = 0u; i < count; i++) {
-        let light = lights[cluster_indices[cluster_light_slot(cluster, i)]];
+    // Every light touching the cluster: the compacted list has no per-cluster cap.
+    let range = cluster_ranges[cluster];
+    for (var i = 0u; i < range.y; i++) {
+        let light = lights[cluster_indices[cluster_light_slot(range, i)]];
         let to_light = light.position - world_position;
         let distance = length(to_light);
         let l = to_light / max(distance, 1e-4);
@@ -164,14 +165,13 @@ fn cascade_tint(c: u32) -> vec3<f32> {
     }
 }
 
-// The clusters view: lights per cluster from blue (none) through green (half the cap) to red (the
-// cap); magenta where more lights touch the cluster than its list holds, so the ones past the cap
-// are not lit there.
+// The clusters view: lights per cluster from blue (none) through green (16) to red (32);
+// magenta where more than 32 lights touch the cluster (all of them still light it).
 fn heat(count: u32) -> vec3<f32> {
-    if (count > CLUSTER_MAX_LIGHTS) {
+    if (count > CLUSTER_HEAT_LIGHTS) {
         return vec3<f32>(1.0, 0.0, 1.0);
     }
-    let t = f32(count) / f32(CLUSTER_MAX_LIGHTS);
+    let t = f32(count) / f32(CLUSTER_HEAT_LIGHTS);
     return clamp(vec3<f32>(t * 2.0 - 0.5, 1.0 - abs(t * 2.0 - 1.0), 1.5 - t * 2.0), vec3<f32>(0.0), vec3<f32>(1.0));
 }
 
@@ -194,7 +194,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let view_position = view.world_to_view * vec4<f32>(in.world_position, 1.0);
     let cluster = cluster_index(clusters, in.clip.xy, -view_position.z);
     if (view.debug_mode == DEBUG_CLUSTERS) {
-        return vec4<f32>(heat(cluster_counts[cluster]), 1.0);
+        return vec4<f32>(heat(cluster_ranges[cluster].y), 1.0);
     }
     // The receiver's geometric normal (facing the viewer on double-sided back faces) offsets the
     // shadow lookup; the normal map's detail is finer than a shadow texel.

@@ -7,11 +7,12 @@
 //   CLUSTER_*, MAX_LIGHTS <-> KILN_CLUSTER_*, KILN_MAX_LIGHTS
 // tests/render/test_clusters.c reads every field and constant back from the GPU and compares.
 //
-// A fragment shader, with the cluster buffers bound read-only:
+// A fragment shader, with the cluster buffers bound read-only (cluster_ranges: array<vec2u>, a
+// cluster's (offset, count) into the compacted cluster_indices list cs_cull writes each frame):
 //   let cluster = cluster_index(clusters, frag_coord.xy, view_depth);
-//   let count = min(cluster_counts[cluster], CLUSTER_MAX_LIGHTS);
-//   for (var i = 0u; i < count; i++) {
-//       let light = lights[cluster_indices[cluster_light_slot(cluster, i)]];
+//   let range = cluster_ranges[cluster];
+//   for (var i = 0u; i < range.y; i++) {
+//       let light = lights[cluster_indices[cluster_light_slot(range, i)]];
 //       ... light_range_falloff(light, distance) * light_spot_factor(light, to_light) ...
 //   }
 
@@ -20,7 +21,9 @@ const CLUSTER_X: u32 = 16u;
 const CLUSTER_Y: u32 = 9u;
 const CLUSTER_Z: u32 = 24u;
 const CLUSTER_COUNT: u32 = CLUSTER_X * CLUSTER_Y * CLUSTER_Z;
-const CLUSTER_MAX_LIGHTS: u32 = 32u;
+// The top of the clusters debug view's heat map (red); more lights paint magenta. Not a cap:
+// a cluster's list holds every light that touches it.
+const CLUSTER_HEAT_LIGHTS: u32 = 32u;
 
 const LIGHT_KIND_POINT: u32 = 0u;
 const LIGHT_KIND_SPOT: u32 = 1u;
@@ -67,9 +70,10 @@ fn cluster_index(u: ClusterUniform, frag_xy: vec2f, view_depth: f32) -> u32 {
     return x + CLUSTER_X * (y + CLUSTER_Y * z);
 }
 
-// Where the i-th light index of a cluster lives in cluster_indices.
-fn cluster_light_slot(cluster: u32, i: u32) -> u32 {
-    return cluster * CLUSTER_MAX_LIGHTS + i;
+// Where the i-th light index of a cluster lives in cluster_indices, given the cluster's
+// (offset, count) from cluster_ranges; i < count.
+fn cluster_light_slot(range: vec2u, i: u32) -> u32 {
+    return range.x + i;
 }
 
 // Smooth window that takes inverse-square falloff to exactly 0 at the light's range, so the

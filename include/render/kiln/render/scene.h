@@ -167,6 +167,17 @@ typedef struct kiln_frame_stats {
                                        * or kiln_renderer_invalidate_environment), else 0 */
     uint32_t wireframe_draw_calls;    /* draws of the wireframe pass: one per camera batch, or 0 */
     uint32_t lights;                  /* point and spot lights packed this frame */
+    uint32_t cluster_light_bound;     /* the CPU's upper bound of this frame's cluster light
+                                       * references (light x cluster pairs the cull may list) */
+    uint32_t cluster_list_capacity;   /* references the cluster index list holds: 110,592 (32 per
+                                       * cluster) at first, doubled whenever the bound exceeds it */
+    uint32_t cluster_light_references; /* the light references the cull wrote in frame
+                                       * cluster_counts_frame (read back without waiting) */
+    uint32_t cluster_dropped_references; /* references that frame's cull had no room for: 0
+                                       * unless the bound is wrong */
+    uint64_t cluster_counts_frame;    /* the frame those two counts are from, 1 being the
+                                       * renderer's first, usually 1 to 3 frames before this one;
+                                       * 0 until the first comes back */
     uint32_t passes;                  /* executed frame-graph passes */
     uint32_t transient_textures;      /* pooled physical textures */
 } kiln_frame_stats;
