@@ -18,28 +18,14 @@
 
 #include <kiln/render.h>
 
+#include "bench_clock.h"
+
 #include "render/clusters.h"
 
 #define WARMUP 5
 #define MAX_FRAMES 1000
 #define BOUND_RUNS 201     /* timed calls of the bound per light count */
 #define READBACK_PUMPS 16  /* pumps after a frame's wait for its timestamps to come back */
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, uint32_t n) {
-    qsort(values, n, sizeof values[0], by_value);
-    return values[n / 2];
-}
 
 static uint32_t next_random(uint32_t *state) {
     uint32_t x = *state; /* xorshift32: the same scene on every machine */
@@ -108,12 +94,12 @@ static cpu_figures measure_cpu(const kiln_camera *camera, const kiln_light *ligh
         return f;
     volatile uint32_t sink = 0; /* keeps the timed calls */
     for (uint32_t i = 0; i < BOUND_RUNS; i++) {
-        double start = now_ms();
+        double start = bench_now_ms();
         sink += kiln_cluster_light_bound(&u, records, n);
-        times[i] = (now_ms() - start) * 1e3;
+        times[i] = (bench_now_ms() - start) * 1e3;
     }
     (void)sink;
-    f.bound_median_us = median(times, BOUND_RUNS);
+    f.bound_median_us = bench_median(times, BOUND_RUNS);
     f.bound_best_us = times[0];
     f.references = kiln_clusters_assign_cpu(&u, records, n, ranges, indices, KILN_CLUSTER_LIST_MAX_CAPACITY);
     for (uint32_t k = 0; k < KILN_CLUSTER_COUNT; k++) {
@@ -165,7 +151,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, uint32_t count, uint32_t
                "\"bound_cpu_best_us\": %.1f, \"cull_gpu_median_ms\": ",
                count, width, height, frames, c.references, c.over_32, c.max_per_cluster, stats->cluster_light_bound,
                stats->cluster_list_capacity, c.bound_median_us, c.bound_best_us);
-        if (gpu_frames) printf("%.3f", median(gpu, gpu_frames));
+        if (gpu_frames) printf("%.3f", bench_median(gpu, gpu_frames));
         else printf("null");
         printf(", \"gpu_frames\": %u, \"adapter\": \"%s\"}\n", gpu_frames, gfx->adapter_name);
         fflush(stdout);

@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include <kiln/render.h>
+
+#include "bench_clock.h"
 #include "demo_scene.h"
 
 #define WARMUP 5
@@ -27,22 +29,6 @@ typedef struct config {
     const char *name;
     kiln_render_settings settings;
 } config;
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, uint32_t n) {
-    qsort(values, n, sizeof values[0], by_value);
-    return values[n / 2];
-}
 
 /* Per-pass GPU times of the measured frames: one row per frame that came back, all with the
  * first one's passes. */
@@ -88,9 +74,9 @@ static void print_gpu_times(gpu_samples *g) {
     putchar('[');
     for (uint32_t p = 0; p < g->passes; p++) {
         for (uint32_t f = 0; f < g->frames; f++) column[f] = g->ms[f][p];
-        printf("%s{\"pass\": \"%s\", \"median_ms\": %.3f}", p ? ", " : "", g->names[p], median(column, g->frames));
+        printf("%s{\"pass\": \"%s\", \"median_ms\": %.3f}", p ? ", " : "", g->names[p], bench_median(column, g->frames));
     }
-    printf("], \"gpu_frames\": %u, \"gpu_total_median_ms\": %.3f", g->frames, median(g->total_ms, g->frames));
+    printf("], \"gpu_frames\": %u, \"gpu_total_median_ms\": %.3f", g->frames, bench_median(g->total_ms, g->frames));
 }
 
 /* Renders the configuration and prints its line; false (err set) when a frame failed. */
@@ -113,14 +99,14 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const config *c, uint32_
     static gpu_samples gpu;
     gpu.frames = 0;
     for (uint32_t i = 0; ok && i < WARMUP + frames; i++) {
-        double start = now_ms();
+        double start = bench_now_ms();
         ok = kiln_renderer_render(r, &demo.scene, t, err) && kiln_gfx_wait_for_queue(gfx, err);
         if (i < WARMUP) continue;
-        times[i - WARMUP] = now_ms() - start;
+        times[i - WARMUP] = bench_now_ms() - start;
         if (ok) collect_gpu_times(gfx, r, i + 1, &gpu);
     }
     if (ok) {
-        qsort(times, frames, sizeof times[0], by_value);
+        qsort(times, frames, sizeof times[0], bench_compare_doubles);
         printf("{\"config\": \"%s\", \"size\": \"%ux%u\", \"msaa\": %u, \"passes\": %u, \"frames\": %u, "
                "\"median_ms\": %.2f, \"best_ms\": %.2f, \"adapter\": \"%s\"",
                c->name, width, height, c->settings.msaa ? c->settings.msaa : 1, kiln_renderer_stats(r)->passes, frames,

@@ -17,33 +17,19 @@
 
 #include <kiln/render.h>
 
+#include "bench_clock.h"
+
 #define MAX_RUNS 200
 #define SIZE 64
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, uint32_t n) {
-    qsort(v, n, sizeof *v, by_value);
-    return v[n / 2];
-}
 
 /* One source: NULL path is the procedural sky. */
 static bool measure(kiln_gfx *gfx, kiln_resources *res, const char *path, uint32_t runs, kiln_error *err) {
     kiln_image map = {0};
     double decode_ms = 0.0;
     if (path) {
-        double start = now_ms();
+        double start = bench_now_ms();
         if (!kiln_image_load_hdr(&map, path, err)) return false;
-        decode_ms = now_ms() - start;
+        decode_ms = bench_now_ms() - start;
     }
     const WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
     kiln_renderer *r = kiln_renderer_create(gfx, res, NULL, format, err);
@@ -68,21 +54,21 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const char *path, uint32
     double first = 0.0;
     static double bakes[MAX_RUNS], plain[MAX_RUNS];
     if (ok) {
-        double start = now_ms();
+        double start = bench_now_ms();
         ok = kiln_renderer_render(r, &scene, t, err) && kiln_gfx_wait_for_queue(gfx, err);
-        first = now_ms() - start;
+        first = bench_now_ms() - start;
     }
     for (uint32_t i = 0; ok && i < runs; i++) {
         kiln_renderer_invalidate_environment(r);
-        double start = now_ms();
+        double start = bench_now_ms();
         ok = kiln_renderer_render(r, &scene, t, err) && kiln_gfx_wait_for_queue(gfx, err);
-        bakes[i] = now_ms() - start;
-        start = now_ms();
+        bakes[i] = bench_now_ms() - start;
+        start = bench_now_ms();
         ok = ok && kiln_renderer_render(r, &scene, t, err) && kiln_gfx_wait_for_queue(gfx, err);
-        plain[i] = now_ms() - start;
+        plain[i] = bench_now_ms() - start;
     }
     if (ok) {
-        double bake_median = median(bakes, runs), plain_median = median(plain, runs);
+        double bake_median = bench_median(bakes, runs), plain_median = bench_median(plain, runs);
         const char *name = path ? strrchr(path, '/') ? strrchr(path, '/') + 1 : path : "procedural sky";
         printf("{\"bench\": \"ibl_bake\", \"source\": \"%s\", \"adapter\": \"%s\", \"decode_ms\": %.2f, "
                "\"first_frame_ms\": %.2f, \"rebake_frame_ms_median\": %.2f, \"rebake_frame_ms_best\": %.2f, "
