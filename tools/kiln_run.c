@@ -26,6 +26,7 @@
 
 #include <kiln/core.h>
 #include <kiln/program_json.h>
+#include <kiln/shader/library.h>
 
 #ifdef __SANITIZE_ADDRESS__
 #include <dlfcn.h>
@@ -54,10 +55,12 @@ typedef struct script_run {
 /* Set by a message that must stop the script (an unreadable file); main exits non-zero. */
 static char fatal_reason[2048];
 
-static char *read_file(const char *path, size_t *size, char *why, size_t why_size) {
+/* max_bytes and what: kiln_read_file_limited's; a script is read up to KILN_READ_FILE_MAX_BYTES,
+ * a wgsl_path up to KILN_WGSL_MAX_FILE_BYTES. */
+static char *read_file(const char *path, size_t max_bytes, const char *what, size_t *size, char *why, size_t why_size) {
     char *text;
     kiln_error err = {0};
-    if (!kiln_read_file(path, &text, size, &err)) {
+    if (!kiln_read_file_limited(path, max_bytes, what, &text, size, NULL, &err)) {
         /* err reads "<path>: <reason>"; this tool's messages read "cannot read '<path>': <reason>". */
         const char *reason = err.message;
         size_t n = strlen(path);
@@ -332,7 +335,7 @@ static bool inline_wgsl(const script_run *run, json_t *msg, size_t index, json_t
     if (relative[0] == '/') snprintf(path, sizeof path, "%s", relative);
     else snprintf(path, sizeof path, "%s/%s", run->script_dir, relative);
     size_t size;
-    char *text = read_file(path, &size, why, sizeof why);
+    char *text = read_file(path, KILN_WGSL_MAX_FILE_BYTES, "a WGSL source", &size, why, sizeof why);
     if (!text) {
         snprintf(fatal_reason, sizeof fatal_reason, "script[%zu]: wgsl_path: %s", index, why);
         return false;
@@ -407,7 +410,7 @@ static int usage(FILE *out, int status) {
 static json_t *load_script(const char *path) {
     char why[1024];
     size_t size;
-    char *text = read_file(path, &size, why, sizeof why);
+    char *text = read_file(path, KILN_READ_FILE_MAX_BYTES, "a script", &size, why, sizeof why);
     if (!text) {
         fprintf(stderr, "kiln-run: %s\n", why);
         return NULL;

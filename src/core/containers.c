@@ -1,8 +1,11 @@
 /* Growable arrays and whole-file reads (include/core/kiln/core/containers.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <kiln/core/containers.h>
 
@@ -16,32 +19,87 @@ void *kiln_array_reserve(void *items, uint32_t *capacity, uint32_t need, size_t 
     return grown;
 }
 
-bool kiln_read_file(const char *path, char **out_bytes, size_t *out_size, kiln_error *err) {
+/* Why a file that is not a regular one cannot be read whole. */
+static const char *kind_of(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a file";
+}
+
+bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what, char **out_bytes, size_t *out_size,
+                            kiln_file_stamp *stamp, kiln_error *err) {
     *out_bytes = NULL;
     *out_size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    long end = -1;
-    if (fseek(f, 0, SEEK_END) == 0) end = ftell(f);
-    if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: cannot determine file size", path);
+    if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read file: no path");
+    /* Non-blocking, so a FIFO without a writer opens at once and is refused below. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return kiln_error_set(err, KILN_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
     }
-    size_t size = (size_t)end;
-    char *bytes = malloc(size + 1);
-    if (!bytes) {
-        fclose(f);
-        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, size);
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return kiln_error_set(err, KILN_ERR_IO, "%s: is a directory", path);
     }
-    size_t got = fread(bytes, 1, size, f);
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed || got != size) {
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return kiln_error_set(err, KILN_ERR_IO, "%s: is not a regular file (%s)", path, kind_of(st.st_mode));
+    }
+    const char *purpose = what ? what : "a file";
+    if ((uint64_t)st.st_size > max_bytes) {
+        close(fd);
+        return kiln_error_set(err, KILN_ERR_IO, "%s: is over the %zu-byte limit for %s (%lld bytes)", path, max_bytes,
+                              purpose, (long long)st.st_size);
+    }
+    /* Read to the end, growing past the reported size: /proc files report 0 and have content. */
+    size_t capacity = (size_t)st.st_size + 1 < 4096 ? 4096 : (size_t)st.st_size + 1, size = 0;
+    char *bytes = malloc(capacity);
+    bool ok = bytes != NULL;
+    if (!ok) kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, capacity);
+    while (ok) {
+        if (size + 1 == capacity) {
+            /* Room for one byte past the limit, which the size check below refuses. */
+            size_t grown_capacity = capacity * 2 > max_bytes + 1 ? max_bytes + 2 : capacity * 2;
+            char *grown = realloc(bytes, grown_capacity);
+            if (!grown) {
+                ok = kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, grown_capacity);
+                break;
+            }
+            bytes = grown;
+            capacity = grown_capacity;
+        }
+        ssize_t got = read(fd, bytes + size, capacity - 1 - size);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            ok = kiln_error_set(err, KILN_ERR_IO, "%s: read failed after %zu bytes: %s", path, size, strerror(errno));
+            break;
+        }
+        if (got == 0) break;
+        size += (size_t)got;
+        if (size > max_bytes) {
+            ok = kiln_error_set(err, KILN_ERR_IO, "%s: is over the %zu-byte limit for %s", path, max_bytes, purpose);
+            break;
+        }
+    }
+    close(fd);
+    if (!ok) {
         free(bytes);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: read %zu of %zu bytes", path, got, size);
+        return false;
     }
     bytes[size] = '\0';
+    if (stamp)
+        *stamp = (kiln_file_stamp){.device = (uint64_t)st.st_dev, .inode = (uint64_t)st.st_ino,
+                                   .mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec};
     *out_bytes = bytes;
     *out_size = size;
     return true;
+}
+
+bool kiln_read_file(const char *path, char **out_bytes, size_t *out_size, kiln_error *err) {
+    return kiln_read_file_limited(path, KILN_READ_FILE_MAX_BYTES, NULL, out_bytes, out_size, NULL, err);
 }

@@ -149,7 +149,7 @@ static bool splice_include(assembler *as, uint32_t file_index, uint32_t line_no,
     const char *includer = as->out->files[file_index].name;
     if (r == OPEN_FAILED) {
         ok = kiln_error_set(as->err, KILN_ERR_IO, "%s:%u: cannot include \"%s\": %s", includer, line_no, name,
-                            strerror(error_number));
+                            wgsl_source_error_text(error_number));
     } else if (r == OPEN_NEW && depth + 1 > KILN_WGSL_MAX_INCLUDE_DEPTH) {
         ok = kiln_error_set(as->err, KILN_ERR_FORMAT, "%s:%u: cannot include \"%s\": includes nest deeper than %d",
                             includer, line_no, name, KILN_WGSL_MAX_INCLUDE_DEPTH);
@@ -202,7 +202,8 @@ bool kiln_wgsl_assemble(const kiln_wgsl_source *source, const char *entry, kiln_
     bool ok;
     if (open_file(&as, entry, &text, &length, &error_number) != OPEN_NEW) {
         char *path = source->directory ? wgsl_join_path(source->directory, entry) : NULL;
-        ok = kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path ? path : entry, strerror(error_number));
+        ok = kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path ? path : entry,
+                            wgsl_source_error_text(error_number));
         free(path);
     } else {
         ok = splice(&as, 0, text, length, 0);

@@ -4,10 +4,12 @@
 #include "wgsl_source.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The .wgsl files of src/shader/shaders, embedded by cmake/embed_set.cmake. */
 extern const kiln_wgsl_embedded_file kiln_wgsl_builtin_files[];
@@ -50,18 +52,30 @@ static char *read_all(FILE *f, size_t size, size_t *length) {
 }
 
 /* Stats an open file: 0 for a regular file, else an errno value saying why it cannot be a source. */
+_Static_assert(KILN_WGSL_MAX_FILE_BYTES == 4194304, "wgsl_source_error_text names the limit");
+
 static int regular_file_error(FILE *f, struct stat *st) {
     if (fstat(fileno(f), st) != 0) return errno;
     if (S_ISDIR(st->st_mode)) return EISDIR;
     return S_ISREG(st->st_mode) ? 0 : EINVAL;
 }
 
+/* Opens without blocking, so a FIFO in the shader directory is refused instead of hanging. */
+static FILE *open_nonblocking(const char *path) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) close(fd);
+    return f;
+}
+
 static int find_on_disk(const char *directory, const char *name, wgsl_found_file *found) {
     char *path = wgsl_join_path(directory, name);
     if (!path) return ENOMEM;
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_nonblocking(path);
     struct stat st;
     int error_number = f ? regular_file_error(f, &st) : errno;
+    if (!error_number && (uint64_t)st.st_size > KILN_WGSL_MAX_FILE_BYTES) error_number = EFBIG;
     if (!error_number && !(found->text = read_all(f, (size_t)st.st_size, &found->length))) error_number = ENOMEM;
     if (f) fclose(f);
     if (error_number) {
@@ -94,6 +108,12 @@ int wgsl_source_find(const kiln_wgsl_source *source, const char *name, wgsl_foun
     /* Only a name the source lacks falls through; any other read error is the answer. */
     if (error_number != ENOENT) return error_number;
     return find_embedded(kiln_wgsl_builtin_files, kiln_wgsl_builtin_files_count, name, found);
+}
+
+const char *wgsl_source_error_text(int error_number) {
+    if (error_number == EINVAL) return "is not a regular file (a FIFO, device or socket)";
+    if (error_number == EFBIG) return "is over the 4194304-byte limit for a WGSL file (KILN_WGSL_MAX_FILE_BYTES)";
+    return strerror(error_number);
 }
 
 bool wgsl_same_file(wgsl_file_identity a, wgsl_file_identity b) {

@@ -30,6 +30,9 @@ bool wgsl_source_check(const kiln_wgsl_source *source, kiln_error *err);
 /* Resolves `name`: 0 with *found filled (the caller frees path and text), or the errno value
  * saying why not (ENOENT when neither the source nor the built-ins have it). */
 int wgsl_source_find(const kiln_wgsl_source *source, const char *name, wgsl_found_file *found);
+/* Why wgsl_source_find failed, as a message: strerror's, except for what only a source refuses
+ * (a path that is not a regular file, a file over KILN_WGSL_MAX_FILE_BYTES). */
+const char *wgsl_source_error_text(int error_number);
 bool wgsl_same_file(wgsl_file_identity a, wgsl_file_identity b);
 /* directory/name, or name alone when directory is "" (malloc'd; NULL when out of memory). */
 char *wgsl_join_path(const char *directory, const char *name);

@@ -3,10 +3,12 @@
  * plane) exits 0 with one reply per message; a malformed script and an unreadable wgsl_path exit
  * non-zero with the reason on stderr. Fixtures are in tests/program/scripts/. */
 #include <limits.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <kiln/core.h>
+#include <kiln/shader/library.h>
 
 #include "gfx_fixture.h"
 
@@ -28,6 +30,7 @@ static bool read_text(const char *path, char *out, size_t size) {
 }
 
 /* Runs kiln-run on a fixture script with --out under the test scratch directory. */
+/* script: a name under SCRIPTS, or an absolute path. */
 static bool run_kiln_run(const char *script, const char *out_dir, run_result *r) {
     char self[PATH_MAX], stdout_path[PATH_MAX], stderr_path[PATH_MAX], command[4 * PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -36,7 +39,10 @@ static bool run_kiln_run(const char *script, const char *out_dir, run_result *r)
     *strrchr(self, '/') = '\0';
     fixture_tmp_path(stdout_path, sizeof stdout_path, "kiln_run.stdout");
     fixture_tmp_path(stderr_path, sizeof stderr_path, "kiln_run.stderr");
-    snprintf(command, sizeof command, "'%s/kiln-run' '%s/%s' --out '%s' >'%s' 2>'%s'", self, SCRIPTS, script, out_dir,
+    char script_path[PATH_MAX];
+    if (script[0] == '/') snprintf(script_path, sizeof script_path, "%s", script);
+    else snprintf(script_path, sizeof script_path, "%s/%s", SCRIPTS, script);
+    snprintf(command, sizeof command, "'%s/kiln-run' '%s' --out '%s' >'%s' 2>'%s'", self, script_path, out_dir,
              stdout_path, stderr_path);
     int status = system(command);
     r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -169,6 +175,56 @@ TEST(unreadable_wgsl_path_exits_non_zero_naming_the_file) {
     CHECK_EQ_INT(line_count(r.out), 1);
 }
 
+/* A wgsl_path that names what is not a readable WGSL file stops the script with the reason,
+ * at once: a FIFO must not block the run, /dev/zero must not read forever, a file past the
+ * WGSL size limit is refused before it is read. */
+TEST(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why) {
+    char dir[PATH_MAX], fifo[PATH_MAX + 16], big[PATH_MAX + 16], script[PATH_MAX + 16];
+    fixture_tmp_path(dir, sizeof dir, "kiln_run_paths");
+    mkdir(dir, 0700);
+    snprintf(fifo, sizeof fifo, "%s/pipe.wgsl", dir);
+    snprintf(big, sizeof big, "%s/big.wgsl", dir);
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    FILE *f = fopen(big, "wb");
+    CHECK(f);
+    /* One byte past the limit, all comment: what is refused is the size, not the text. */
+    fputs("//", f);
+    for (size_t i = 2; i < KILN_WGSL_MAX_FILE_BYTES + 1; i++) fputc('x', f);
+    fclose(f);
+    char big_reason[256];
+    snprintf(big_reason, sizeof big_reason, "is over the %zu-byte limit for a WGSL source (%zu bytes)",
+             (size_t)KILN_WGSL_MAX_FILE_BYTES, (size_t)KILN_WGSL_MAX_FILE_BYTES + 1);
+    struct {
+        const char *path, *reason;
+    } cases[] = {
+        {dir, "is a directory"},
+        {fifo, "is not a regular file (a FIFO)"},
+        {"/dev/zero", "is not a regular file (a character device)"},
+        {big, big_reason},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(script, sizeof script, "%s/script.json", dir);
+        f = fopen(script, "wb");
+        CHECK(f);
+        fprintf(f, "[{\"kind\": \"frame\"}, {\"kind\": \"program.register\", \"wgsl_path\": \"%s\", \"bindings\": [], "
+                   "\"transients\": [], \"geometries\": [], \"depth_transients\": [], \"passes\": []}, {\"kind\": \"frame\"}]",
+                cases[i].path);
+        fclose(f);
+        run_result r;
+        CHECK(run_kiln_run(script, dir, &r));
+        char want[PATH_MAX + 512];
+        snprintf(want, sizeof want, "script[1]: wgsl_path: cannot read '%s': %s", cases[i].path, cases[i].reason);
+        CHECK_MSG(r.status != 0, "case %zu", i);
+        CHECK_STR_CONTAINS(r.err, want);
+        CHECK_EQ_INT(line_count(r.out), 1);
+    }
+    unlink(fifo);
+    unlink(big);
+    unlink(script);
+    rmdir(dir);
+}
+
 TEST(missing_script_exits_non_zero) {
     char out_dir[PATH_MAX];
     fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_none");
@@ -182,4 +238,5 @@ TEST_MAIN(T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
           T(save_texture_writes_the_exact_pfm_of_an_r32float_plane),
           T(save_texture_writes_a_normalised_preview_beside_the_pfm), T(save_texture_writes_an_rgba8_texture_as_png),
           T(malformed_script_exits_non_zero_with_line_and_column),
-          T(unreadable_wgsl_path_exits_non_zero_naming_the_file), T(missing_script_exits_non_zero))
+          T(unreadable_wgsl_path_exits_non_zero_naming_the_file),
+          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(missing_script_exits_non_zero))

@@ -1,6 +1,9 @@
 /* Sources of the shader library: an embedded set assembles, maps errors and reports missing
  * includes exactly as a directory does, never reads the disk and never reloads; kiln's built-ins
  * resolve after the source, and a file of a built-in's name in the source overrides it. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kiln/shader/library.h>
@@ -186,6 +189,38 @@ TEST(a_library_without_a_source_loads_a_builtin_entry) {
     CHECK_EQ_INT(uncaptured, 0);
 }
 
+/* A directory's file that is a FIFO is refused at once (opened without blocking), and one over
+ * KILN_WGSL_MAX_FILE_BYTES before it is read, each naming the file and why. */
+TEST(a_fifo_or_an_oversized_file_in_a_shader_directory_is_refused_naming_it) {
+    char dir[1024], fifo[1100], big[1100];
+    CHECK(scratch_dir(dir, sizeof dir, "shader_sources", "not_regular"));
+    CHECK(scratch_write(dir, "main.wgsl", "#include \"pipe.wgsl\"\n"));
+    snprintf(fifo, sizeof fifo, "%s/pipe.wgsl", dir);
+    snprintf(big, sizeof big, "%s/big.wgsl", dir);
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    FILE *f = fopen(big, "wb");
+    CHECK(f);
+    CHECK(fseek(f, (long)KILN_WGSL_MAX_FILE_BYTES, SEEK_SET) == 0 && fputc('\n', f) == '\n');
+    fclose(f);
+    kiln_assembled_wgsl a;
+    kiln_error err = {0};
+    bool included = kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = dir}, "main.wgsl", &a, &err);
+    char included_message[1024];
+    snprintf(included_message, sizeof included_message, "%s", err.message);
+    err = (kiln_error){0};
+    bool opened = kiln_wgsl_assemble(&(kiln_wgsl_source){.directory = dir}, "big.wgsl", &a, &err);
+    char want[1300];
+    snprintf(want, sizeof want, "%s: cannot open: is over the 4194304-byte limit for a WGSL file (KILN_WGSL_MAX_FILE_BYTES)", big);
+    unlink(fifo);
+    unlink(big);
+    CHECK(!included && !opened);
+    CHECK_MSG(!strcmp(included_message,
+                      "main.wgsl:1: cannot include \"pipe.wgsl\": is not a regular file (a FIFO, device or socket)"),
+              "'%s'", included_message);
+    CHECK_MSG(!strcmp(err.message, want), "'%s'", err.message);
+}
+
 TEST(a_source_with_a_directory_and_a_set_is_refused) {
     kiln_wgsl_source both = EMBEDDED;
     both.directory = "/tmp";
@@ -202,4 +237,6 @@ TEST_MAIN(T(an_embedded_set_maps_each_line_to_its_file),
           T(a_directory_reports_the_same_compile_error), T(a_missing_include_reads_the_same_for_a_set_and_a_directory),
           T(a_missing_embedded_entry_is_named), T(an_embedded_set_never_touches_the_disk_or_reloads),
           T(a_builtin_resolves_when_the_directory_lacks_it), T(a_directory_file_overrides_the_builtin_of_its_name),
-          T(a_library_without_a_source_loads_a_builtin_entry), T(a_source_with_a_directory_and_a_set_is_refused))
+          T(a_library_without_a_source_loads_a_builtin_entry), T(a_fifo_or_an_oversized_file_in_a_shader_directory_is_refused_naming_it),
+          T(a_fifo_or_an_oversized_file_in_a_shader_directory_is_refused_naming_it),
+          T(a_source_with_a_directory_and_a_set_is_refused))

@@ -49,6 +49,11 @@ for flag in --msaa --fxaa --no-bloom --no-shadows --wireframe; do
 done
 row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json
 row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
+# Only a regular file is read: a directory or a FIFO is refused at once (a FIFO must not block).
+rm -f "$tmp/pipe.json"; mkfifo "$tmp/pipe.json"
+row kiln-run 1 '' "kiln-run: cannot read '$tmp': is a directory"             -- "$tmp"
+row kiln-run 1 '' "kiln-run: cannot read '$tmp/pipe.json': is not a regular file (a FIFO)" -- "$tmp/pipe.json"
+rm -f "$tmp/pipe.json"
 
 [ "$failures" -eq 0 ] || { echo "test_tool_cli: $failures row(s) failed"; exit 1; }
 echo "test_tool_cli: all rows pass"

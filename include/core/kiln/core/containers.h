@@ -13,8 +13,29 @@
  * memory is short (`items` is then left as it was, still owned by the caller). */
 void *kiln_array_reserve(void *items, uint32_t *capacity, uint32_t need, size_t item_size);
 
+/* The most kiln_read_file reads from one file: 1 GiB. A larger file is refused before anything
+ * is allocated for it. */
+#define KILN_READ_FILE_MAX_BYTES ((size_t)1 << 30)
+
 /* Reads a whole file into a new malloc'd buffer the caller frees, NUL-terminated one byte past
- * *size so text can be used as a C string. Errors name the path and the reason. */
+ * *size so text can be used as a C string. Only a regular file is read: the path is opened
+ * without blocking (a FIFO with no writer does not hang the caller) and a directory, FIFO,
+ * device or socket is refused ("sky.hdr: is a directory", "x: is not a regular file (a FIFO)");
+ * the file is read to its end, not to the size the file system reports (so /proc files read
+ * whole), and one longer than KILN_READ_FILE_MAX_BYTES is refused. Errors name the path and the
+ * reason. */
 bool kiln_read_file(const char *path, char **bytes, size_t *size, kiln_error *err);
+
+/* What a file read was, for a caller that watches it for changes. */
+typedef struct kiln_file_stamp {
+    uint64_t device, inode;       /* which file it is, whatever path named it */
+    int64_t mtime_ns;             /* its modification time, in nanoseconds */
+} kiln_file_stamp;
+
+/* As kiln_read_file with a limit of its own (at most max_bytes; a longer file fails with
+ * "<path>: is over the N-byte limit for <what>") and, when stamp is not NULL, the file's stamp.
+ * `what` names what the file is for in that message ("a WGSL source"); NULL says "a file". */
+bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what, char **bytes, size_t *size,
+                            kiln_file_stamp *stamp, kiln_error *err);
 
 #endif

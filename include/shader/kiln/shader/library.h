@@ -43,6 +43,10 @@ typedef struct kiln_wgsl_embedded_file {
     const char *text;        /* the file's WGSL, NUL-terminated */
 } kiln_wgsl_embedded_file;
 
+/* The largest WGSL file kiln reads from disk (a program's source, an #include, a kiln-run
+ * wgsl_path): 4 MiB, far above any real shader; a larger one is refused before it is read. */
+#define KILN_WGSL_MAX_FILE_BYTES ((size_t)4 << 20)
+
 /* Where a program's files come from: a directory on disk (read at load, stat'ed for hot reload)
  * or, when `directory` is NULL, an embedded set of named texts (nothing is read from disk and
  * nothing ever reloads). Not both. Zero-initialised it is an empty set.
