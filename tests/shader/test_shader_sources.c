@@ -237,6 +237,6 @@ TEST_MAIN(T(an_embedded_set_maps_each_line_to_its_file),
           T(a_directory_reports_the_same_compile_error), T(a_missing_include_reads_the_same_for_a_set_and_a_directory),
           T(a_missing_embedded_entry_is_named), T(an_embedded_set_never_touches_the_disk_or_reloads),
           T(a_builtin_resolves_when_the_directory_lacks_it), T(a_directory_file_overrides_the_builtin_of_its_name),
-          T(a_library_without_a_source_loads_a_builtin_entry), T(a_fifo_or_an_oversized_file_in_a_shader_directory_is_refused_naming_it),
+          T(a_library_without_a_source_loads_a_builtin_entry),
           T(a_fifo_or_an_oversized_file_in_a_shader_directory_is_refused_naming_it),
           T(a_source_with_a_directory_and_a_set_is_refused))
