@@ -97,7 +97,7 @@ TEST(a_fifth_copy_in_flight_is_refused_and_a_discard_frees_its_buffer) {
     for (uint64_t i = 0; i < KILN_BUFFER_READBACKS; i++)
         CHECK_MSG(kiln_buffer_readbacks_copy(t.rb, &enc, t.source, 0, i, &err), "%s", err.message);
     CHECK(!kiln_buffer_readbacks_copy(t.rb, &enc, t.source, 0, 9, &err));
-    CHECK_STR_CONTAINS(err.message, "all 4 buffers are in flight");
+    CHECK_STR_CONTAINS(err.message, "buffer readbacks: all 4 readback buffers are in flight");
     CHECK_EQ_INT(kiln_buffer_readbacks_in_flight(t.rb), KILN_BUFFER_READBACKS);
     kiln_encoder_discard(&enc);
     CHECK_EQ_INT(kiln_buffer_readbacks_in_flight(t.rb), 0);
