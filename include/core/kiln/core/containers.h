@@ -28,7 +28,8 @@ bool kiln_read_file(const char *path, char **bytes, size_t *size, kiln_error *er
 
 /* What a file read was, for a caller that watches it for changes. */
 typedef struct kiln_file_stamp {
-    uint64_t device, inode;       /* which file it is, whatever path named it */
+    uint64_t device;              /* the file system the file is on */
+    uint64_t inode;               /* with device: which file it is, whatever path named it */
     int64_t mtime_ns;             /* its modification time, in nanoseconds */
 } kiln_file_stamp;
 
