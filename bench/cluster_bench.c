@@ -18,7 +18,7 @@
 
 #include <kiln/render.h>
 
-#include "bench_clock.h"
+#include "bench_common.h"
 
 #include "render/clusters.h"
 
@@ -164,19 +164,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, uint32_t count, uint32_t
 
 int main(int argc, char **argv) {
     uint32_t width = 1280, height = 720, frames = 30;
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--size") && v && sscanf(v, "%ux%u", &width, &height) == 2 && width && height &&
-            width <= 8192 && height <= 8192) {
-            i++;
-        } else if (!strcmp(argv[i], "--frames") && v && (frames = (uint32_t)atoi(v)) >= 1 && frames <= MAX_FRAMES) {
-            i++;
-        } else {
-            fprintf(stderr, "kiln-cluster-bench: bad argument '%s'\nusage: kiln-cluster-bench [--size WxH] [--frames 1..%d]\n",
-                    argv[i], MAX_FRAMES);
-            return 2;
-        }
-    }
+    if (!bench_parse_size_and_frames(argc, argv, "kiln-cluster-bench", MAX_FRAMES, &width, &height, &frames)) return 2;
     const uint32_t light_counts[] = {10, 256, KILN_MAX_LIGHTS};
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-cluster-bench"}, &err);

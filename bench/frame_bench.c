@@ -18,7 +18,7 @@
 
 #include <kiln/render.h>
 
-#include "bench_clock.h"
+#include "bench_common.h"
 #include "demo_scene.h"
 
 #define WARMUP 5
@@ -124,19 +124,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const config *c, uint32_
 
 int main(int argc, char **argv) {
     uint32_t width = 1280, height = 720, frames = 30;
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--size") && v && sscanf(v, "%ux%u", &width, &height) == 2 && width && height &&
-            width <= 8192 && height <= 8192) {
-            i++;
-        } else if (!strcmp(argv[i], "--frames") && v && (frames = (uint32_t)atoi(v)) >= 1 && frames <= MAX_FRAMES) {
-            i++;
-        } else {
-            fprintf(stderr, "kiln-frame-bench: bad argument '%s'\nusage: kiln-frame-bench [--size WxH] [--frames 1..%d]\n",
-                    argv[i], MAX_FRAMES);
-            return 2;
-        }
-    }
+    if (!bench_parse_size_and_frames(argc, argv, "kiln-frame-bench", MAX_FRAMES, &width, &height, &frames)) return 2;
     const config configs[] = {
         {"all off", {.disable_shadows = true, .disable_bloom = true, .disable_ao = true}},
         {"defaults (shadows, ao, bloom)", {0}},

@@ -17,7 +17,7 @@
 
 #include <kiln/render.h>
 
-#include "bench_clock.h"
+#include "bench_common.h"
 
 #define MAX_RUNS 200
 #define SIZE 64

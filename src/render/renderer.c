@@ -32,6 +32,15 @@ void kiln_renderer_set_alloc_probe(kiln_renderer *r, uint64_t (*probe)(void)) {
     r->alloc_mark = probe ? probe() : 0;
 }
 
+/* The group 3 depth passes bind (and frames with no shadow map or AO): the placeholders in the
+ * map and AO slots, since a shadow pass may not sample the map it draws into. */
+static kiln_bind_group make_depth_pass_group(kiln_renderer *r, kiln_error *err) {
+    kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
+    renderer_pass_group_entries(r, r->shadows.placeholder_view, r->shadows.atlas_placeholder_view, r->defaults.white_view,
+                                pass);
+    return kiln_resources_create_bind_group(r->res, "pass", r->pass_layout, pass, RENDER_PASS_GROUP_ENTRIES, err);
+}
+
 static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     kiln_resources *res = r->res;
     kiln_buffer_desc view = {.label = "view uniform", .size = KILN_VIEW_UNIFORM_SIZE,
@@ -51,11 +60,7 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     if (!r->pass_uniforms.id) return false;
     r->clusters = kiln_clusters_create(res, r->library, err);
     if (!r->clusters || !renderer_shadows_create(r, err) || !renderer_ibl_create(r, err)) return false;
-    /* Depth passes bind this one: a cascade pass may not sample the map it draws into. */
-    kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
-    renderer_pass_group_entries(r, r->shadows.placeholder_view, r->shadows.atlas_placeholder_view, r->defaults.white_view,
-                                pass);
-    r->pass_group = kiln_resources_create_bind_group(res, "pass", r->pass_layout, pass, RENDER_PASS_GROUP_ENTRIES, err);
+    r->pass_group = make_depth_pass_group(r, err);
     return r->pass_group.id != 0;
 }
 
@@ -84,11 +89,7 @@ void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view casca
 
 bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err) {
     if (kiln_clusters_generation(r->clusters) == r->cluster_generation) return true;
-    kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
-    renderer_pass_group_entries(r, r->shadows.placeholder_view, r->shadows.atlas_placeholder_view, r->defaults.white_view,
-                                pass);
-    kiln_bind_group group = kiln_resources_create_bind_group(r->res, "pass", r->pass_layout, pass,
-                                                             RENDER_PASS_GROUP_ENTRIES, err);
+    kiln_bind_group group = make_depth_pass_group(r, err);
     if (!group.id) return false;
     kiln_resources_destroy_bind_group(r->res, r->pass_group, NULL);
     r->pass_group = group;

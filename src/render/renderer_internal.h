@@ -155,6 +155,7 @@ typedef struct renderer_shadows {
     uint32_t first_view;                   /* the first cascade's view index */
     kiln_shadow_atlas atlas;               /* this frame's spot and point light views */
     uint32_t atlas_first_view;             /* the first atlas view's view index */
+    uint8_t atlas_block[KILN_ATLAS_VIEWS_UNIFORM_SIZE]; /* the AtlasViews block, packed each frame */
 } renderer_shadows;
 
 bool renderer_shadows_create(kiln_renderer *r, kiln_error *err);

@@ -85,11 +85,10 @@ bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene
     kiln_shadows_uniform_pack(s->cascades, s->cascade_count, settings->cascade_resolution, block);
     if (!kiln_resources_write_buffer(r->res, s->uniform, 0, block, sizeof block, err)) return false;
     /* Only the views handed out: the shaders index no others. */
-    static uint8_t views[KILN_ATLAS_VIEWS_UNIFORM_SIZE];
     for (uint32_t i = 0; i < s->atlas.count; i++)
-        kiln_atlas_view_pack(&s->atlas.views[i], s->atlas.size, s->atlas.tile_size, views + i * KILN_ATLAS_VIEW_SIZE);
-    return !s->atlas.count ||
-           kiln_resources_write_buffer(r->res, s->atlas_uniform, 0, views, s->atlas.count * KILN_ATLAS_VIEW_SIZE, err);
+        kiln_atlas_view_pack(&s->atlas.views[i], s->atlas.size, s->atlas.tile_size, s->atlas_block + i * KILN_ATLAS_VIEW_SIZE);
+    return !s->atlas.count || kiln_resources_write_buffer(r->res, s->atlas_uniform, 0, s->atlas_block,
+                                                          s->atlas.count * KILN_ATLAS_VIEW_SIZE, err);
 }
 
 kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource cascade_maps,

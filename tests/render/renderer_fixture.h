@@ -38,6 +38,26 @@ static inline bool renderer_fixture_render(renderer_fixture *h, const kiln_rende
     return !out || kiln_resources_read_texture(h->f.res, kiln_resources_texture_raw(h->f.res, h->target, NULL), out, err);
 }
 
+/* A kiln_mesh_plane (half_extent, one segment) or kiln_mesh_cube (half_extent) added to the
+ * renderer as `label`: its mesh index, or KILN_INVALID_INDEX with err. */
+static inline uint32_t renderer_fixture_add_plane(renderer_fixture *h, const char *label, float half_extent,
+                                                  kiln_error *err) {
+    kiln_mesh_data md = {0};
+    uint32_t mesh = kiln_mesh_plane(&md, half_extent, 1, err) ? kiln_renderer_add_mesh(h->r, label, &md, err)
+                                                               : KILN_INVALID_INDEX;
+    kiln_mesh_data_free(&md);
+    return mesh;
+}
+
+static inline uint32_t renderer_fixture_add_cube(renderer_fixture *h, const char *label, float half_extent,
+                                                 kiln_error *err) {
+    kiln_mesh_data md = {0};
+    uint32_t mesh = kiln_mesh_cube(&md, half_extent, err) ? kiln_renderer_add_mesh(h->r, label, &md, err)
+                                                          : KILN_INVALID_INDEX;
+    kiln_mesh_data_free(&md);
+    return mesh;
+}
+
 /* Uncaptured Dawn errors plus objects the renderer left behind. */
 static inline uint64_t renderer_fixture_close(renderer_fixture *h) {
     kiln_renderer_destroy(h->r);

@@ -33,13 +33,8 @@ static bool ao_scene_open(ao_scene *s, const kiln_render_settings *settings, boo
     rs.debug = KILN_DEBUG_AO;
     rs.disable_shadows = true; /* lavapipe: nothing here needs them */
     if (!renderer_fixture_open(&s->h, &rs, WGPUTextureFormat_RGBA8Unorm, W, H, err)) return false;
-    kiln_mesh_data md = {0};
-    if (!kiln_mesh_plane(&md, 10.0f, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(s->h.r, "plane", &md, err);
-    kiln_mesh_data_free(&md);
-    if (!kiln_mesh_cube(&md, 0.5f, err)) return false;
-    uint32_t cube = kiln_renderer_add_mesh(s->h.r, "box", &md, err);
-    kiln_mesh_data_free(&md);
+    uint32_t plane = renderer_fixture_add_plane(&s->h, "plane", 10.0f, err);
+    uint32_t cube = renderer_fixture_add_cube(&s->h, "box", 0.5f, err);
     kiln_material grey = kiln_material_default("grey");
     uint32_t material = kiln_renderer_add_material(s->h.r, &grey, err);
     if (plane == KILN_INVALID_INDEX || cube == KILN_INVALID_INDEX || material == KILN_INVALID_INDEX) return false;

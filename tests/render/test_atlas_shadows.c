@@ -109,12 +109,9 @@ static bool render_box_case(const box_case *c, bool cast, const kiln_render_sett
     settings.atlas_size = 1024;
     settings.atlas_tile = 256;
     bool ok = renderer_fixture_open(&h, &settings, WGPUTextureFormat_RGBA8Unorm, W, H, err);
-    kiln_mesh_data md = {0};
-    uint32_t plane = KILN_INVALID_INDEX, box = KILN_INVALID_INDEX, material = KILN_INVALID_INDEX;
-    if (ok && kiln_mesh_plane(&md, 5.0f, 1, err)) plane = kiln_renderer_add_mesh(h.r, "plane", &md, err);
-    kiln_mesh_data_free(&md);
-    if (ok && kiln_mesh_cube(&md, 0.15f, err)) box = kiln_renderer_add_mesh(h.r, "box", &md, err);
-    kiln_mesh_data_free(&md);
+    uint32_t plane = ok ? renderer_fixture_add_plane(&h, "plane", 5.0f, err) : KILN_INVALID_INDEX;
+    uint32_t box = ok ? renderer_fixture_add_cube(&h, "box", 0.15f, err) : KILN_INVALID_INDEX;
+    uint32_t material = KILN_INVALID_INDEX;
     kiln_material grey = kiln_material_default("grey");
     grey.base_color = (kiln_vec4){0.8f, 0.8f, 0.8f, 1};
     grey.metallic = 0.0f;
@@ -192,10 +189,8 @@ TEST(disable_shadows_declares_no_atlas_pass) {
         kiln_error err = {0};
         kiln_render_settings settings = {.disable_shadows = disabled, .atlas_size = 1024, .atlas_tile = 256};
         CHECK_MSG(renderer_fixture_open(&h, &settings, WGPUTextureFormat_RGBA8Unorm, 32, 32, &err), "%s", err.message);
-        kiln_mesh_data md = {0};
-        CHECK(kiln_mesh_plane(&md, 5.0f, 1, &err));
-        uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, &err);
-        kiln_mesh_data_free(&md);
+        uint32_t plane = renderer_fixture_add_plane(&h, "plane", 5.0f, &err);
+        CHECK_MSG(plane != KILN_INVALID_INDEX, "%s", err.message);
         kiln_material grey = kiln_material_default("grey");
         uint32_t material = kiln_renderer_add_material(h.r, &grey, &err);
         kiln_render_instance inst = {.mesh = plane, .material = material, .transform = kiln_mat4_identity()};

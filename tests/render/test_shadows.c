@@ -33,13 +33,8 @@ static bool shadow_scene_open(shadow_scene *s, const kiln_render_settings *setti
     rs.tonemapper = KILN_TONEMAP_NONE;
     rs.cascade_resolution = 512; /* lavapipe: small maps keep the test fast */
     if (!renderer_fixture_open(&s->h, &rs, WGPUTextureFormat_RGBA8Unorm, W, H, err)) return false;
-    kiln_mesh_data md = {0};
-    if (!kiln_mesh_plane(&md, 4.0f, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(s->h.r, "plane", &md, err);
-    kiln_mesh_data_free(&md);
-    if (!kiln_mesh_cube(&md, 0.5f, err)) return false;
-    uint32_t box = kiln_renderer_add_mesh(s->h.r, "box", &md, err);
-    kiln_mesh_data_free(&md);
+    uint32_t plane = renderer_fixture_add_plane(&s->h, "plane", 4.0f, err);
+    uint32_t box = renderer_fixture_add_cube(&s->h, "box", 0.5f, err);
     kiln_material grey = kiln_material_default("grey");
     grey.base_color = (kiln_vec4){0.6f, 0.6f, 0.6f, 1};
     grey.metallic = 0.0f;
