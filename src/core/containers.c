@@ -32,34 +32,43 @@ bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what
                             kiln_file_stamp *stamp, kiln_error *err) {
     *out_bytes = NULL;
     *out_size = 0;
-    if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read file: no path");
+    if (!path) return errno = EINVAL, kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read file: no path");
     /* Non-blocking, so a FIFO without a writer opens at once and is refused below. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (fd < 0) {
+        int e = errno;
+        kiln_error_set(err, KILN_ERR_IO, "%s: cannot open: %s", path, strerror(e));
+        return errno = e, false;
+    }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
+        kiln_error_set(err, KILN_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
+        return errno = e, false;
     }
     if (S_ISDIR(st.st_mode)) {
         close(fd);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: is a directory", path);
+        kiln_error_set(err, KILN_ERR_IO, "%s: is a directory", path);
+        return errno = EISDIR, false;
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: is not a regular file (%s)", path, kind_of(st.st_mode));
+        kiln_error_set(err, KILN_ERR_IO, "%s: is not a regular file (%s)", path, kind_of(st.st_mode));
+        return errno = EINVAL, false;
     }
     const char *purpose = what ? what : "a file";
     if ((uint64_t)st.st_size > max_bytes) {
         close(fd);
-        return kiln_error_set(err, KILN_ERR_IO, "%s: is over the %zu-byte limit for %s (%lld bytes)", path, max_bytes,
-                              purpose, (long long)st.st_size);
+        kiln_error_set(err, KILN_ERR_IO, "%s: is over the %zu-byte limit for %s (%lld bytes)", path, max_bytes, purpose,
+                       (long long)st.st_size);
+        return errno = EFBIG, false;
     }
     /* Read to the end, growing past the reported size: /proc files report 0 and have content. */
     size_t capacity = (size_t)st.st_size + 1 < 4096 ? 4096 : (size_t)st.st_size + 1, size = 0;
     char *bytes = malloc(capacity);
     bool ok = bytes != NULL;
+    int why = ok ? 0 : ENOMEM;
     if (!ok) kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, capacity);
     while (ok) {
         if (size + 1 == capacity) {
@@ -67,6 +76,7 @@ bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what
             size_t grown_capacity = capacity * 2 > max_bytes + 1 ? max_bytes + 2 : capacity * 2;
             char *grown = realloc(bytes, grown_capacity);
             if (!grown) {
+                why = ENOMEM;
                 ok = kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, grown_capacity);
                 break;
             }
@@ -76,12 +86,14 @@ bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what
         ssize_t got = read(fd, bytes + size, capacity - 1 - size);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) {
+            why = errno;
             ok = kiln_error_set(err, KILN_ERR_IO, "%s: read failed after %zu bytes: %s", path, size, strerror(errno));
             break;
         }
         if (got == 0) break;
         size += (size_t)got;
         if (size > max_bytes) {
+            why = EFBIG;
             ok = kiln_error_set(err, KILN_ERR_IO, "%s: is over the %zu-byte limit for %s", path, max_bytes, purpose);
             break;
         }
@@ -89,7 +101,7 @@ bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what
     close(fd);
     if (!ok) {
         free(bytes);
-        return false;
+        return errno = why, false;
     }
     bytes[size] = '\0';
     if (stamp)

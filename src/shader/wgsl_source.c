@@ -3,13 +3,12 @@
  * #include a built-in it does not carry, and can override one by holding a file of its name. */
 #include "wgsl_source.h"
 
+#include <kiln/core/containers.h>
+
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* The .wgsl files of src/shader/shaders, embedded by cmake/embed_set.cmake. */
 extern const kiln_wgsl_embedded_file kiln_wgsl_builtin_files[];
@@ -41,50 +40,21 @@ char *wgsl_join_path(const char *directory, const char *name) {
     return path;
 }
 
-/* Reads the whole of an open regular file whose size fstat gave; the text is NUL-terminated. */
-static char *read_all(FILE *f, size_t size, size_t *length) {
-    char *text = malloc(size + 1);
-    if (!text) return NULL;
-    size_t got = fread(text, 1, size, f);
-    text[got] = '\0';
-    *length = got;
-    return text;
-}
-
-/* Stats an open file: 0 for a regular file, else an errno value saying why it cannot be a source. */
-_Static_assert(KILN_WGSL_MAX_FILE_BYTES == 4194304, "wgsl_source_error_text names the limit");
-
-static int regular_file_error(FILE *f, struct stat *st) {
-    if (fstat(fileno(f), st) != 0) return errno;
-    if (S_ISDIR(st->st_mode)) return EISDIR;
-    return S_ISREG(st->st_mode) ? 0 : EINVAL;
-}
-
-/* Opens without blocking, so a FIFO in the shader directory is refused instead of hanging. */
-static FILE *open_nonblocking(const char *path) {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return NULL;
-    FILE *f = fdopen(fd, "rb");
-    if (!f) close(fd);
-    return f;
-}
-
 static int find_on_disk(const char *directory, const char *name, wgsl_found_file *found) {
     char *path = wgsl_join_path(directory, name);
     if (!path) return ENOMEM;
-    FILE *f = open_nonblocking(path);
-    struct stat st;
-    int error_number = f ? regular_file_error(f, &st) : errno;
-    if (!error_number && (uint64_t)st.st_size > KILN_WGSL_MAX_FILE_BYTES) error_number = EFBIG;
-    if (!error_number && !(found->text = read_all(f, (size_t)st.st_size, &found->length))) error_number = ENOMEM;
-    if (f) fclose(f);
-    if (error_number) {
+    /* Core's reader: regular files only, opened without blocking, refused past the cap. */
+    kiln_file_stamp stamp;
+    kiln_error ignored = {0};
+    if (!kiln_read_file_limited(path, KILN_WGSL_MAX_FILE_BYTES, "a WGSL file", &found->text, &found->length, &stamp,
+                                &ignored)) {
+        int error_number = errno;
         free(path);
         return error_number;
     }
-    found->identity = (wgsl_file_identity){.device = st.st_dev, .inode = st.st_ino};
+    found->identity = (wgsl_file_identity){.device = stamp.device, .inode = stamp.inode};
     found->path = path;
-    found->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    found->mtime_ns = stamp.mtime_ns;
     return 0;
 }
 
@@ -109,6 +79,8 @@ int wgsl_source_find(const kiln_wgsl_source *source, const char *name, wgsl_foun
     if (error_number != ENOENT) return error_number;
     return find_embedded(kiln_wgsl_builtin_files, kiln_wgsl_builtin_files_count, name, found);
 }
+
+_Static_assert(KILN_WGSL_MAX_FILE_BYTES == 4194304, "wgsl_source_error_text names the limit");
 
 const char *wgsl_source_error_text(int error_number) {
     if (error_number == EINVAL) return "is not a regular file (a FIFO, device or socket)";

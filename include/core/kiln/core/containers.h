@@ -35,7 +35,10 @@ typedef struct kiln_file_stamp {
 
 /* As kiln_read_file with a limit of its own (at most max_bytes; a longer file fails with
  * "<path>: is over the N-byte limit for <what>") and, when stamp is not NULL, the file's stamp.
- * `what` names what the file is for in that message ("a WGSL source"); NULL says "a file". */
+ * `what` names what the file is for in that message ("a WGSL source"); NULL says "a file". On
+ * failure errno says why as well, for a caller that tells the cases apart: the open's own
+ * (ENOENT for a missing file), EISDIR, EINVAL (not a regular file), EFBIG (over the limit),
+ * ENOMEM. */
 bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what, char **bytes, size_t *size,
                             kiln_file_stamp *stamp, kiln_error *err);
 
