@@ -120,7 +120,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, uint32_t count, uint32_t
     dense_lights(&camera, count, lights);
     kiln_mesh_data md = {0};
     bool ok = kiln_mesh_plane(&md, 100.0f, 1, err);
-    uint32_t plane = ok ? kiln_renderer_add_mesh(r, "ground", &md, err) : KILN_INVALID_INDEX;
+    uint32_t plane = ok ? kiln_renderer_add_mesh(r, "ground", &md, true, err) : KILN_INVALID_INDEX;
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("ground");
     uint32_t material = plane != KILN_INVALID_INDEX ? kiln_renderer_add_material(r, &m, err) : KILN_INVALID_INDEX;

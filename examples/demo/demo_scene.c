@@ -8,7 +8,7 @@
 #define SPHERES_PER_ROW 7
 
 static uint32_t add_mesh(kiln_renderer *r, const char *label, kiln_mesh_data *md, bool ok, kiln_error *err) {
-    uint32_t index = ok ? kiln_renderer_add_mesh(r, label, md, err) : KILN_INVALID_INDEX;
+    uint32_t index = ok ? kiln_renderer_add_mesh(r, label, md, true, err) : KILN_INVALID_INDEX;
     kiln_mesh_data_free(md);
     return index;
 }

@@ -227,7 +227,9 @@ const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r-
 
 /* ---- registries ---------------------------------------------------------------------------- */
 
-uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, kiln_error *err) {
+uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
+                                kiln_error *err) {
+    (void)lods; /* levels of detail: Renderer III, in progress */
     uint32_t id = kiln_geometry_registry_add(r->geometry, label, data, err);
     return id ? id - 1 : KILN_INVALID_INDEX;
 }

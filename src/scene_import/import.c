@@ -60,7 +60,7 @@ static bool import_meshes(import_context *c, mesh_table *t) {
             char label[256];
             snprintf(label, sizeof label, "%s meshes[%u].primitives[%u]", c->name, m, p);
             kiln_error why = {0};
-            t->ids[n] = kiln_renderer_add_mesh(c->r, label, &mesh->primitives[p].mesh, &why);
+            t->ids[n] = kiln_renderer_add_mesh(c->r, label, &mesh->primitives[p].mesh, true, &why);
             if (t->ids[n++] == KILN_INVALID_INDEX)
                 return import_fail(c, why.code, "meshes[%u].primitives[%u]: %s", m, p, why.message);
             if (mesh->primitives[p].colors &&

@@ -51,10 +51,10 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     kiln_mesh_data md = {0};
     uint32_t meshes[4];
     CHECK(kiln_mesh_cube(&md, 0.2f, &err));
-    meshes[0] = kiln_renderer_add_mesh(r, "small cube", &md, &err);
+    meshes[0] = kiln_renderer_add_mesh(r, "small cube", &md, false, &err);
     kiln_mesh_data_free(&md);
     CHECK(kiln_mesh_uv_sphere(&md, 0.2f, 8, 16, &err));
-    meshes[1] = kiln_renderer_add_mesh(r, "small sphere", &md, &err);
+    meshes[1] = kiln_renderer_add_mesh(r, "small sphere", &md, false, &err);
     kiln_mesh_data_free(&md);
     meshes[2] = 1, meshes[3] = 2; /* the demo's sphere and cube */
     uint32_t materials[8];
@@ -221,7 +221,7 @@ TEST(a_steady_frame_with_program_passes_allocates_nothing) {
     CHECK_MSG(kiln_renderer_set_texture_registry(r, reg, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
-    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, &err);
+    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, false, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("painted");
     m.textures[KILN_TEX_BASE_COLOR] = canvas;

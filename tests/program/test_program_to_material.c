@@ -52,7 +52,7 @@ TEST(a_material_shows_the_texture_a_program_painted) {
     CHECK_MSG(kiln_renderer_set_texture_registry(r, reg, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
-    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, &err);
+    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, false, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("painted");
     m.textures[KILN_TEX_BASE_COLOR] = canvas;

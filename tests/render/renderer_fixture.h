@@ -43,7 +43,7 @@ static inline bool renderer_fixture_render(renderer_fixture *h, const kiln_rende
 static inline uint32_t renderer_fixture_add_plane(renderer_fixture *h, const char *label, float half_extent,
                                                   kiln_error *err) {
     kiln_mesh_data md = {0};
-    uint32_t mesh = kiln_mesh_plane(&md, half_extent, 1, err) ? kiln_renderer_add_mesh(h->r, label, &md, err)
+    uint32_t mesh = kiln_mesh_plane(&md, half_extent, 1, err) ? kiln_renderer_add_mesh(h->r, label, &md, false, err)
                                                                : KILN_INVALID_INDEX;
     kiln_mesh_data_free(&md);
     return mesh;
@@ -52,7 +52,7 @@ static inline uint32_t renderer_fixture_add_plane(renderer_fixture *h, const cha
 static inline uint32_t renderer_fixture_add_cube(renderer_fixture *h, const char *label, float half_extent,
                                                  kiln_error *err) {
     kiln_mesh_data md = {0};
-    uint32_t mesh = kiln_mesh_cube(&md, half_extent, err) ? kiln_renderer_add_mesh(h->r, label, &md, err)
+    uint32_t mesh = kiln_mesh_cube(&md, half_extent, err) ? kiln_renderer_add_mesh(h->r, label, &md, false, err)
                                                           : KILN_INVALID_INDEX;
     kiln_mesh_data_free(&md);
     return mesh;

@@ -24,7 +24,7 @@ static bool edge_scene_open_as(edge_scene *e, const kiln_render_settings *settin
     if (!renderer_fixture_open(&e->h, &s, format, W, H, err)) return false;
     kiln_mesh_data md = {0};
     if (!kiln_mesh_plane(&md, 1.0f, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(e->h.r, "square", &md, err);
+    uint32_t plane = kiln_renderer_add_mesh(e->h.r, "square", &md, false, err);
     kiln_mesh_data_free(&md);
     kiln_material red = kiln_material_default("red");
     red.base_color = (kiln_vec4){1, 0, 0, 1};

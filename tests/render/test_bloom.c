@@ -31,7 +31,7 @@ static bool bright_square_open(bright_square *b, const kiln_render_settings *set
     if (!renderer_fixture_open(&b->h, &s, WGPUTextureFormat_RGBA8Unorm, SIZE, SIZE, err)) return false;
     kiln_mesh_data md = {0};
     if (!kiln_mesh_plane(&md, SQUARE_HALF_EXTENT, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(b->h.r, "square", &md, err);
+    uint32_t plane = kiln_renderer_add_mesh(b->h.r, "square", &md, false, err);
     kiln_mesh_data_free(&md);
     kiln_material glow = kiln_material_default("glow");
     glow.base_color = (kiln_vec4){0, 0, 0, 1};

@@ -94,7 +94,7 @@ static bool env_open(material_env *e, kiln_error *err) {
     if (!e->r) return false;
     kiln_mesh_data md = {0};
     bool ok = kiln_mesh_plane(&md, 20.0f, 1, err);
-    e->plane = ok ? kiln_renderer_add_mesh(e->r, "plane", &md, err) : KILN_INVALID_INDEX;
+    e->plane = ok ? kiln_renderer_add_mesh(e->r, "plane", &md, false, err) : KILN_INVALID_INDEX;
     kiln_mesh_data_free(&md);
     return e->plane != KILN_INVALID_INDEX;
 }
@@ -283,7 +283,7 @@ TEST(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it) {
     CHECK_MSG(kiln_renderer_set_texture_registry(r, reg, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 20.0f, 1, &err));
-    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, &err);
+    uint32_t plane = kiln_renderer_add_mesh(r, "plane", &md, false, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("updated");
     m.textures[KILN_TEX_BASE_COLOR] = id;

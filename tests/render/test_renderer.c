@@ -61,7 +61,7 @@ TEST(instances_outside_the_frustum_are_culled_and_batches_merge) {
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 0.5f, &err));
-    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, &err);
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, false, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("grey");
     uint32_t grey = kiln_renderer_add_material(h.r, &m, &err);
@@ -114,7 +114,7 @@ TEST(the_material_registry_keeps_indices_stable) {
     /* Rendering an instance that uses a removed material fails naming both. */
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 0.5f, &err));
-    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, &err);
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, false, &err);
     kiln_mesh_data_free(&md);
     CHECK(kiln_renderer_remove_material(h.r, c, &err));
     kiln_render_instance inst[2] = {at(cube, b, (kiln_vec3){0, 0, -4}), at(cube, c, (kiln_vec3){0, 0, -4})};
@@ -139,7 +139,7 @@ TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
     kiln_geometry_registry *geometry = kiln_renderer_geometry_registry(h.r);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 0.5f, &err));
-    uint32_t a = kiln_renderer_add_mesh(h.r, "a", &md, &err), b = kiln_renderer_add_mesh(h.r, "b", &md, &err);
+    uint32_t a = kiln_renderer_add_mesh(h.r, "a", &md, false, &err), b = kiln_renderer_add_mesh(h.r, "b", &md, false, &err);
     kiln_geometry_registry_stats added = kiln_geometry_registry_get_stats(geometry);
     kiln_material m = kiln_material_default("grey");
     uint32_t grey = kiln_renderer_add_material(h.r, &m, &err);
@@ -155,7 +155,7 @@ TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
     bool out_of_range = kiln_renderer_remove_mesh(h.r, 5, &err);
     char range_message[512];
     snprintf(range_message, sizeof range_message, "%s", err.message);
-    uint32_t reused = kiln_renderer_add_mesh(h.r, "c", &md, &err);
+    uint32_t reused = kiln_renderer_add_mesh(h.r, "c", &md, false, &err);
     kiln_mesh_data_free(&md);
     bool rendered_reused = renderer_fixture_render(&h, &scene, NULL, &err);
     uint32_t count = kiln_renderer_mesh_count(h.r);
@@ -184,7 +184,7 @@ TEST(a_refused_mesh_takes_no_index_and_names_its_label) {
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_data_init(&md, 3, 4, 0, &err));
-    uint32_t index = kiln_renderer_add_mesh(h.r, "ragged", &md, &err);
+    uint32_t index = kiln_renderer_add_mesh(h.r, "ragged", &md, false, &err);
     kiln_mesh_data_free(&md);
     uint32_t count = kiln_renderer_mesh_count(h.r);
     CHECK_EQ_INT(renderer_fixture_close(&h), 0);
@@ -204,7 +204,7 @@ TEST(a_culled_instance_may_keep_a_removed_material) {
     uint32_t removed = kiln_renderer_add_material(h.r, &m, &err);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_cube(&md, 0.5f, &err));
-    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, &err);
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &md, false, &err);
     kiln_mesh_data_free(&md);
     CHECK(kiln_renderer_remove_material(h.r, removed, &err));
     kiln_render_instance inst[2] = {at(cube, kept, (kiln_vec3){0, 0, -4}), at(cube, removed, (kiln_vec3){0, 0, 4})};
@@ -224,7 +224,7 @@ TEST(the_normals_debug_view_bypasses_the_tone_curve) {
     CHECK_MSG(harness_open(&h, &s, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK(kiln_mesh_plane(&md, 50.0f, 1, &err));
-    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, &err);
+    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, false, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("plane");
     uint32_t mat = kiln_renderer_add_material(h.r, &m, &err);
@@ -250,7 +250,7 @@ static bool clusters_view_centre(uint32_t lights, uint8_t out[3], kiln_error *er
     bool ok = harness_open(&h, &s, err);
     kiln_mesh_data md = {0};
     ok = ok && kiln_mesh_plane(&md, 50.0f, 1, err);
-    uint32_t plane = ok ? kiln_renderer_add_mesh(h.r, "plane", &md, err) : KILN_INVALID_INDEX;
+    uint32_t plane = ok ? kiln_renderer_add_mesh(h.r, "plane", &md, false, err) : KILN_INVALID_INDEX;
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("plane");
     uint32_t mat = ok ? kiln_renderer_add_material(h.r, &m, err) : KILN_INVALID_INDEX;
@@ -285,7 +285,7 @@ TEST(the_cluster_list_grows_to_the_frames_bound_and_rebinds_the_shading_groups) 
     CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
     kiln_mesh_data md = {0};
     CHECK_MSG(kiln_mesh_plane(&md, 50.0f, 1, &err), "%s", err.message);
-    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, &err);
+    uint32_t plane = kiln_renderer_add_mesh(h.r, "plane", &md, false, &err);
     kiln_mesh_data_free(&md);
     kiln_material m = kiln_material_default("plane");
     uint32_t mat = kiln_renderer_add_material(h.r, &m, &err);

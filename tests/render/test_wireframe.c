@@ -68,7 +68,7 @@ static bool wire_scene_open(wire_scene *s, const kiln_render_settings *settings,
     if (!renderer_fixture_open(&s->h, settings, WGPUTextureFormat_RGBA8UnormSrgb, W, H, err)) return false;
     kiln_mesh_data md = {0};
     if (!kiln_mesh_plane(&md, 1.0f, 1, err)) return false;
-    uint32_t plane = kiln_renderer_add_mesh(s->h.r, "square", &md, err);
+    uint32_t plane = kiln_renderer_add_mesh(s->h.r, "square", &md, false, err);
     kiln_material white = kiln_material_default("white");
     white.base_color = (kiln_vec4){1, 1, 1, 1};
     white.metallic = 0.0f;
@@ -81,7 +81,7 @@ static bool wire_scene_open(wire_scene *s, const kiln_render_settings *settings,
     kiln_mesh_data_free(&md);
     if (ok && ground) {
         ok = kiln_mesh_plane(&md, 2.5f, 16, err);
-        uint32_t mesh = ok ? kiln_renderer_add_mesh(s->h.r, "ground", &md, err) : KILN_INVALID_INDEX;
+        uint32_t mesh = ok ? kiln_renderer_add_mesh(s->h.r, "ground", &md, false, err) : KILN_INVALID_INDEX;
         kiln_mesh_data_free(&md);
         s->instances[1] = (kiln_render_instance){.mesh = mesh, .material = material,
                                                  .transform = kiln_mat4_translation((kiln_vec3){0, 0, -3})};

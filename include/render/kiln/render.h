@@ -58,7 +58,10 @@ kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
  *    already removed does nothing); render fails naming an instance that uses a removed mesh;
  *  - mesh_count is the number of indices handed out, removed ones included.
  * kiln_renderer_geometry_registry(r) reaches the registry for replace, info and bounds. */
-uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, kiln_error *err);
+/* With `lods`, a mesh of more than 64 triangles gets levels of detail at add (see
+ * kiln_renderer_mesh_lod_count); without, it keeps the one level it was given. */
+uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
+                                kiln_error *err);
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err);
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
 kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r);

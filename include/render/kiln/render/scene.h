@@ -108,6 +108,9 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
 
 /* ---- scene ---------------------------------------------------------------------------------------- */
 
+/* Morph weights one instance carries: one per morph target a mesh may have. */
+#define KILN_MAX_MORPH_WEIGHTS 8
+
 /* One drawn object: a mesh with a material at a transform. */
 typedef struct kiln_render_instance {
     uint32_t mesh;                    /* index into the renderer's mesh registry */
@@ -116,6 +119,11 @@ typedef struct kiln_render_instance {
     bool disable_shadow_casting;      /* casts shadows by default (zero); set, it is left out of
                                        * the shadow maps but still receives shadows. Blended
                                        * instances never cast */
+    int32_t joint_offset;             /* read only when the mesh is skinned: the index in
+                                       * scene.joints of the matrix for the mesh's joint 0;
+                                       * -1 draws the bind pose, unskinned */
+    float morph_weights[KILN_MAX_MORPH_WEIGHTS]; /* read only when the mesh has morph targets:
+                                       * the weight of each target (zero: the base shape) */
 } kiln_render_instance;
 
 /* What lights the scene indirectly and fills the background: the procedural sky (zenith,
@@ -147,6 +155,10 @@ typedef struct kiln_render_scene {
     uint32_t light_count;         /* entries of lights */
     const kiln_render_instance *instances; /* instance_count instances */
     uint32_t instance_count;      /* entries of instances */
+    const kiln_mat4 *joints;      /* joint_count skinning matrices (a joint's world matrix times
+                                   * its inverse bind matrix), which skinned instances index
+                                   * from their joint_offset; copied verbatim each frame */
+    uint32_t joint_count;         /* entries of joints */
     kiln_environment environment; /* sky and ambient */
 } kiln_render_scene;
 
