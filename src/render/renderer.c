@@ -243,6 +243,25 @@ bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err
     return !kiln_geometry_registry_info(r->geometry, index + 1) || kiln_geometry_registry_remove(r->geometry, index + 1, err);
 }
 
+bool kiln_renderer_replace_mesh(kiln_renderer *r, uint32_t index, const kiln_mesh_data *data, bool lods,
+                                kiln_error *err) {
+    (void)lods; /* levels of detail: Renderer III, in progress */
+    uint32_t count = kiln_geometry_registry_count(r->geometry);
+    if (index >= count)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: replace_mesh: index %u out of range (%u meshes)",
+                              index, count);
+    const kiln_geometry_info *info = kiln_geometry_registry_info(r->geometry, index + 1);
+    if (!info)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: replace_mesh: mesh %u was removed (add_mesh takes its index again)", index);
+    /* Validated here so the message names the renderer's index, not the registry's id. */
+    kiln_error why = {0};
+    if (!data || !kiln_mesh_data_validate(data, &why))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: replace_mesh: mesh %u '%s': %s", index,
+                              info->label, data ? why.message : "data is NULL");
+    return kiln_geometry_registry_replace(r->geometry, index + 1, data, err);
+}
+
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return kiln_geometry_registry_count(r->geometry); }
 
 kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r) { return r->geometry; }

@@ -178,6 +178,61 @@ TEST(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index) {
     CHECK(named);
 }
 
+/* Replace keeps the index: the instance draws the new mesh, a refused replace leaves the old one
+ * drawing, and neither a removed nor an unknown index can be replaced. */
+TEST(replace_mesh_swaps_the_mesh_under_its_index_or_changes_nothing) {
+    renderer_fixture h;
+    kiln_error err = {0};
+    CHECK_MSG(harness_open(&h, NULL, &err), "%s", err.message);
+    kiln_mesh_data small = {0}, large = {0}, ragged = {0};
+    CHECK(kiln_mesh_cube(&small, 0.1f, &err) && kiln_mesh_cube(&large, 1.0f, &err));
+    CHECK(kiln_mesh_data_init(&ragged, 3, 4, 0, &err));
+    uint32_t cube = kiln_renderer_add_mesh(h.r, "cube", &small, false, &err);
+    uint32_t spare = kiln_renderer_add_mesh(h.r, "spare", &small, false, &err);
+    kiln_material m = kiln_material_default("grey");
+    uint32_t grey = kiln_renderer_add_material(h.r, &m, &err);
+    kiln_render_instance inst = at(cube, grey, (kiln_vec3){0, 0, -4});
+    kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f),
+                               .instances = &inst, .instance_count = 1};
+    /* (W/2 + 25, H/2) lies inside the large cube's image and outside the small one's. */
+    uint8_t before[4], after[4], kept[4];
+    kiln_image img;
+    bool rendered = renderer_fixture_render(&h, &scene, &img, &err);
+    if (rendered) memcpy(before, px(&img, W / 2 + 25, H / 2), 4), kiln_image_free(&img);
+    bool replaced = kiln_renderer_replace_mesh(h.r, cube, &large, false, &err);
+    rendered = rendered && renderer_fixture_render(&h, &scene, &img, &err);
+    if (rendered) memcpy(after, px(&img, W / 2 + 25, H / 2), 4), kiln_image_free(&img);
+    bool refused = !kiln_renderer_replace_mesh(h.r, cube, &ragged, false, &err);
+    char refused_message[512];
+    snprintf(refused_message, sizeof refused_message, "%s", err.message);
+    rendered = rendered && renderer_fixture_render(&h, &scene, &img, &err);
+    if (rendered) memcpy(kept, px(&img, W / 2 + 25, H / 2), 4), kiln_image_free(&img);
+    bool removed = kiln_renderer_remove_mesh(h.r, spare, &err);
+    bool replaced_removed = kiln_renderer_replace_mesh(h.r, spare, &large, false, &err);
+    char removed_message[512];
+    snprintf(removed_message, sizeof removed_message, "%s", err.message);
+    bool replaced_unknown = kiln_renderer_replace_mesh(h.r, 7, &large, false, &err);
+    char unknown_message[512];
+    snprintf(unknown_message, sizeof unknown_message, "%s", err.message);
+    const kiln_geometry_info *info = kiln_geometry_registry_info(kiln_renderer_geometry_registry(h.r), cube + 1);
+    uint32_t vertices = info ? info->vertex_count : 0;
+    kiln_mesh_data_free(&small);
+    kiln_mesh_data_free(&large);
+    kiln_mesh_data_free(&ragged);
+    CHECK_EQ_INT(renderer_fixture_close(&h), 0);
+    CHECK_MSG(rendered, "%s", err.message);
+    CHECK(replaced);
+    CHECK(abs(before[0] - after[0]) + abs(before[1] - after[1]) + abs(before[2] - after[2]) > 30);
+    CHECK(refused);
+    CHECK_STR_CONTAINS(refused_message, "renderer: replace_mesh: mesh 0 'cube': mesh: 4 indices is not a multiple of 3");
+    CHECK(memcmp(after, kept, 4) == 0);
+    CHECK_EQ_INT(vertices, 24);
+    CHECK(removed && !replaced_removed);
+    CHECK_STR_CONTAINS(removed_message, "renderer: replace_mesh: mesh 1 was removed (add_mesh takes its index again)");
+    CHECK(!replaced_unknown);
+    CHECK_STR_CONTAINS(unknown_message, "renderer: replace_mesh: index 7 out of range (2 meshes)");
+}
+
 TEST(a_refused_mesh_takes_no_index_and_names_its_label) {
     renderer_fixture h;
     kiln_error err = {0};
@@ -477,6 +532,7 @@ TEST(the_graph_dot_lists_the_frame_passes_in_order) {
 TEST_MAIN(T(the_demo_frame_is_clean_and_deterministic), T(instances_outside_the_frustum_are_culled_and_batches_merge),
           T(the_material_registry_keeps_indices_stable), T(a_culled_instance_may_keep_a_removed_material),
           T(the_mesh_registry_uploads_at_record_and_reuses_a_removed_index),
+          T(replace_mesh_swaps_the_mesh_under_its_index_or_changes_nothing),
           T(a_refused_mesh_takes_no_index_and_names_its_label), T(the_normals_debug_view_bypasses_the_tone_curve),
           T(the_clusters_view_scales_to_32_and_marks_more_in_magenta), T(the_cluster_list_grows_to_the_frames_bound_and_rebinds_the_shading_groups),
           T(a_target_without_texture_or_view_or_of_another_format_is_refused), T(the_frame_is_the_size_of_its_target),

@@ -54,13 +54,23 @@ kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
  * i = geometry id - 1, with the spec's mesh registry rules:
  *  - add validates and copies the mesh (the caller keeps `data`) and uploads it at the next
  *    record (kiln_geometry_registry_sync); a refused add fails naming the label;
+ *  - replace swaps the mesh under the same index, for hot reload: the new version is validated
+ *    and, when the old one is on the GPU, uploaded before the old one is freed, so a refused
+ *    replace leaves the slot exactly as it was; instances keep drawing it by the same index;
  *  - remove frees the mesh, and the next add reuses the lowest removed index (removing an index
  *    already removed does nothing); render fails naming an instance that uses a removed mesh;
  *  - mesh_count is the number of indices handed out, removed ones included.
- * kiln_renderer_geometry_registry(r) reaches the registry for replace, info and bounds. */
+ * Unlike a material slot, which add never reuses, a mesh slot is reused: meshes come and go with
+ * streamed assets and the spec keeps mesh indices dense, so an instance still naming a reused
+ * index draws the newcomer (docs/guides/render.md, Registries, says why the rules differ).
+ * kiln_renderer_geometry_registry(r) reaches the registry for info and bounds. */
 /* With `lods`, a mesh of more than 64 triangles gets levels of detail at add (see
  * kiln_renderer_mesh_lod_count); without, it keeps the one level it was given. */
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
+                                kiln_error *err);
+/* Fails, changing nothing, for an index out of range or removed ("renderer: replace_mesh: mesh 3
+ * was removed ..."), data that does not validate (naming the index and label) or a failed upload. */
+bool kiln_renderer_replace_mesh(kiln_renderer *r, uint32_t index, const kiln_mesh_data *data, bool lods,
                                 kiln_error *err);
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err);
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
