@@ -86,7 +86,7 @@ static json_t *err_reply(const char *cls, const char *fmt, ...) {
     char message[1024];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
+    kiln_utf8_vformat(message, sizeof message, fmt, args);
     va_end(args);
     return json_pack("{s:{s:s,s:s}}", "Err", "class", cls, "error", message);
 }
@@ -340,9 +340,22 @@ static bool inline_wgsl(const script_run *run, json_t *msg, size_t index, json_t
         snprintf(fatal_reason, sizeof fatal_reason, "script[%zu]: wgsl_path: %s", index, why);
         return false;
     }
-    json_t *wgsl = json_stringn(text, size);
+    /* WGSL is UTF-8 text without NUL bytes; say where a file breaks that rather than letting the
+     * JSON layer fail on it later under a name that points at neither the field nor the file. */
+    size_t bad = 0;
+    const char *nul = memchr(text, '\0', size);
+    size_t nul_offset = nul ? (size_t)(nul - text) : 0;
+    bool utf8 = kiln_utf8_check(text, size, &bad);
+    uint8_t bad_byte = utf8 ? 0 : (uint8_t)text[bad];
+    json_t *wgsl = nul || !utf8 ? NULL : json_stringn(text, size);
     free(text);
-    if (!wgsl) return (*reply = err_reply("bad_message", "wgsl_path: '%s' is not UTF-8 text", path)), true;
+    if (nul)
+        return (*reply = err_reply("bad_message", "wgsl_path: '%s' holds a NUL byte at offset %zu", path,
+                                   nul_offset)), true;
+    if (!utf8)
+        return (*reply = err_reply("bad_message", "wgsl_path: '%s' is not UTF-8: byte 0x%02X at offset %zu", path,
+                                   bad_byte, bad)), true;
+    if (!wgsl) return (*reply = err_reply("out_of_memory", "wgsl_path: '%s': out of memory", path)), true;
     json_object_set_new(msg, "wgsl", wgsl);
     json_object_del(msg, "wgsl_path");
     return true;

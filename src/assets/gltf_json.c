@@ -1,5 +1,6 @@
 /* Checked reads of glTF JSON members: each getter checks the member's type and range and fails
  * naming "<path>.<key>", so no step of the loader looks at an unchecked json_t. */
+#include <kiln/core/utf8.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@ bool gltf_fail(gltf_load *L, int code, const char *fmt, ...) {
     char text[448];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
+    kiln_utf8_vformat(text, sizeof text, fmt, args);
     va_end(args);
     return kiln_error_set(L->err, code, "%s: %s", L->name, text);
 }
@@ -21,7 +22,7 @@ bool gltf_warn(gltf_load *L, const char *fmt, ...) {
     char text[448];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
+    kiln_utf8_vformat(text, sizeof text, fmt, args);
     va_end(args);
     kiln_gltf *doc = L->doc;
     char **grown = kiln_array_reserve(doc->warnings, &L->warning_capacity, doc->warning_count + 1,

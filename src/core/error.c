@@ -1,5 +1,6 @@
 /* Error reporting: formatting a message into the caller's kiln_error. */
 #include <kiln/core/error.h>
+#include <kiln/core/utf8.h>
 
 #include <stdio.h>
 
@@ -7,7 +8,7 @@ bool kiln_error_vset(kiln_error *err, int code, const char *fmt, va_list args) {
     if (!err) return false;
     err->code = code;
     err->message[0] = '\0';
-    if (fmt) vsnprintf(err->message, sizeof err->message, fmt, args);
+    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
     return false;
 }
 

@@ -1,6 +1,7 @@
 /* The log ring: records live in one array allocated at init; `start` is the oldest and the
  * ring wraps, so adding is a formatted copy into the next slot and never allocates. */
 #include <kiln/core/log.h>
+#include <kiln/core/utf8.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,9 +44,9 @@ void kiln_log_vadd(kiln_log *log, kiln_log_level level, const char *category, co
     }
 
     r->level = level;
-    snprintf(r->category, sizeof r->category, "%s", category ? category : "");
+    kiln_utf8_copy(r->category, sizeof r->category, category);
     r->message[0] = '\0';
-    if (fmt) vsnprintf(r->message, sizeof r->message, fmt, args);
+    kiln_utf8_vformat(r->message, sizeof r->message, fmt, args);
 }
 
 void kiln_log_add(kiln_log *log, kiln_log_level level, const char *category, const char *fmt, ...) {

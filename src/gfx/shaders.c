@@ -77,10 +77,7 @@ WGPUShaderModule kiln_gfx_compile_shader(kiln_gfx *gfx, const char *path, const 
         report->count = 1;
         report->messages[0] = (kiln_shader_message){.is_error = true};
         const char *why = popped ? (scope.failed ? scope.message : "shader module creation failed") : scope_err.message;
-        size_t n = strlen(why);
-        if (n >= sizeof report->messages[0].text) n = sizeof report->messages[0].text - 1;
-        memcpy(report->messages[0].text, why, n);
-        report->messages[0].text[n] = '\0';
+        kiln_utf8_copy(report->messages[0].text, sizeof report->messages[0].text, why);
     }
     char first[sizeof err->message];
     kiln_shader_report_format(report, 0, first, sizeof first);

@@ -7,6 +7,7 @@
  * result or frees what it had built, so a caller acts on a message only once all of it has
  * decoded. Fields the surface does not know are ignored, as the spec's codec ignores them; a
  * missing required field is an error, never a default. */
+#include <kiln/core/utf8.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static bool fail(kiln_json_error *err, const char *cls, const char *fmt, ...) {
     snprintf(err->cls, sizeof err->cls, "%s", cls);
     va_list args;
     va_start(args, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, args);
+    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
     va_end(args);
     return false;
 }

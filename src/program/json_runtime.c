@@ -5,6 +5,7 @@
  * Handlers return the Ok payload or NULL with the error filled; kiln_json_runtime_handle wraps either in
  * the reply envelope. The reply's class is always a stable identifier: one of the C API's classes
  * where the C API refused, or one of the surface's own (program_json.h lists them). */
+#include <kiln/core/utf8.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,7 @@ kiln_programs *kiln_json_runtime_programs(kiln_json_runtime *rt) {
 
 static json_t *set_error(kiln_json_error *err, const char *cls, const char *message) {
     snprintf(err->cls, sizeof err->cls, "%s", cls);
-    snprintf(err->message, sizeof err->message, "%s", message);
+    kiln_utf8_copy(err->message, sizeof err->message, message);
     return NULL;
 }
 
@@ -66,7 +67,7 @@ static json_t *set_errorf(kiln_json_error *err, const char *cls, const char *fmt
     snprintf(err->cls, sizeof err->cls, "%s", cls);
     va_list args;
     va_start(args, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, args);
+    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
     va_end(args);
     return NULL;
 }

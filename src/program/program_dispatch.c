@@ -3,6 +3,7 @@
  * kiln_programs_record. The queue's arrays grow to the busiest frame and are then reused, so a
  * steady frame loop queues without allocating. */
 #include "program_internal.h"
+#include <kiln/core/utf8.h>
 #include "program_forms.h"
 
 #include <stdarg.h>
@@ -16,7 +17,7 @@ static kiln_dispatch_class drop(kiln_programs *p, kiln_dispatch_class cls, uint3
     char detail[400];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(detail, sizeof detail, fmt, args);
+    kiln_utf8_vformat(detail, sizeof detail, fmt, args);
     va_end(args);
     kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped dispatch of program %u (%s): %s", program_id,
                  kiln_dispatch_class_name(cls), detail);

@@ -4,6 +4,7 @@
  * pass's layouts, pipeline and bind group cache. A register refused
  * at any step leaves nothing alive and consumes no id. */
 #include "program_internal.h"
+#include <kiln/core/utf8.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ static bool fail(kiln_program_error *err, kiln_program_class cls, const char *fm
     err->cls = cls;
     va_list args;
     va_start(args, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, args);
+    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
     va_end(args);
     return false;
 }

@@ -8,6 +8,7 @@
  * value is in range and every list pointer is readable, after bad_output and bad_input every index
  * names a declared slot, and after missing_entry_point every pass has its @fragment entry. */
 #include "program_validate.h"
+#include <kiln/core/utf8.h>
 
 #include "program_forms.h"
 
@@ -30,7 +31,7 @@ static bool fail(const check_ctx *c, kiln_program_class cls, const char *fmt, ..
         c->err->cls = cls;
         va_list args;
         va_start(args, fmt);
-        vsnprintf(c->err->message, sizeof c->err->message, fmt, args);
+        kiln_utf8_vformat(c->err->message, sizeof c->err->message, fmt, args);
         va_end(args);
     }
     return false;

@@ -1,6 +1,7 @@
 /* kiln_gltf_import (kiln/import.h): the document's textures, materials and meshes into the
  * renderer's registries, then the loaded scene's instances, lights, bounds and camera into a
  * kiln_imported_scene. */
+#include <kiln/core/utf8.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@ bool import_fail(import_context *c, int code, const char *fmt, ...) {
     char what[sizeof c->err->message];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(what, sizeof what, fmt, args);
+    kiln_utf8_vformat(what, sizeof what, fmt, args);
     va_end(args);
     return kiln_error_set(c->err, code, "%s: %s", c->name, what);
 }
@@ -24,7 +25,7 @@ bool import_warn(import_context *c, const char *fmt, ...) {
     char line[512];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(line, sizeof line, fmt, args);
+    kiln_utf8_vformat(line, sizeof line, fmt, args);
     va_end(args);
     char **grown = realloc(out->warnings, (out->warning_count + 1) * sizeof *grown);
     char *copy = strdup(line);

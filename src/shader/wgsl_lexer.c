@@ -2,6 +2,7 @@
  * reads each one only after checking it is inside the buffer; everything after it walks a token
  * array that ends with an END token. Positions are 1-based lines and columns counted in UTF-8 code
  * points, as editors show them. */
+#include <kiln/core/utf8.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ bool kiln_wgsl_fail_at(kiln_error *err, int code, const char *source_name, uint3
     char message[400];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
+    kiln_utf8_vformat(message, sizeof message, fmt, args);
     va_end(args);
     return kiln_error_set(err, code, "%s:%u:%u: %s", source_name ? source_name : "wgsl", line, col,
                           message);

@@ -12,6 +12,7 @@
  * This file is the parser's core, which the others build on (wgsl_parser.h): token and bracket
  * helpers, the table of declared names, the first pass, integer constant expressions, and
  * kiln_wgsl_reflect itself, which runs the passes in order. */
+#include <kiln/core/utf8.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ bool wgsl_fail(parser *p, const wgsl_token *t, int code, const char *fmt, ...) {
     char message[360];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
+    kiln_utf8_vformat(message, sizeof message, fmt, args);
     va_end(args);
     return kiln_wgsl_fail_at(p->err, code, p->name, t->line, t->col, "%s", message);
 }

@@ -785,6 +785,30 @@ TEST(runtime_refusals_reply_their_class_and_error) {
     ENV_CLOSE_CLEAN(e);
 }
 
+/* #12 class 4: a refusal quoting a long multi-byte name is cut at the message limit; the cut must
+ * not split a character, or jansson refuses the reply and it turns into out_of_memory. */
+TEST(error_text_cut_mid_character_still_replies_its_class) {
+    surface_env e;
+    ENV_OPEN(e);
+    char message[2048] = "{\"kind\": \"";
+    for (int i = 0; i < 600; i++) strcat(message, "\xC3\xA9"); /* 1200 bytes of e-acute */
+    strcat(message, "\"}");
+    json_t *reply = send(e.rt, message);
+    char cls[64];
+    snprintf(cls, sizeof cls, "%s", err_class(reply) ? err_class(reply) : "(no reply)");
+    const char *text = err_text(reply);
+    bool utf8 = text && kiln_utf8_check(text, strlen(text), NULL);
+    /* "kind: unknown kind \"" is 20 bytes, so a cut at 511 would fall inside a character. */
+    size_t length = text ? strlen(text) : 0;
+    bool prefixed = text && strncmp(text, "kind: unknown kind \"\xC3\xA9\xC3\xA9", 24) == 0;
+    json_decref(reply);
+    ENV_CLOSE_CLEAN(e);
+    CHECK_MSG(strcmp(cls, "bad_message") == 0, "class %s", cls);
+    CHECK(utf8);
+    CHECK(prefixed);
+    CHECK_EQ_INT(length, 510);
+}
+
 TEST(dropped_dispatch_replies_its_class_and_the_logged_warning) {
     surface_env e;
     ENV_OPEN(e);
@@ -879,7 +903,7 @@ TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
           T(describe_kinds_lists_every_enum_form), T(mutated_messages_decode_or_are_refused_with_a_reason),
           T(every_required_field_describe_kinds_lists_is_enforced),
           T(every_described_kind_reaches_a_handler), T(spec_forms_register_dispatch_and_read_back_a_program),
-          T(read_texture_records_queued_dispatches_first), T(runtime_refusals_reply_their_class_and_error),
+          T(read_texture_records_queued_dispatches_first), T(runtime_refusals_reply_their_class_and_error), T(error_text_cut_mid_character_still_replies_its_class),
           T(dropped_dispatch_replies_its_class_and_the_logged_warning),
           T(dispatch_naming_geometries_drops_with_geometry_count), T(update_then_read_returns_the_exact_float_pixels),
           T(timings_have_one_row_per_pass))

@@ -225,6 +225,46 @@ TEST(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why) {
     rmdir(dir);
 }
 
+/* #12 class 4 (invalid UTF-8 in input reported as such) and class 8 (a NUL byte in a WGSL file):
+ * the reply names the field, the file and the offset, and the script goes on. */
+TEST(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte) {
+    char dir[PATH_MAX], wgsl[PATH_MAX + 16], script[PATH_MAX + 16];
+    fixture_tmp_path(dir, sizeof dir, "kiln_run_text");
+    mkdir(dir, 0700);
+    snprintf(wgsl, sizeof wgsl, "%s/bad.wgsl", dir);
+    snprintf(script, sizeof script, "%s/script.json", dir);
+    struct {
+        const char *bytes;
+        size_t size;
+        const char *reason;
+    } cases[] = {
+        {"// caf\xC3\xA9 ok\n\xFF", 13, "is not UTF-8: byte 0xFF at offset 12"},
+        {"// a\xC0\xAF", 6, "is not UTF-8: byte 0xC0 at offset 4"},
+        {"fn f() {}\0", 10, "holds a NUL byte at offset 9"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen(wgsl, "wb");
+        CHECK(f);
+        fwrite(cases[i].bytes, 1, cases[i].size, f);
+        fclose(f);
+        f = fopen(script, "wb");
+        CHECK(f);
+        fprintf(f, "[{\"kind\": \"program.register\", \"wgsl_path\": \"bad.wgsl\", \"bindings\": [], "
+                   "\"transients\": [], \"geometries\": [], \"depth_transients\": [], \"passes\": []}, {\"kind\": \"frame\"}]");
+        fclose(f);
+        run_result r;
+        CHECK(run_kiln_run(script, dir, &r));
+        char want[PATH_MAX + 512];
+        snprintf(want, sizeof want, "{\"Err\":{\"class\":\"bad_message\",\"error\":\"wgsl_path: '%s' %s\"}}", wgsl,
+                 cases[i].reason);
+        CHECK_MSG(strstr(r.out, want), "case %zu: %s", i, r.out);
+        CHECK_EQ_INT(line_count(r.out), 2); /* the frame after it still ran */
+    }
+    unlink(wgsl);
+    unlink(script);
+    rmdir(dir);
+}
+
 TEST(missing_script_exits_non_zero) {
     char out_dir[PATH_MAX];
     fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_none");
@@ -239,4 +279,4 @@ TEST_MAIN(T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
           T(save_texture_writes_a_normalised_preview_beside_the_pfm), T(save_texture_writes_an_rgba8_texture_as_png),
           T(malformed_script_exits_non_zero_with_line_and_column),
           T(unreadable_wgsl_path_exits_non_zero_naming_the_file),
-          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(missing_script_exits_non_zero))
+          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte), T(missing_script_exits_non_zero))

@@ -25,8 +25,8 @@ typedef enum kiln_log_level {
 /* One log entry, stored by value (no pointers into other memory). */
 typedef struct kiln_log_record {
     kiln_log_level level; /* severity */
-    char category[32]; /* e.g. "gfx", "shader"; truncated to 31 characters */
-    char message[512]; /* truncated to 511 characters */
+    char category[32]; /* e.g. "gfx", "shader"; truncated to 31 bytes, at a character boundary */
+    char message[512]; /* truncated to 511 bytes, at a character boundary (kiln/core/utf8.h) */
 } kiln_log_record;
 
 /* A ring of records; see the top of this file. Set up with kiln_log_init. */
