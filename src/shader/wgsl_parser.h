@@ -69,6 +69,7 @@ typedef struct parser {
     uint32_t var_decl[KILN_WGSL_MAX_VARS];
     uint32_t function_count;
     function_info functions[KILN_WGSL_MAX_FUNCTIONS];
+    const wgsl_token *overflow; /* the first operator whose constant result left AbstractInt's range */
 } parser;
 
 /* What the attributes in front of a declaration, member or parameter say. */
@@ -133,6 +134,8 @@ const char *wgsl_decl_kind_name(decl_kind kind);
 /* Integer constants: the value of constant ci or of the constant a token names, when it has one;
  * an integer-valued attribute or template argument, failing with `what` when it is not one. */
 bool wgsl_constant_value(parser *p, uint32_t ci, unsigned depth, int64_t *value);
+/* The shader error for p->overflow, the operator whose constant result overflowed. */
+bool wgsl_fail_overflow(parser *p);
 bool wgsl_named_value(parser *p, const wgsl_token *t, unsigned depth, int64_t *value);
 bool wgsl_const_uint(parser *p, const char *what, uint32_t *value);
 

@@ -384,6 +384,20 @@ static bool scan_declarations(parser *p) {
  * is needed. Advances past what it evaluated. */
 static bool eval_sum(parser *p, unsigned depth, int64_t *value);
 
+/* WGSL evaluates these expressions as AbstractInt, a 64-bit integer, and a result outside it is a
+ * shader-creation error, not a value: every operation is checked, and the first operator that
+ * overflows is kept for the error (wgsl_resolve_constants reports it). */
+static bool overflowed(parser *p, const wgsl_token *op) {
+    if (!p->overflow) p->overflow = op;
+    return false;
+}
+
+bool wgsl_fail_overflow(parser *p) {
+    return wgsl_fail(p, p->overflow, KILN_ERR_SHADER,
+                     "the constant expression overflows at '%.*s': the result leaves the 64-bit integer "
+                     "range WGSL evaluates constants in", (int)p->overflow->length, token_text(p, p->overflow));
+}
+
 static bool eval_factor(parser *p, unsigned depth, int64_t *value) {
     const wgsl_token *t = peek(p);
     if (depth > KILN_WGSL_MAX_NESTING) return false;
@@ -395,6 +409,7 @@ static bool eval_factor(parser *p, unsigned depth, int64_t *value) {
     if (is_punct(t, '-')) {
         advance(p);
         if (!eval_factor(p, depth + 1, value)) return false;
+        if (*value == INT64_MIN) return overflowed(p, t);
         *value = -*value;
         return true;
     }
@@ -425,11 +440,10 @@ static bool eval_product(parser *p, unsigned depth, int64_t *value) {
         int64_t rhs;
         if (!eval_factor(p, depth, &rhs)) return false;
         if (is_punct(op, '*')) {
-            if (*value > INT32_MAX || *value < INT32_MIN || rhs > INT32_MAX || rhs < INT32_MIN)
-                return false;
-            *value *= rhs;
+            if (__builtin_mul_overflow(*value, rhs, value)) return overflowed(p, op);
         } else {
             if (rhs == 0) return false;
+            if (*value == INT64_MIN && rhs == -1) return overflowed(p, op);
             *value = is_punct(op, '/') ? *value / rhs : *value % rhs;
         }
     }
@@ -443,8 +457,9 @@ static bool eval_sum(parser *p, unsigned depth, int64_t *value) {
         advance(p);
         int64_t rhs;
         if (!eval_product(p, depth, &rhs)) return false;
-        *value = is_punct(op, '+') ? *value + rhs : *value - rhs;
-        if (*value > INT64_MAX / 2 || *value < INT64_MIN / 2) return false;
+        bool over = is_punct(op, '+') ? __builtin_add_overflow(*value, rhs, value)
+                                       : __builtin_sub_overflow(*value, rhs, value);
+        if (over) return overflowed(p, op);
     }
 }
 
@@ -514,6 +529,7 @@ bool wgsl_const_uint(parser *p, const char *what, uint32_t *value) {
             return true;
         }
     }
+    if (p->overflow) return wgsl_fail_overflow(p);
     p->pos = start;
     const wgsl_token *t = peek(p), *next = peek_ahead(p, 1);
     bool alone = is_punct(next, ',') || is_punct(next, ')') || is_punct(next, '>');

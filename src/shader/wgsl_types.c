@@ -402,6 +402,7 @@ bool wgsl_resolve_constants(parser *p) {
         if (!wgsl_parse_attributes(p, &a)) return false;
         if (a.has_id) p->m->constants[i].override_id = (int32_t)(a.id > INT32_MAX ? INT32_MAX : a.id);
         wgsl_constant_value(p, i, 0, &ignored);
+        if (p->overflow) return wgsl_fail_overflow(p);
     }
     return true;
 }

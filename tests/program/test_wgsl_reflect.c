@@ -774,6 +774,35 @@ TEST(an_array_size_expression_that_cannot_be_evaluated_is_refused_naming_it) {
                   "t.wgsl:3:17: array element count 'N << 1' is not an integer literal or a named integer constant");
 }
 
+/* #12 class 5: constant arithmetic is checked (it overflowed, undefined behaviour, before the range
+ * check); an overflow is the shader error WGSL makes of it, naming the operator. */
+TEST(constant_overflow_is_a_shader_error_naming_the_operator) {
+    static const struct {
+        const char *src, *error;
+    } cases[] = {
+        {"const K = (-2147483648)*(-2147483648) + (-2147483648)*(-2147483648);", "t.wgsl:1:39: the constant expression overflows at '+'"},
+        {"const A = 4294967295 * 4294967295 * 4294967295;", "t.wgsl:1:22: the constant expression overflows at '*'"},
+        {"const A = 4294967296 * 4294967296;", NULL}, /* a literal past u32 is not an integer token: no value, no error */
+        {"const B = 2147483648 * 2147483648 * 2;\nconst C = -(B + B);\nconst D = -C - 1;", "t.wgsl:1:35: the constant expression overflows at '*'"},
+        {"const B = 2147483648 * 2147483648 - 1 + 2147483648 * 2147483648;\nconst C = -B - 1;\nconst D = -C;", "t.wgsl:3:11: the constant expression overflows at '-'"},
+        {"const B = 2147483648 * 2147483648 - 1 + 2147483648 * 2147483648;\nconst C = -B - 1;\nconst D = C / -1;", "t.wgsl:3:13: the constant expression overflows at '/'"},
+        {"const B = 2147483648 * 2147483648 - 1 + 2147483648 * 2147483648;\nconst C = -B - 1;\nconst D = C % -1;", "t.wgsl:3:13: the constant expression overflows at '%'"},
+        {"var<private> a: array<f32, 4294967295 * 4294967295 * 4294967295>;", "t.wgsl:1:39: the constant expression overflows at '*'"},
+        {"const B = 2147483648 * 2147483648 - 1 + 2147483648 * 2147483648;\nconst C = B + 1 - 1;", "t.wgsl:2:13: the constant expression overflows at '+'"},
+        {"const B = 2147483648 * 2147483648 - 1 + 2147483648 * 2147483648;\nconst C = -B - 1;", NULL}, /* exactly INT64_MIN fits */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kiln_error err = {0};
+        kiln_wgsl_module *m = reflect(cases[i].src, &err);
+        if (!cases[i].error) {
+            CHECK_MSG(m, "case %zu: %s", i, err.message);
+        } else {
+            CHECK_MSG(!m && strstr(err.message, cases[i].error), "case %zu: %s", i, m ? "(accepted)" : err.message);
+        }
+        kiln_wgsl_module_free(m);
+    }
+}
+
 TEST(an_array_size_naming_a_float_constant_is_refused) {
     CHECK_REFUSED("const F = 2.5;\nvar<private> a: array<f32, F>;",
                   "t.wgsl:2:28: array element count 'F' is not a constant with an integer literal value");
@@ -1103,7 +1132,7 @@ TEST_MAIN(
     T(array_sizes_may_name_integer_constants),
     T(constants_and_overrides_are_listed),
     T(an_array_size_may_be_an_integer_constant_expression), T(an_array_size_expression_that_cannot_be_evaluated_is_refused_naming_it),
-    T(an_array_size_naming_a_float_constant_is_refused),
+    T(constant_overflow_is_a_shader_error_naming_the_operator), T(an_array_size_naming_a_float_constant_is_refused),
     T(an_array_size_of_zero_is_refused),
     T(locations_may_name_constants),
     T(nested_template_closers_need_no_space),
