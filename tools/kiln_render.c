@@ -18,6 +18,7 @@
  * "gpu_timings": "unavailable" where it has none); --graph prints the frame graph as Graphviz
  * DOT. Exit status: 0 written, 1 the model or the GPU failed, 2 a bad command line; every
  * failure is one line on stderr. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <kiln/import.h>
 #include <kiln/render.h>
 #include "demo_scene.h"
+#include "vulkan_driver_pin.h"
 
 /* The default sun of a model, the golden images' set-up: a white sun of 3 lux shining along
  * (-0.5, -1.0, -0.4). */
@@ -99,6 +101,35 @@ static bool parse_index(const char *text, uint32_t *out) {
     return true;
 }
 
+/* "WxH": two decimal integers in 1..8192 joined by 'x', nothing before, between or after (no
+ * sign, no space, no wrap-around of a huge number). */
+static bool parse_size(const char *text, uint32_t *width, uint32_t *height) {
+    const char *p = text;
+    unsigned long dims[2];
+    for (int k = 0; k < 2; k++) {
+        if (*p < '0' || *p > '9') return false;
+        char *end;
+        errno = 0;
+        dims[k] = strtoul(p, &end, 10);
+        if (errno || dims[k] < 1 || dims[k] > 8192 || *end != (k == 0 ? 'x' : '\0')) return false;
+        p = end + 1;
+    }
+    *width = (uint32_t)dims[0];
+    *height = (uint32_t)dims[1];
+    return true;
+}
+
+/* The flags that take a value, so a missing one is named as missing, not as unknown. */
+static bool takes_value(const char *flag) {
+    static const char *const flags[] = {"--scene", "--camera", "--look-from", "--look-at", "--up", "--sun", "--fov-y",
+                                        "--sun-lux", "-o", "--size", "--tonemap", "--debug", "--msaa", "--exposure",
+                                        "--bloom-strength", "--bloom-threshold", "--env", "--env-rotation",
+                                        "--env-intensity", "--shadow-distance", "--ao-radius"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (!strcmp(flag, flags[i])) return true;
+    return false;
+}
+
 static bool parse_positive(const char *text, float *out) {
     char *end;
     float f = strtof(text, &end);
@@ -136,6 +167,7 @@ static int parse(int argc, char **argv, options *o) {
     *o = (options){.width = 1280, .height = 720};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v && takes_value(a)) return fprintf(stderr, "kiln-render: %s needs a value\n", a), 2;
         if (!strcmp(a, "--demo")) o->demo = true;
         else if (!strcmp(a, "--no-sun")) o->no_sun = true;
         else if (!strcmp(a, "--scene") && v) {
@@ -167,7 +199,7 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--no-ao")) o->settings.disable_ao = true;
         else if (!strcmp(a, "-o") && v) o->out_path = v, i++;
         else if (!strcmp(a, "--size") && v) {
-            if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height || o->width > 8192 || o->height > 8192) {
+            if (!parse_size(v, &o->width, &o->height)) {
                 fprintf(stderr, "kiln-render: --size wants WxH (1..8192), got '%s'\n", v);
                 return 2;
             }
@@ -205,15 +237,11 @@ static int parse(int argc, char **argv, options *o) {
             if (!positive_number(a, v, &o->settings.ibl_intensity)) return 2;
             i++;
         } else if (!strcmp(a, "--shadow-distance") && v) {
-            char *end;
-            o->settings.shadow_distance = strtof(v, &end);
-            if (*end || !(o->settings.shadow_distance > 0.0f) || isinf(o->settings.shadow_distance))
+            if (!parse_positive(v, &o->settings.shadow_distance))
                 return fprintf(stderr, "kiln-render: --shadow-distance wants a positive number of metres, got '%s'\n", v), 2;
             i++;
         } else if (!strcmp(a, "--ao-radius") && v) {
-            char *end;
-            o->settings.ao_radius = strtof(v, &end);
-            if (*end || !(o->settings.ao_radius > 0.0f) || isinf(o->settings.ao_radius))
+            if (!parse_positive(v, &o->settings.ao_radius))
                 return fprintf(stderr, "kiln-render: --ao-radius wants a positive number of metres, got '%s'\n", v), 2;
             i++;
         } else if (a[0] != '-' && !o->model) {

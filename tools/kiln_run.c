@@ -28,16 +28,7 @@
 #include <kiln/program_json.h>
 #include <kiln/shader/library.h>
 
-#ifdef __SANITIZE_ADDRESS__
-#include <dlfcn.h>
-/* In a sanitizer build (where tests run this tool), keep the Vulkan driver mapped after the device
- * goes, as tests/gfx/gfx_fixture.h does: otherwise the loader unloads it and LeakSanitizer reports
- * the driver's global allocations as unattributable leaks, failing every run. */
-__attribute__((constructor)) static void pin_vulkan_driver(void) {
-    const char *name = getenv("KILN_PIN_VULKAN_DRIVER");
-    dlopen(name && *name ? name : "libvulkan_lvp.so", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-}
-#endif
+#include "vulkan_driver_pin.h"
 
 typedef struct name_binding {
     char *name;

@@ -115,3 +115,22 @@ bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what
 bool kiln_read_file(const char *path, char **out_bytes, size_t *out_size, kiln_error *err) {
     return kiln_read_file_limited(path, KILN_READ_FILE_MAX_BYTES, NULL, out_bytes, out_size, NULL, err);
 }
+
+bool kiln_write_file(const char *path, const void *bytes, size_t size, kiln_error *err) {
+    if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "write file: no path");
+    if (size && !bytes) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: nothing to write", path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) return kiln_error_set(err, KILN_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    const char *p = bytes;
+    size_t left = size;
+    int why = 0;
+    while (left > 0 && !why) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) why = n < 0 ? errno : EIO;
+        else p += n, left -= (size_t)n;
+    }
+    if (close(fd) != 0 && !why) why = errno;
+    if (why) return kiln_error_set(err, KILN_ERR_IO, "%s: cannot write: %s", path, strerror(why));
+    return true;
+}

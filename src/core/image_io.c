@@ -99,6 +99,31 @@ bool kiln_image_load_hdr(kiln_image *img, const char *path, kiln_error *err) {
     return ok;
 }
 
+/* The PNG stb encodes, gathered in memory. */
+typedef struct png_buffer {
+    unsigned char *bytes;
+    size_t size, capacity;
+    bool failed;
+} png_buffer;
+
+static void append_png(void *context, void *data, int size) {
+    png_buffer *b = context;
+    if (b->failed || size <= 0) return;
+    if (b->size + (size_t)size > b->capacity) {
+        size_t cap = b->capacity ? b->capacity : 65536;
+        while (cap < b->size + (size_t)size) cap *= 2;
+        unsigned char *grown = realloc(b->bytes, cap);
+        if (!grown) {
+            b->failed = true;
+            return;
+        }
+        b->bytes = grown;
+        b->capacity = cap;
+    }
+    memcpy(b->bytes + b->size, data, (size_t)size);
+    b->size += (size_t)size;
+}
+
 bool kiln_image_write_png(const kiln_image *img, const char *path, kiln_error *err) {
     if (!path) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "write png: no path");
     if (!img || !img->pixels)
@@ -116,13 +141,15 @@ bool kiln_image_write_png(const kiln_image *img, const char *path, kiln_error *e
         rgba8 = &converted;
     }
 
-    errno = 0;
-    int ok = stbi_write_png(path, (int)rgba8->width, (int)rgba8->height, 4, rgba8->pixels,
-                            (int)rgba8->width * 4);
-    int saved_errno = errno;
+    /* Encoded in memory, then written by kiln_write_file: stb's own file writer ignores the
+     * result of fclose, so a full disk would go unnoticed. */
+    png_buffer png = {0};
+    int encoded = stbi_write_png_to_func(append_png, &png, (int)rgba8->width, (int)rgba8->height, 4,
+                                         rgba8->pixels, (int)rgba8->width * 4);
     kiln_image_free(&converted);
-    if (!ok)
-        return kiln_error_set(err, KILN_ERR_IO, "%s: cannot write PNG: %s", path,
-                              saved_errno ? strerror(saved_errno) : "encoder failed");
-    return true;
+    bool ok;
+    if (!encoded || png.failed) ok = kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: cannot encode PNG: out of memory", path);
+    else ok = kiln_write_file(path, png.bytes, png.size, err);
+    free(png.bytes);
+    return ok;
 }

@@ -39,6 +39,19 @@ row kiln-render 2 '' "kiln-render: --bloom-threshold wants a positive number, go
 row kiln-render 2 '' "kiln-render: --shadow-distance wants a positive number of metres, got '0'" -- --demo -o x.png --shadow-distance 0
 row kiln-render 2 '' "kiln-render: --env-rotation wants radians, got 'left'" -- --demo -o x.png --env-rotation left
 row kiln-render 2 '' "kiln-render: --env-intensity wants a positive number, got '-1'" -- --demo -o x.png --env-intensity -1
+# #12 class 7: strict values. A size must not wrap around or carry junk, a missing value is named as
+# missing, a float must be finite.
+row kiln-render 2 '' "kiln-render: --size wants WxH (1..8192), got '4294967297x4294967298'" -- --demo -o x.png --size 4294967297x4294967298
+row kiln-render 2 '' "kiln-render: --size wants WxH (1..8192), got '64x48junk'" -- --demo -o x.png --size 64x48junk
+row kiln-render 2 '' "kiln-render: --size wants WxH (1..8192), got '+64x48'" -- --demo -o x.png --size +64x48
+row kiln-render 2 '' "kiln-render: --size wants WxH (1..8192), got '64x 48'" -- --demo -o x.png --size '64x 48'
+row kiln-render 2 '' "kiln-render: --size wants WxH (1..8192), got '8193x64'" -- --demo -o x.png --size 8193x64
+row kiln-render 2 '' "kiln-render: --size needs a value"                   -- --demo -o x.png --size
+row kiln-render 2 '' "kiln-render: -o needs a value"                       -- --demo -o
+row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got 'inf'" -- --demo -o x.png --exposure inf
+row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got 'nan'" -- --demo -o x.png --exposure nan
+row kiln-render 2 '' "kiln-render: --ao-radius wants a positive number of metres, got '1e39'" -- --demo -o x.png --ao-radius 1e39
+row kiln-render 2 '' "kiln-render: --env-rotation wants radians, got 'inf'" -- --demo -o x.png --env-rotation inf
 # The map is read before a device is made: a bad one fails without touching the GPU.
 echo "not an image" >"$tmp/sky.txt"
 row kiln-render 1 '' "kiln-render: $tmp/sky.txt: not a Radiance HDR image" -- --demo -o x.png --env "$tmp/sky.txt"

@@ -143,7 +143,35 @@ TEST(read_file_limited_refuses_a_file_over_its_limit) {
     CHECK_MSG(exact_ok, "%s", err.message);
 }
 
+/* #12 class 7: a write is checked through its close, so a full disk is an error naming the path. */
+TEST(write_file_checks_every_step_and_names_the_path) {
+    const char *dir = getenv("KILN_TEST_TMP");
+    char path[512];
+    snprintf(path, sizeof path, "%s/containers_written.bin", dir && *dir ? dir : "/tmp");
+    kiln_error err = {0};
+    CHECK_MSG(kiln_write_file(path, "abc\0def", 7, &err), "%s", err.message);
+    char *bytes = NULL;
+    size_t size = 0;
+    CHECK_MSG(kiln_read_file(path, &bytes, &size, &err), "%s", err.message);
+    CHECK(size == 7 && memcmp(bytes, "abc\0def", 7) == 0);
+    free(bytes);
+    remove(path);
+    struct {
+        const char *path, *message;
+    } cases[] = {
+        {"/dev/full", "/dev/full: cannot write: No space left on device"},
+        {"/no/such/dir/x.bin", "/no/such/dir/x.bin: cannot write: No such file or directory"},
+        {"/", "/: cannot write: Is a directory"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        kiln_error_clear(&err);
+        CHECK_MSG(!kiln_write_file(cases[c].path, "x", 1, &err), "%s accepted", cases[c].path);
+        CHECK_STR_CONTAINS(err.message, cases[c].message);
+        CHECK_EQ_INT(err.code, KILN_ERR_IO);
+    }
+}
+
 TEST_MAIN(T(reserve_doubles_and_keeps_contents), T(reserve_refuses_an_impossible_size_and_keeps_the_array),
           T(read_file_returns_the_bytes_nul_terminated), T(read_file_names_a_missing_path),
           T(read_file_refuses_what_is_not_a_regular_file), T(read_file_reads_to_the_end_not_to_the_reported_size),
-          T(read_file_limited_refuses_a_file_over_its_limit))
+          T(read_file_limited_refuses_a_file_over_its_limit), T(write_file_checks_every_step_and_names_the_path))

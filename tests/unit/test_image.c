@@ -191,6 +191,17 @@ TEST(png_written_then_loaded_is_identical) {
     kiln_image_free(&back);
 }
 
+/* #12 class 7: stb's writer ignores fclose, so "-o /dev/full" used to report success. */
+TEST(a_png_that_cannot_be_written_fails_naming_the_path) {
+    kiln_image card;
+    CHECK(make_test_card(&card, 64, 64));
+    kiln_error err = {0};
+    bool wrote = kiln_image_write_png(&card, "/dev/full", &err);
+    kiln_image_free(&card);
+    CHECK(!wrote);
+    CHECK_STR_CONTAINS(err.message, "/dev/full: cannot write: No space left on device");
+}
+
 TEST(png_of_a_float_image_is_clamped_and_quantised) {
     scratch s;
     CHECK(scratch_open(&s, "float.png"));
@@ -490,7 +501,7 @@ TEST(diff_fraction_counts_exactly_the_pixels_over_threshold) {
 TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_filled_image),
           T(create_rejects_empty_sizes_and_unknown_formats), T(swap_rb_exchanges_red_and_blue),
           T(swap_rb_works_on_float_images), T(to_rgba8_clamps_and_rounds_float_channels),
-          T(to_rgba8_reads_half_float_images), T(png_written_then_loaded_is_identical),
+          T(to_rgba8_reads_half_float_images), T(png_written_then_loaded_is_identical), T(a_png_that_cannot_be_written_fails_naming_the_path),
           T(png_of_a_float_image_is_clamped_and_quantised),
           T(loading_a_missing_file_names_the_path),
           T(decoding_a_truncated_png_names_the_input_and_the_reason),

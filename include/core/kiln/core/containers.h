@@ -42,4 +42,9 @@ typedef struct kiln_file_stamp {
 bool kiln_read_file_limited(const char *path, size_t max_bytes, const char *what, char **bytes, size_t *size,
                             kiln_file_stamp *stamp, kiln_error *err);
 
+/* Writes `size` bytes to path, creating or truncating it, and checks every step, the close
+ * included (a full disk often shows only there: "-o /dev/full" must not report success). Fails
+ * with "<path>: cannot write: <reason>"; a failed write may leave a partial file behind. */
+bool kiln_write_file(const char *path, const void *bytes, size_t size, kiln_error *err);
+
 #endif
