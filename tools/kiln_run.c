@@ -1,12 +1,13 @@
 /* kiln-run: runs a script of JSON messages through the JSON surface on a headless device.
  *
- *   kiln-run SCRIPT.json [--out DIR]
+ *   kiln-run SCRIPT.json [--out DIR] [--allow-outside-paths]
  *   kiln-run --help | --version
  *
  * The script is a JSON array of messages (docs/guides/programs.md, "The JSON surface"). Each one's
  * reply is printed on its own line as compact JSON, in order. Besides the library's kinds a script
  * may use:
- *   - "wgsl_path" in place of "wgsl": the file, relative to the script's directory;
+ *   - "wgsl_path" in place of "wgsl": the file, relative to the script's directory, which it must
+ *     not leave (symbolic links followed) without --allow-outside-paths;
  *   - "as": "name" on any message, and "$name" in a later id field (a field ending in "_id", or an
  *     element of "bindings", "geometries" or "draw_sets") for the id that message's reply assigned;
  *   - {"kind": "save_texture", "texture_id": N, "path": "name.png"}: the texture's current pixels
@@ -14,7 +15,10 @@
  *     plus a PNG preview (min..max mapped to 0..255) beside it, named like the PFM.
  * An Err reply is printed and the script goes on. The exit status is non-zero only when the script
  * (or a file it names) cannot be read or is not JSON, with the reason on stderr. */
+/* realpath is XSI, beyond the POSIX level the build defines. */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,15 +34,20 @@
 
 #include "vulkan_driver_pin.h"
 
+/* A name "as" gave. When the message that gave it was refused, the name names no id (whatever
+ * it named before), and `refused_at` keeps that message's index for the error of a later use. */
 typedef struct name_binding {
     char *name;
     uint32_t id;
+    bool refused;
+    size_t refused_at;
 } name_binding;
 
 typedef struct script_run {
     kiln_json_runtime *rt;
     char script_dir[4096];
     const char *out_dir;
+    bool allow_outside_paths;   /* --allow-outside-paths: wgsl_path and save paths unconfined */
     name_binding *names;
     size_t name_count;
 } script_run;
@@ -84,10 +93,13 @@ static json_t *err_reply(const char *cls, const char *fmt, ...) {
 
 /* ---- "as" names ------------------------------------------------------------------------------- */
 
-static bool bind_name(script_run *run, const char *name, uint32_t id) {
+/* Binds name to id, or with `refused` marks it as naming nothing since message `index`. */
+static bool bind_name(script_run *run, const char *name, uint32_t id, bool refused, size_t index) {
+    name_binding binding = {NULL, id, refused, index};
     for (size_t i = 0; i < run->name_count; i++) {
         if (strcmp(run->names[i].name, name) == 0) {
-            run->names[i].id = id;
+            binding.name = run->names[i].name;
+            run->names[i] = binding;
             return true;
         }
     }
@@ -99,7 +111,8 @@ static bool bind_name(script_run *run, const char *name, uint32_t id) {
         return false;
     }
     run->names = grown;
-    run->names[run->name_count++] = (name_binding){copy, id};
+    binding.name = copy;
+    run->names[run->name_count++] = binding;
     return true;
 }
 
@@ -111,6 +124,11 @@ static bool resolve_value(const script_run *run, json_t *holder, const char *key
     const char *name = json_string_value(v) + 1;
     for (size_t i = 0; i < run->name_count; i++) {
         if (strcmp(run->names[i].name, name) != 0) continue;
+        if (run->names[i].refused) {
+            snprintf(why, why_size, "%s: \"$%s\" names no id: script[%zu], which gave it, was refused", path, name,
+                     run->names[i].refused_at);
+            return false;
+        }
         json_t *id = json_integer(run->names[i].id);
         return key ? json_object_set_new(holder, key, id) == 0 : json_array_set_new(holder, index, id) == 0;
     }
@@ -261,6 +279,21 @@ static bool make_dirs(const char *path, char *why, size_t n) {
     }
 }
 
+/* True when `path` (which exists) resolves, symbolic links followed, to `dir` or below it. */
+static bool resolves_within(const char *dir, const char *path) {
+    char real_dir[PATH_MAX], real_path[PATH_MAX];
+    if (!realpath(dir, real_dir) || !realpath(path, real_path)) return false;
+    size_t n = strlen(real_dir);
+    if (n == 1) return true; /* the root holds everything */
+    return strncmp(real_path, real_dir, n) == 0 && (real_path[n] == '/' || real_path[n] == '\0');
+}
+
+/* True when path exists and is a symbolic link (a save never writes through one). */
+static bool is_symlink(const char *path) {
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
 static bool path_escapes(const char *path) {
     if (path[0] == '/') return true;
     for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2)
@@ -301,6 +334,14 @@ static json_t *save_texture(script_run *run, const json_t *msg) {
     if (slash) *slash = '\0';
     bool is_float = info.format != KILN_FORMAT_RGBA8 && info.format != KILN_FORMAT_R8;
     bool ok = make_dirs(stem, why, sizeof why);
+    /* The path's text stays under --out (path_escapes); a symbolic link inside --out must not
+     * lead the write elsewhere either. */
+    if (ok && !run->allow_outside_paths &&
+        (!resolves_within(run->out_dir, stem) || is_symlink(png) || (is_float && is_symlink(pfm)))) {
+        free(pixels);
+        return err_reply("bad_message", "path: \"%s\" leads outside --out through a symbolic link "
+                                        "(kiln-run --allow-outside-paths permits it)", path);
+    }
     if (ok && is_float)
         ok = write_pfm(pfm, &info, pixels, why, sizeof why) && write_preview(png, &info, pixels, why, sizeof why);
     else if (ok)
@@ -325,6 +366,12 @@ static bool inline_wgsl(const script_run *run, json_t *msg, size_t index, json_t
     char path[8192], why[1024];
     if (relative[0] == '/') snprintf(path, sizeof path, "%s", relative);
     else snprintf(path, sizeof path, "%s/%s", run->script_dir, relative);
+    /* A script reads WGSL beside it or below, not any file of the machine, unless allowed. A path
+     * that does not resolve is left to read_file, whose message says why. */
+    char resolved[PATH_MAX];
+    if (!run->allow_outside_paths && realpath(path, resolved) && !resolves_within(run->script_dir, path))
+        return (*reply = err_reply("bad_message", "wgsl_path: '%s' is outside the script's directory "
+                                                  "(kiln-run --allow-outside-paths permits it)", path)), true;
     size_t size;
     char *text = read_file(path, KILN_WGSL_MAX_FILE_BYTES, "a WGSL source", &size, why, sizeof why);
     if (!text) {
@@ -387,12 +434,16 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
     if (!reply && kind && strcmp(kind, "save_texture") == 0) reply = save_texture(run, msg);
     if (reply) {
         print_json(reply);
+        if (as_name) bind_name(run, as_name, 0, true, index);
     } else {
         char *text = json_dumps(msg, JSON_COMPACT);
         char *answer = text ? kiln_json_runtime_handle(run->rt, text, strlen(text)) : NULL;
         uint32_t id;
         puts(answer ? answer : "{\"Err\":{\"class\":\"out_of_memory\",\"error\":\"out of memory\"}}");
-        if (answer && as_name && assigned_id(answer, &id)) bind_name(run, as_name, id);
+        if (as_name) {
+            bool assigned = answer && assigned_id(answer, &id);
+            bind_name(run, as_name, assigned ? id : 0, !assigned, index);
+        }
         free(answer);
         free(text);
     }
@@ -406,8 +457,10 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
 
 /* The usage on out (stdout for --help, stderr for a bad command line); returns status. */
 static int usage(FILE *out, int status) {
-    fprintf(out, "usage: kiln-run SCRIPT.json [--out DIR]\n"
-                 "       kiln-run --help | --version\n");
+    fprintf(out, "usage: kiln-run SCRIPT.json [--out DIR] [--allow-outside-paths]\n"
+                 "       kiln-run --help | --version\n"
+                 "wgsl_path files are read from the script's directory or below it, and save_texture\n"
+                 "writes under --out (default .), symbolic links included; --allow-outside-paths lifts both.\n");
     return status;
 }
 
@@ -437,12 +490,14 @@ static json_t *load_script(const char *path) {
 
 int main(int argc, char **argv) {
     const char *script_path = NULL, *out_dir = ".";
+    bool allow_outside_paths = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) return usage(stdout, 0);
         if (strcmp(argv[i], "--version") == 0) return printf("kiln-run %s\n", kiln_version()), 0;
     }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_dir = argv[++i];
+        else if (strcmp(argv[i], "--allow-outside-paths") == 0) allow_outside_paths = true;
         else if (argv[i][0] != '-' && !script_path) script_path = argv[i];
         else {
             fprintf(stderr, "kiln-run: unknown argument '%s'\n", argv[i]);
@@ -453,7 +508,7 @@ int main(int argc, char **argv) {
     json_t *script = load_script(script_path);
     if (!script) return 1;
 
-    script_run run = {.out_dir = out_dir};
+    script_run run = {.out_dir = out_dir, .allow_outside_paths = allow_outside_paths};
     const char *slash = strrchr(script_path, '/');
     if (slash) snprintf(run.script_dir, sizeof run.script_dir, "%.*s", (int)(slash - script_path), script_path);
     else snprintf(run.script_dir, sizeof run.script_dir, ".");

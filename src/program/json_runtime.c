@@ -143,10 +143,11 @@ static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, k
 static json_t *handle_destroy_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
-    bool known = kiln_texture_registry_info(rt->textures, id) != NULL;
+    if (!kiln_texture_registry_info(rt->textures, id))
+        return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
     kiln_error kerr = {0};
     if (kiln_texture_registry_remove(rt->textures, id, &kerr)) return ok_empty(err);
-    return set_error(err, known ? "invalid_texture" : "unknown_texture", kerr.message);
+    return set_error(err, "invalid_texture", kerr.message);
 }
 
 static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -222,10 +223,8 @@ static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_js
 static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
-    log_mark before = mark_log(rt->programs);
+    /* The runtime logs its own warning; the reply names the field, as every unknown id does. */
     if (kiln_programs_destroy_program(rt->programs, id)) return ok_empty(err);
-    const char *warning = logged_since(rt->programs, before);
-    if (warning) return set_error(err, "unknown_program", warning);
     return set_errorf(err, "unknown_program", "program_id: unknown program %u", id);
 }
 
@@ -327,6 +326,10 @@ char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_
     kiln_json_error err = {0};
     json_t *msg;
     const char *kind;
+    /* Misuse gets a reply like any refusal rather than a crash: the caller prints replies. */
+    if (!rt) return set_error(&err, "bad_message", "no runtime: kiln_json_runtime_handle was given NULL"), error_reply(&err);
+    if (!message && length) return set_error(&err, "bad_message", "message: NULL with a length of bytes"), error_reply(&err);
+    if (!message) message = "";
     if (!kiln_json_parse_message(message, length, &msg, &kind, &err)) return error_reply(&err);
     json_t *payload = NULL;
     bool routed = false;

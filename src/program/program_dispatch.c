@@ -158,7 +158,7 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
     if (!uniforms) uniforms_size = 0;
     program *prog = programs_lookup(p, program_id);
     if (!prog)
-        return drop(p, KILN_DISPATCH_UNKNOWN_PROGRAM, program_id, "program %u is not registered",
+        return drop(p, KILN_DISPATCH_UNKNOWN_PROGRAM, program_id, "program_id: program %u is not registered",
                     program_id);
     if (texture_count != prog->binding_count)
         return drop(p, KILN_DISPATCH_BINDING_COUNT, program_id,

@@ -352,6 +352,24 @@ TEST(each_refusal_names_its_field_path) {
     CHECK_MSG(failures == 0, "%d of %zu rows failed", failures, sizeof REFUSALS / sizeof REFUSALS[0]);
 }
 
+/* #12 class 8: API misuse is a reply, never a NULL dereference. */
+TEST(handle_without_a_runtime_or_message_replies_bad_message) {
+    static const struct {
+        const char *message;
+        size_t length;
+        const char *reply;
+    } cases[] = {
+        {"{\"kind\": \"frame\"}", 17,
+         "{\"Err\":{\"class\":\"bad_message\",\"error\":\"no runtime: kiln_json_runtime_handle was given NULL\"}}"},
+        {NULL, 0, "{\"Err\":{\"class\":\"bad_message\",\"error\":\"no runtime: kiln_json_runtime_handle was given NULL\"}}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *reply = kiln_json_runtime_handle(NULL, cases[i].message, cases[i].length);
+        CHECK_MSG(reply && strcmp(reply, cases[i].reply) == 0, "case %zu: %s", i, reply ? reply : "(NULL)");
+        free(reply);
+    }
+}
+
 TEST(malformed_json_gives_line_and_column) {
     /* Exact line and column: row decode-48 of the refusals. */
     kiln_json_error err = {0};
@@ -742,12 +760,12 @@ static const refusal_case RUNTIME_REFUSALS[] = {
     {"runtime-2", REGISTER("[" PASS("{\"Draw\": {}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"), "unsupported_stage",
      "pass 0: a Draw pass arrives with draw passes; this build runs Fragment passes only"},
     {"runtime-3", DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []"), "unknown_program",
-     "dropped dispatch of program 1 (unknown_program): program 1 is not registered"},
+     "dropped dispatch of program 1 (unknown_program): program_id: program 1 is not registered"},
     {"runtime-4", "{\"kind\": \"program.destroy\", \"program_id\": 9}", "unknown_program",
-     "destroy_program: unknown program id 9"},
+     "program_id: unknown program 9"},
     {"runtime-5", "{\"kind\": \"program.timings\", \"program_id\": 7}", "unknown_program",
      "program_id: unknown program 7"},
-    {"runtime-6", "{\"kind\": \"destroy_texture\", \"texture_id\": 9}", "unknown_texture", "unknown texture id 9"},
+    {"runtime-6", "{\"kind\": \"destroy_texture\", \"texture_id\": 9}", "unknown_texture", "texture_id: unknown texture 9"},
     {"runtime-7", "{\"kind\": \"update_texture\", \"texture_id\": 1, \"pixels\": []}", "unknown_texture",
      "texture_id: unknown texture 1"},
     {"runtime-8", "{\"kind\": \"read_texture\", \"texture_id\": 1}", "unknown_texture",
@@ -897,7 +915,7 @@ TEST(timings_have_one_row_per_pass) {
 TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
           T(every_pass_stage_input_output_blend_and_repeat_form_decodes),
           T(every_texture_format_usage_and_sampling_form_decodes), T(spec_example_register_message_decodes),
-          T(each_refusal_names_its_field_path), T(malformed_json_gives_line_and_column),
+          T(each_refusal_names_its_field_path), T(handle_without_a_runtime_or_message_replies_bad_message), T(malformed_json_gives_line_and_column),
           T(duplicate_keys_are_malformed_json), T(base64_and_byte_array_blobs_agree),
           T(base64_decodes_the_standard_alphabet), T(describe_kinds_lists_every_kind_with_its_fields),
           T(describe_kinds_lists_every_enum_form), T(mutated_messages_decode_or_are_refused_with_a_reason),

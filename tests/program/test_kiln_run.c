@@ -31,7 +31,8 @@ static bool read_text(const char *path, char *out, size_t size) {
 
 /* Runs kiln-run on a fixture script with --out under the test scratch directory. */
 /* script: a name under SCRIPTS, or an absolute path. */
-static bool run_kiln_run(const char *script, const char *out_dir, run_result *r) {
+/* Runs kiln-run on script (under SCRIPTS unless absolute) with --out out_dir and `flags`. */
+static bool run_kiln_run_with(const char *script, const char *out_dir, const char *flags, run_result *r) {
     char self[PATH_MAX], stdout_path[PATH_MAX], stderr_path[PATH_MAX], command[4 * PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) return false;
@@ -42,11 +43,15 @@ static bool run_kiln_run(const char *script, const char *out_dir, run_result *r)
     char script_path[PATH_MAX];
     if (script[0] == '/') snprintf(script_path, sizeof script_path, "%s", script);
     else snprintf(script_path, sizeof script_path, "%s/%s", SCRIPTS, script);
-    snprintf(command, sizeof command, "'%s/kiln-run' '%s' --out '%s' >'%s' 2>'%s'", self, script_path, out_dir,
-             stdout_path, stderr_path);
+    snprintf(command, sizeof command, "'%s/kiln-run' '%s' --out '%s' %s >'%s' 2>'%s'", self, script_path, out_dir,
+             flags, stdout_path, stderr_path);
     int status = system(command);
     r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return read_text(stdout_path, r->out, sizeof r->out) && read_text(stderr_path, r->err, sizeof r->err);
+}
+
+static bool run_kiln_run(const char *script, const char *out_dir, run_result *r) {
+    return run_kiln_run_with(script, out_dir, "", r);
 }
 
 /* The n-th line of text (0-based) into line. */
@@ -212,7 +217,8 @@ TEST(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why) {
                 cases[i].path);
         fclose(f);
         run_result r;
-        CHECK(run_kiln_run(script, dir, &r));
+        /* /dev/zero lies outside the script's directory, which only the flag permits. */
+        CHECK(run_kiln_run_with(script, dir, "--allow-outside-paths", &r));
         char want[PATH_MAX + 512];
         snprintf(want, sizeof want, "script[1]: wgsl_path: cannot read '%s': %s", cases[i].path, cases[i].reason);
         CHECK_MSG(r.status != 0, "case %zu", i);
@@ -265,6 +271,104 @@ TEST(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte) {
     rmdir(dir);
 }
 
+/* #12 class 8: a refused message's "as" must not leave the name bound to what it named before. */
+TEST(as_on_a_refused_message_unbinds_the_name) {
+    char dir[PATH_MAX], script[PATH_MAX + 16];
+    fixture_tmp_path(dir, sizeof dir, "kiln_run_as");
+    mkdir(dir, 0700);
+    snprintf(script, sizeof script, "%s/script.json", dir);
+    FILE *f = fopen(script, "wb");
+    CHECK(f);
+    fputs("[{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 2, \"height\": 2, \"usage\": "
+          "\"Writable\", \"sampling\": \"Linear\", \"as\": \"t\"},\n"
+          " {\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 0, \"height\": 2, \"usage\": "
+          "\"Writable\", \"sampling\": \"Linear\", \"as\": \"t\"},\n"
+          " {\"kind\": \"read_texture\", \"texture_id\": \"$t\"},\n"
+          " {\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 2, \"height\": 2, \"usage\": "
+          "\"Writable\", \"sampling\": \"Linear\", \"as\": \"t\"},\n"
+          " {\"kind\": \"destroy_texture\", \"texture_id\": \"$t\"}]", f);
+    fclose(f);
+    run_result r;
+    CHECK(run_kiln_run(script, dir, &r));
+    unlink(script);
+    rmdir(dir);
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    CHECK_EQ_INT(line_count(r.out), 5);
+    CHECK_STR_CONTAINS(r.out, "{\"Err\":{\"class\":\"bad_message\",\"error\":\"texture_id: \\\"$t\\\" names no id: "
+                              "script[1], which gave it, was refused\"}}");
+    /* A later Ok binds it again: texture 2 is destroyed, not texture 1. */
+    CHECK_STR_CONTAINS(r.out, "{\"Ok\":{\"texture_id\":2}}\n{\"Ok\":{}}");
+}
+
+/* #12 class 8: wgsl_path stays in the script's directory and save_texture under --out, symbolic
+ * links followed, unless --allow-outside-paths; a refusal is that message's Err, the script goes on. */
+TEST(paths_are_confined_to_the_script_directory_and_out) {
+    char root[PATH_MAX], dir[PATH_MAX + 16], out[PATH_MAX + 16], script[PATH_MAX + 32], path[PATH_MAX + 64];
+    fixture_tmp_path(root, sizeof root, "kiln_run_confine");
+    snprintf(dir, sizeof dir, "%s/scripts", root);
+    snprintf(out, sizeof out, "%s/out", root);
+    mkdir(root, 0700);
+    mkdir(dir, 0700);
+    mkdir(out, 0700);
+    /* A WGSL file beside the scripts directory, a link to it inside, a link inside --out to outside. */
+    snprintf(path, sizeof path, "%s/outside.wgsl", root);
+    FILE *f = fopen(path, "wb");
+    CHECK(f);
+    fputs("@fragment fn f() -> @location(0) vec4f { return vec4f(1.0); }\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/linked.wgsl", dir);
+    unlink(path);
+    CHECK(symlink("../outside.wgsl", path) == 0);
+    snprintf(path, sizeof path, "%s/escape", out);
+    unlink(path);
+    CHECK(symlink(root, path) == 0);
+    snprintf(script, sizeof script, "%s/script.json", dir);
+    f = fopen(script, "wb");
+    CHECK(f);
+    fputs("[{\"kind\": \"program.register\", \"wgsl_path\": \"../outside.wgsl\", \"bindings\": [], \"transients\": [], "
+          "\"geometries\": [], \"depth_transients\": [], \"passes\": []},\n"
+          " {\"kind\": \"program.register\", \"wgsl_path\": \"linked.wgsl\", \"bindings\": [], \"transients\": [], "
+          "\"geometries\": [], \"depth_transients\": [], \"passes\": []},\n"
+          " {\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 2, \"height\": 2, \"usage\": \"Writable\", "
+          "\"sampling\": \"Linear\", \"as\": \"t\"},\n"
+          " {\"kind\": \"save_texture\", \"texture_id\": \"$t\", \"path\": \"escape/stolen.png\"}]", f);
+    fclose(f);
+    run_result confined, allowed;
+    CHECK(run_kiln_run_with(script, out, "", &confined));
+    CHECK(run_kiln_run_with(script, out, "--allow-outside-paths", &allowed));
+    snprintf(path, sizeof path, "%s/stolen.png", root);
+    struct stat st;
+    bool stolen_after_allowed = stat(path, &st) == 0;
+    unlink(path);
+    char line[1024], want[PATH_MAX + 256];
+    CHECK_MSG(confined.status == 0, "exit %d: %s", confined.status, confined.err);
+    CHECK_EQ_INT(line_count(confined.out), 4);
+    CHECK(nth_line(confined.out, 0, line, sizeof line));
+    snprintf(want, sizeof want, "{\"Err\":{\"class\":\"bad_message\",\"error\":\"wgsl_path: '%s/../outside.wgsl' is outside "
+             "the script's directory (kiln-run --allow-outside-paths permits it)\"}}", dir);
+    CHECK_MSG(strcmp(line, want) == 0, "%s", line);
+    CHECK(nth_line(confined.out, 1, line, sizeof line));
+    CHECK_STR_CONTAINS(line, "linked.wgsl' is outside the script's directory");
+    CHECK(nth_line(confined.out, 3, line, sizeof line));
+    CHECK_MSG(strcmp(line, "{\"Err\":{\"class\":\"bad_message\",\"error\":\"path: \\\"escape/stolen.png\\\" leads outside --out "
+                           "through a symbolic link (kiln-run --allow-outside-paths permits it)\"}}") == 0, "%s", line);
+    /* Allowed, the files are read (the passes-less register is then refused for its own reason)
+     * and the save goes through the link. */
+    CHECK(nth_line(allowed.out, 0, line, sizeof line));
+    CHECK_STR_CONTAINS(line, "the program declares no passes");
+    CHECK(stolen_after_allowed);
+    snprintf(path, sizeof path, "%s/escape", out);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/linked.wgsl", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/outside.wgsl", root);
+    unlink(path);
+    unlink(script);
+    rmdir(out);
+    rmdir(dir);
+    rmdir(root);
+}
+
 TEST(missing_script_exits_non_zero) {
     char out_dir[PATH_MAX];
     fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_none");
@@ -279,4 +383,4 @@ TEST_MAIN(T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
           T(save_texture_writes_a_normalised_preview_beside_the_pfm), T(save_texture_writes_an_rgba8_texture_as_png),
           T(malformed_script_exits_non_zero_with_line_and_column),
           T(unreadable_wgsl_path_exits_non_zero_naming_the_file),
-          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte), T(missing_script_exits_non_zero))
+          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte), T(as_on_a_refused_message_unbinds_the_name), T(paths_are_confined_to_the_script_directory_and_out), T(missing_script_exits_non_zero))

@@ -49,7 +49,8 @@ kiln_json_runtime *kiln_json_runtime_create(kiln_gfx *gfx, kiln_resources *res, 
 /* Destroys the runtime's programs, then its texture registry; NULL is a no-op. */
 void kiln_json_runtime_destroy(kiln_json_runtime *rt);
 /* Handles one message; returns the reply as a malloc'd NUL-terminated compact JSON text the caller
- * frees (NULL only when memory runs out). */
+ * frees (NULL only when memory runs out). A NULL rt, or a NULL message with a non-zero length, is
+ * refused with a bad_message reply saying so. */
 char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length);
 /* The runtime's texture registry, owned by it: the ids messages name. */
 kiln_texture_registry *kiln_json_runtime_textures(kiln_json_runtime *rt);
