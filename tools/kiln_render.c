@@ -398,6 +398,12 @@ static bool render_frame(kiln_gfx *gfx, kiln_resources *res, const options *o, c
     return ok;
 }
 
+/* Long GPU work (a large frame on a software rasteriser) shows it is alive rather than hung. */
+static void report_wait(void *user, const char *what, double seconds) {
+    (void)user;
+    fprintf(stderr, "kiln-render: still waiting for %s: %.0f s\n", what, seconds);
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) return usage(stdout, 0);
@@ -421,6 +427,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-render"}, &err);
+    if (gfx) gfx->wait_observer = report_wait;
     if (!gfx) {
         fprintf(stderr, "kiln-render: %s\n", err.message);
         kiln_gltf_free(doc);

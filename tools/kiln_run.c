@@ -488,6 +488,12 @@ static json_t *load_script(const char *path) {
     return script;
 }
 
+/* Long GPU work (a large frame on a software rasteriser) shows it is alive rather than hung. */
+static void report_wait(void *user, const char *what, double seconds) {
+    (void)user;
+    fprintf(stderr, "kiln-run: still waiting for %s: %.0f s\n", what, seconds);
+}
+
 int main(int argc, char **argv) {
     const char *script_path = NULL, *out_dir = ".";
     bool allow_outside_paths = false;
@@ -515,6 +521,7 @@ int main(int argc, char **argv) {
 
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-run"}, &err);
+    if (gfx) gfx->wait_observer = report_wait;
     kiln_resources *res = gfx ? kiln_resources_create(gfx, 0, &err) : NULL;
     run.rt = res ? kiln_json_runtime_create(gfx, res, &err) : NULL;
     int status = 0;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gfx_internal.h"
 
@@ -91,6 +92,35 @@ bool kiln_gfx_await(kiln_gfx *gfx, WGPUFuture future, uint64_t timeout_ns, const
         return kiln_error_set(err, KILN_ERR_TIMEOUT, "timed out after %.1f s waiting for %s",
                               (double)timeout_ns / 1e9, what);
     return kiln_error_set(err, KILN_ERR_GPU, "waiting for %s failed (wait status %d)", what, (int)status);
+}
+
+static uint64_t monotonic_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+bool kiln_gfx_await_gpu(kiln_gfx *gfx, WGPUFuture future, const char *what, kiln_error *err) {
+    /* Short slices, so device loss and the observer are noticed while the work runs. */
+    const uint64_t slice_ns = 100ull * 1000 * 1000, report_ns = (uint64_t)KILN_GFX_WAIT_REPORT_MS * 1000000ull;
+    uint64_t start = monotonic_ns(), next_report = report_ns;
+    for (;;) {
+        WGPUFutureWaitInfo info = {.future = future, .completed = 0};
+        WGPUWaitStatus status = wgpuInstanceWaitAny(gfx->instance, 1, &info, slice_ns);
+        if (status == WGPUWaitStatus_Success && info.completed) return true;
+        if (status != WGPUWaitStatus_TimedOut)
+            return kiln_error_set(err, KILN_ERR_GPU, "waiting for %s failed (wait status %d)", what, (int)status);
+        kiln_gfx_pump(gfx, false);
+        if (gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "the device was lost while waiting for %s", what);
+        uint64_t waited = monotonic_ns() - start;
+        if (gfx->gpu_wait_timeout_ns && waited >= gfx->gpu_wait_timeout_ns)
+            return kiln_error_set(err, KILN_ERR_TIMEOUT, "timed out after %.1f s waiting for %s (gpu_wait_timeout_ms)",
+                                  (double)gfx->gpu_wait_timeout_ns / 1e9, what);
+        if (waited >= next_report) {
+            if (gfx->wait_observer) gfx->wait_observer(gfx->wait_observer_user, what, (double)waited / 1e9);
+            next_report += report_ns;
+        }
+    }
 }
 
 const char *kiln_gfx_backend_name(WGPUBackendType backend) {
@@ -225,6 +255,7 @@ kiln_gfx *kiln_gfx_create(const kiln_gfx_desc *desc_in, kiln_error *err) {
     }
     pthread_mutex_init(&events->lock, NULL);
     gfx->events = events;
+    gfx->gpu_wait_timeout_ns = (uint64_t)desc.gpu_wait_timeout_ms * 1000000ull;
 
     /* Timed WaitAny lets every async request be awaited with a timeout. */
     WGPUInstanceDescriptor id = {.capabilities = {.timedWaitAnyEnable = 1, .timedWaitAnyMaxCount = 0}};

@@ -27,7 +27,7 @@ bool kiln_gfx_wait_for_queue(kiln_gfx *gfx, kiln_error *err) {
     status_request req = {0};
     WGPUQueueWorkDoneCallbackInfo cb = {.mode = WGPUCallbackMode_WaitAnyOnly, .callback = on_work_done, .userdata1 = &req};
     WGPUFuture f = wgpuQueueOnSubmittedWorkDone(gfx->queue, cb);
-    if (!kiln_gfx_await(gfx, f, KILN_GFX_DEFAULT_TIMEOUT_NS, "the queue to finish", err)) return false;
+    if (!kiln_gfx_await_gpu(gfx, f, "the queue to finish", err)) return false;
     if (req.status != WGPUQueueWorkDoneStatus_Success)
         return kiln_error_set(err, KILN_ERR_GPU, "queue work failed (status %u): %s", req.status, req.message);
     return true;
@@ -43,7 +43,7 @@ bool kiln_resources_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t off
     status_request req = {0};
     WGPUBufferMapCallbackInfo cb = {.mode = WGPUCallbackMode_WaitAnyOnly, .callback = on_mapped, .userdata1 = &req};
     WGPUFuture f = wgpuBufferMapAsync(raw, WGPUMapMode_Read, (size_t)offset, size, cb);
-    if (!kiln_gfx_await(res->gfx, f, KILN_GFX_DEFAULT_TIMEOUT_NS, "a buffer map", err)) return false;
+    if (!kiln_gfx_await_gpu(res->gfx, f, "a buffer map", err)) return false;
     if (req.status != WGPUMapAsyncStatus_Success)
         return kiln_error_set(err, KILN_ERR_GPU, "mapping buffer 0x%08x failed (status %u): %s", b.id, req.status, req.message);
     const void *mapped = wgpuBufferGetConstMappedRange(raw, (size_t)offset, size);

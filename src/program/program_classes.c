@@ -36,6 +36,7 @@ static const char *const dispatch_class_names[KILN_DISPATCH_CLASS_COUNT] = {
     [KILN_DISPATCH_NOT_WRITABLE] = "not_writable",
     [KILN_DISPATCH_UNIFORMS_SHORT] = "uniforms_short",
     [KILN_DISPATCH_INPUT_IS_OUTPUT] = "input_is_output",
+    [KILN_DISPATCH_FRAME_PASS_LIMIT] = "frame_pass_limit",
 };
 
 /* A value outside the enum (a cast integer) still gets a printable name, so a caller can put the

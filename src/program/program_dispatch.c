@@ -169,6 +169,13 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
     kiln_dispatch_class cls = check_bindings(p, prog, texture_ids, info);
     if (cls == KILN_DISPATCH_OK) cls = check_passes(p, prog, texture_ids, uniforms_size);
     if (cls != KILN_DISPATCH_OK) return cls;
+    /* Last, so a dispatch wrong in itself reports that first; the frame's budget is a fact of
+     * what else is queued. */
+    if ((uint64_t)p->queue.graph_passes + prog->graph_passes > KILN_PROGRAMS_MAX_FRAME_PASSES)
+        return drop(p, KILN_DISPATCH_FRAME_PASS_LIMIT, program_id,
+                    "the dispatch records %u passes and %u are queued: a frame records at most %u (record the "
+                    "queued ones with a frame first)", prog->graph_passes, p->queue.graph_passes,
+                    KILN_PROGRAMS_MAX_FRAME_PASSES);
 
     const kiln_texture_info *ref = info[prog->output_binding];
     if (!enqueue(&p->queue, program_id, ref, texture_ids, texture_count, uniforms, uniforms_size)) {
@@ -176,6 +183,7 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
                      program_id);
         return KILN_DISPATCH_CLASS_COUNT;
     }
+    p->queue.graph_passes += prog->graph_passes;
     /* The timings report the sizes of the last accepted dispatch. */
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];

@@ -93,6 +93,7 @@ typedef struct program {
     const kiln_texture_info **binding_info; /* per binding: scratch of the dispatch being checked */
     uint32_t output_binding;    /* the binding the final pass writes: the reference extent */
     size_t uniform_bytes;       /* staging bytes one dispatch takes: every pass's slots, every iteration */
+    uint32_t graph_passes;      /* graph passes one dispatch records: the sum of its passes' iterations */
 } program;
 
 /* GPU time per pass from timestamp queries. One measurement covers one pass of one dispatch, all
@@ -157,6 +158,7 @@ typedef struct program_dispatch {
 typedef struct program_queue {
     program_dispatch *items;
     uint32_t count, capacity;
+    uint32_t graph_passes;      /* what the queued dispatches will record, at most KILN_PROGRAMS_MAX_FRAME_PASSES */
     uint32_t *ids;
     size_t ids_count, ids_capacity;
     uint8_t *blob;

@@ -115,6 +115,7 @@ static void plan_uniforms(program *prog, const kiln_wgsl_module *module) {
         pass->uniform_bind_size = round_up(block > 16 ? block : 16, 16);
         pass->uniform_slot_size = round_up(pass->uniform_bind_size, PROGRAM_UNIFORM_ALIGN);
         prog->uniform_bytes += (size_t)pass->iterations * pass->uniform_slot_size;
+        prog->graph_passes += pass->iterations;
     }
 }
 
@@ -260,13 +261,21 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
         fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", p ? "the program has no WGSL source" : "no program runtime");
         return 0;
     }
+    /* The same cap as a WGSL file (kiln-run's wgsl_path): scanning and compiling a source is work
+     * proportional to its size, and a multi-megabyte module is no shader anyone writes by hand. */
+    size_t wgsl_bytes = strnlen(desc->wgsl, KILN_WGSL_MAX_FILE_BYTES + 1);
+    if (wgsl_bytes > KILN_WGSL_MAX_FILE_BYTES) {
+        fail(err, KILN_PROGRAM_INVALID_WGSL, "the WGSL source is over the %zu-byte limit for a WGSL source",
+             (size_t)KILN_WGSL_MAX_FILE_BYTES);
+        return 0;
+    }
     if (!reserve_id(p)) {
         fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
         return 0;
     }
 
     kiln_error e = {0};
-    kiln_wgsl_module *module = kiln_wgsl_reflect(desc->wgsl, strlen(desc->wgsl), PROGRAM_SOURCE_NAME, &e);
+    kiln_wgsl_module *module = kiln_wgsl_reflect(desc->wgsl, wgsl_bytes, PROGRAM_SOURCE_NAME, &e);
     if (!module) {
         fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
         return 0;

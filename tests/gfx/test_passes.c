@@ -1,6 +1,7 @@
 /* Render pass attachments: four colour targets at once, 4x MSAA resolving into a single-sample
  * target, and reverse-Z depth (cleared to 0, GreaterEqual: the nearer triangle wins). Also the
  * await timeout. */
+#include <time.h>
 #include "gfx_fixture.h"
 
 #define SIZE 32
@@ -218,5 +219,89 @@ TEST(await_reports_a_timeout_naming_what_it_waited_for) {
     CHECK_EQ_INT(done.status, WGPUQueueWorkDoneStatus_Success);
 }
 
+/* Submits `dispatches` spin dispatches of 64 workgroups each in one command buffer. */
+static bool submit_spin(gfx_fixture *f, kiln_compute_pipeline p, WGPUBindGroup group, uint32_t dispatches, kiln_error *err) {
+    kiln_encoder enc;
+    kiln_compute_pass cp;
+    if (!kiln_encoder_begin(&enc, f->res, "spin", err)) return false;
+    if (!kiln_encoder_begin_compute_pass(&enc, "spin", &cp, err) || !kiln_compute_pass_set_pipeline(&cp, p, err)) {
+        kiln_encoder_discard(&enc);
+        return false;
+    }
+    wgpuComputePassEncoderSetBindGroup(cp.raw, 0, group, 0, NULL);
+    for (uint32_t i = 0; i < dispatches; i++) kiln_compute_pass_dispatch(&cp, 64, 1, 1);
+    kiln_compute_pass_end(&cp);
+    return kiln_encoder_finish_and_submit(&enc, err);
+}
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+typedef struct wait_reports {
+    int count;
+    double last_seconds;
+    char what[64];
+} wait_reports;
+
+static void note_wait(void *user, const char *what, double seconds) {
+    wait_reports *w = user;
+    w->count++;
+    w->last_seconds = seconds;
+    snprintf(w->what, sizeof w->what, "%s", what);
+}
+
+/* #12 class 3: a wait for GPU work lasts as long as the work (it used to fail after a fixed 10 s),
+ * tells the observer while it waits, and stops at gpu_wait_timeout_ns only when one is set. The
+ * work is calibrated on this device to about 2.6 s, past one report interval. */
+TEST(gpu_waits_last_as_long_as_the_work_and_report_progress) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_shader s = compile(&f, "spin.wgsl", SPIN_WGSL, &err);
+    kiln_compute_pipeline p = kiln_resources_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "spin", .shader = s}, &err);
+    CHECK_MSG(p.id, "%s", err.message);
+    kiln_buffer acc = kiln_resources_create_buffer(f.res, &(kiln_buffer_desc){.size = 64 * 64 * 4, .usage = WGPUBufferUsage_Storage}, &err);
+    WGPUBindGroupLayout raw_bgl = wgpuComputePipelineGetBindGroupLayout(kiln_resources_compute_pipeline_raw(f.res, p, NULL), 0);
+    WGPUBindGroupEntry entry = {.binding = 0, .buffer = kiln_resources_buffer_raw(f.res, acc, NULL), .size = WGPU_WHOLE_SIZE};
+    WGPUBindGroup group = wgpuDeviceCreateBindGroup(f.gfx->device, &(WGPUBindGroupDescriptor){.layout = raw_bgl, .entryCount = 1, .entries = &entry});
+    /* Calibrate: one dispatch, timed (after a first one that compiles the pipeline). */
+    bool ok = submit_spin(&f, p, group, 1, &err) && kiln_gfx_wait_for_queue(f.gfx, &err);
+    double t0 = seconds_now();
+    ok = ok && submit_spin(&f, p, group, 1, &err) && kiln_gfx_wait_for_queue(f.gfx, &err);
+    double one = seconds_now() - t0;
+    uint32_t dispatches = (uint32_t)(2.6 / (one > 1e-4 ? one : 1e-4)) + 1;
+    if (dispatches > 100000) dispatches = 100000;
+
+    wait_reports reports = {0};
+    f.gfx->wait_observer = note_wait;
+    f.gfx->wait_observer_user = &reports;
+    t0 = seconds_now();
+    bool waited = ok && submit_spin(&f, p, group, dispatches, &err) && kiln_gfx_wait_for_queue(f.gfx, &err);
+    double took = seconds_now() - t0;
+
+    f.gfx->gpu_wait_timeout_ns = 300ull * 1000 * 1000; /* 0.3 s: well below the work */
+    kiln_error timeout = {0};
+    bool timed_out = ok && submit_spin(&f, p, group, dispatches, &err) && !kiln_gfx_wait_for_queue(f.gfx, &timeout);
+    f.gfx->gpu_wait_timeout_ns = 0;
+    bool drained = kiln_gfx_wait_for_queue(f.gfx, &err);
+    f.gfx->wait_observer = NULL;
+    wgpuBindGroupRelease(group);
+    wgpuBindGroupLayoutRelease(raw_bgl);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(waited, "%s", err.message);
+    CHECK_MSG(took > 2.0, "the work took %.2f s, not past one report interval: calibration (%.4f s) failed", took, one);
+    CHECK_MSG(reports.count >= 1, "no progress report in %.2f s", took);
+    CHECK(reports.last_seconds >= KILN_GFX_WAIT_REPORT_MS / 1000.0);
+    CHECK(strcmp(reports.what, "the queue to finish") == 0);
+    CHECK(timed_out);
+    CHECK_EQ_INT(timeout.code, KILN_ERR_TIMEOUT);
+    CHECK_STR_CONTAINS(timeout.message, "timed out after 0.3 s waiting for the queue to finish (gpu_wait_timeout_ms)");
+    CHECK_MSG(drained, "%s", err.message);
+}
+
 TEST_MAIN(T(reverse_z_depth_keeps_the_nearer_triangle), T(msaa_resolves_into_the_single_sample_target),
-          T(four_colour_attachments_are_written_in_one_pass), T(await_reports_a_timeout_naming_what_it_waited_for))
+          T(four_colour_attachments_are_written_in_one_pass), T(await_reports_a_timeout_naming_what_it_waited_for),
+          T(gpu_waits_last_as_long_as_the_work_and_report_progress))

@@ -190,6 +190,43 @@ TEST(a_repeated_window_reaches_past_its_first_iteration) {
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
 
+/* #12 class 3: a frame records at most KILN_PROGRAMS_MAX_FRAME_PASSES graph passes; the dispatch
+ * that would pass it is refused whole, before anything records, and the budget returns with the
+ * next frame. Sixteen dispatches of one pass repeated 4096 times fill it exactly. */
+TEST(a_dispatch_past_the_frame_pass_limit_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    static const char *const FILL_WGSL =
+        "struct Fill { color: vec4<f32> }\n"
+        "@group(0) @binding(0) var<uniform> fill: Fill;\n"
+        "@fragment fn fs_fill() -> @location(0) vec4<f32> { return fill.color; }\n";
+    kiln_slot_spec bindings[] = {target_slot(KILN_FORMAT_RGBA8)};
+    kiln_pass_spec passes[] = {
+        with_repeat(with_window(fragment_pass("fs_fill", to_binding(0), KILN_PROGRAM_BLEND_ALPHA), 0, 16), 4096, 0)};
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(FILL_WGSL, bindings, passes);
+    kiln_program_error err;
+    uint32_t big = kiln_programs_register(f.programs, &desc, &err);
+    CHECK_MSG(big, "%s", err.message);
+    passes[0] = with_window(fragment_pass("fs_fill", to_binding(0), KILN_PROGRAM_BLEND_ALPHA), 0, 16);
+    uint32_t one = kiln_programs_register(f.programs, &desc, &err);
+    CHECK_MSG(one, "%s", err.message);
+    uint32_t out = make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true);
+    int accepted = 0;
+    for (int i = 0; i < 16; i++) accepted += kiln_programs_dispatch(f.programs, big, &out, 1, WHITE, sizeof WHITE) == KILN_DISPATCH_OK;
+    CHECK_EQ_INT(accepted, 16);
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, one, &out, 1, WHITE, sizeof WHITE), KILN_DISPATCH_FRAME_PASS_LIMIT);
+    CHECK(logged_drop(&f, KILN_DISPATCH_FRAME_PASS_LIMIT));
+    CHECK_STR_CONTAINS(last_log(&f), "dropped dispatch of program 2 (frame_pass_limit): the dispatch records 1 passes and "
+                                     "65536 are queued: a frame records at most 65536 (record the queued ones with a frame first)");
+    /* The queued dispatches of a destroyed program record nothing (quickly), and the frame gives the
+     * budget back. */
+    CHECK(kiln_programs_destroy_program(f.programs, big));
+    CHECK(run_frame(&f));
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, one, &out, 1, WHITE, sizeof WHITE), KILN_DISPATCH_OK);
+    CHECK(run_frame(&f));
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
 TEST(one_texture_as_input_and_output_of_a_pass_is_dropped) {
     program_fixture f;
     PROGRAM_FIXTURE_OPEN(f);
@@ -265,6 +302,6 @@ TEST_MAIN(T(an_accepted_dispatch_is_ok_and_logs_nothing), T(an_unknown_program_i
           T(a_wrong_binding_count_is_dropped), T(an_unknown_texture_is_dropped), T(a_format_mismatch_is_dropped),
           T(a_target_of_the_wrong_size_is_dropped), T(a_plain_texture_where_an_array_is_declared_is_dropped),
           T(a_sampled_texture_where_the_program_writes_is_dropped), T(uniforms_shorter_than_a_window_are_dropped),
-          T(a_repeated_window_reaches_past_its_first_iteration), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
+          T(a_repeated_window_reaches_past_its_first_iteration), T(a_dispatch_past_the_frame_pass_limit_is_dropped), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
           T(checks_run_in_the_documented_order), T(a_dropped_dispatch_records_nothing),
           T(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing))

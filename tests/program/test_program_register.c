@@ -2,6 +2,7 @@
  * refuses, a pipeline Dawn refuses, a class the validator finds, a stage this build does not run)
  * consumes no id and leaves no GPU object alive; destroying a program releases its objects. */
 #include "program_test_util.h"
+#include <kiln/shader/library.h>
 
 /* A fill pass: one colour from the uniform block. */
 static const char *const FILL_WGSL =
@@ -69,6 +70,32 @@ TEST(wgsl_the_scanner_refuses_is_invalid_wgsl) {
     CHECK_EQ_INT(err.cls, KILN_PROGRAM_INVALID_WGSL);
     CHECK_STR_CONTAINS(err.message, "program.wgsl:4:");
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
+/* #12 class 3: a source past the WGSL size limit is refused before it is scanned (a 50 MB one took
+ * 39 s and 3.2 GB), and takes no id. The limit itself is accepted as far as size goes. */
+TEST(wgsl_past_the_source_limit_is_refused_before_it_is_scanned) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    size_t head = strlen(FILL_WGSL);
+    char *big = malloc(KILN_WGSL_MAX_FILE_BYTES + 2);
+    CHECK(big);
+    memcpy(big, FILL_WGSL, head);
+    memset(big + head, ' ', KILN_WGSL_MAX_FILE_BYTES + 1 - head); /* one byte over, all blank */
+    big[KILN_WGSL_MAX_FILE_BYTES + 1] = '\0';
+    kiln_pass_spec passes[] = {with_window(fragment_pass("fs_fill", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, 16)};
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(big, fill_bindings, passes);
+    kiln_program_error err;
+    uint32_t refused = kiln_programs_register(f.programs, &desc, &err);
+    kiln_program_error refused_err = err;
+    big[KILN_WGSL_MAX_FILE_BYTES] = '\0'; /* exactly at the limit */
+    uint32_t at_limit = kiln_programs_register(f.programs, &desc, &err);
+    free(big);
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+    CHECK_EQ_INT(refused, 0);
+    CHECK_EQ_INT(refused_err.cls, KILN_PROGRAM_INVALID_WGSL);
+    CHECK_STR_CONTAINS(refused_err.message, "the WGSL source is over the 4194304-byte limit for a WGSL source");
+    CHECK_MSG(at_limit == 1, "%s", err.message);
 }
 
 TEST(pipeline_dawn_refuses_is_pipeline_failed_naming_the_pass_and_consumes_no_id) {
@@ -226,6 +253,7 @@ TEST(register_copies_the_descriptor) {
 }
 
 TEST_MAIN(T(ids_are_dense_from_one), T(invalid_wgsl_is_refused_with_its_position_and_consumes_no_id),
+          T(wgsl_past_the_source_limit_is_refused_before_it_is_scanned),
           T(wgsl_the_scanner_refuses_is_invalid_wgsl),
           T(pipeline_dawn_refuses_is_pipeline_failed_naming_the_pass_and_consumes_no_id),
           T(rejected_registers_leave_no_gpu_object_alive), T(destroy_program_releases_its_gpu_objects),

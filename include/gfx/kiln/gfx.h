@@ -37,7 +37,15 @@ typedef struct kiln_gfx_desc {
     uint64_t x11_window;              /* the Xlib Window (XID) to present to */
     bool low_power;                   /* prefer an integrated / low-power adapter */
     uint32_t diagnostics_capacity;    /* records kept in gfx.diagnostics; 0 means 1024 */
+    uint32_t gpu_wait_timeout_ms;     /* the longest a wait for GPU work (a queue finish, a buffer
+                                       * map: kiln_gfx_await_gpu) may take; 0 means no limit, the
+                                       * wait lasting as long as the work while the device lives */
 } kiln_gfx_desc;
+
+/* Told about a long wait for GPU work about every KILN_GFX_WAIT_REPORT_MS: what is awaited and
+ * for how long so far, so a tool can show progress (kiln-render prints it). */
+typedef void (*kiln_gfx_wait_observer)(void *user, const char *what, double seconds);
+#define KILN_GFX_WAIT_REPORT_MS 2000
 
 /* Optional features: requested at device creation only when the adapter has them. */
 typedef struct kiln_gfx_features {
@@ -69,6 +77,9 @@ typedef struct kiln_gfx {
     uint64_t error_count;             /* uncaptured errors seen by kiln_gfx_pump */
     bool lost;                        /* the device was lost (set by kiln_gfx_pump) */
     kiln_log diagnostics;             /* records from Dawn and from gfx; drained by the application */
+    uint64_t gpu_wait_timeout_ns;     /* desc.gpu_wait_timeout_ms; 0: GPU waits have no limit */
+    kiln_gfx_wait_observer wait_observer; /* set by the application; NULL: long waits go unreported */
+    void *wait_observer_user;         /* passed to wait_observer */
     kiln_gfx_events *events;          /* internal: the callbacks' event queue */
 } kiln_gfx;
 
@@ -89,6 +100,15 @@ void kiln_gfx_pump(kiln_gfx *gfx, bool wait);
 bool kiln_gfx_await(kiln_gfx *gfx, WGPUFuture future, uint64_t timeout_ns, const char *what, kiln_error *err);
 
 #define KILN_GFX_DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000) /* a timeout for kiln_gfx_await: 10 s */
+
+/* Waits for a future that completes when submitted GPU work does (a queue finish, a buffer map).
+ * Unlike kiln_gfx_await it has no fixed timeout: work the GPU is doing may take as long as it
+ * takes (a frame of 8192 x 8192 pixels, a pass repeated 4096 times), so the wait goes on while the
+ * device lives, pumping its events, telling wait_observer about every KILN_GFX_WAIT_REPORT_MS,
+ * and ends with KILN_ERR_DEVICE_LOST when the device is lost or KILN_ERR_TIMEOUT after
+ * gpu_wait_timeout_ns when that is set ("timed out after 1.0 s waiting for <what>
+ * (gpu_wait_timeout_ms)"). A hung GPU is the driver's to detect: it loses the device. */
+bool kiln_gfx_await_gpu(kiln_gfx *gfx, WGPUFuture future, const char *what, kiln_error *err);
 
 /* Runs `create` inside a validation + internal error scope; returns false with the first message
  * when the scope caught an error. The generic helper behind shader and pipeline creation. */

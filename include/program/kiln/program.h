@@ -215,6 +215,13 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
  * warn-drop (logged, false). */
 bool kiln_programs_destroy_program(kiln_programs *p, uint32_t program_id);
 
+/* The most graph passes (a pass's iterations count one each: repeat 4096 is 4096) that the
+ * dispatches queued for one frame may record together. Work per frame stays bounded by what a
+ * message can ask for: 100 passes repeated 4096 times is 28 s on a software rasteriser, and past
+ * this limit such a dispatch is refused whole (frame_pass_limit) before anything records. A
+ * single pass at the largest repeat (4096) always fits, sixteen times over. */
+#define KILN_PROGRAMS_MAX_FRAME_PASSES 65536u
+
 /* Dispatch drop classes: the dispatch is dropped whole, before anything is recorded, with a
  * warning naming program, pass and binding in the log. */
 typedef enum kiln_dispatch_class {
@@ -229,6 +236,8 @@ typedef enum kiln_dispatch_class {
     KILN_DISPATCH_NOT_WRITABLE,           /* "not_writable" */
     KILN_DISPATCH_UNIFORMS_SHORT,         /* "uniforms_short" */
     KILN_DISPATCH_INPUT_IS_OUTPUT,        /* "input_is_output" */
+    KILN_DISPATCH_FRAME_PASS_LIMIT,       /* "frame_pass_limit": the frame would record more than
+                                           * KILN_PROGRAMS_MAX_FRAME_PASSES passes (kiln's own) */
     KILN_DISPATCH_CLASS_COUNT
 } kiln_dispatch_class;
 
