@@ -318,7 +318,7 @@ static json_t *save_texture(script_run *run, const json_t *msg) {
     kiln_error kerr = {0};
     void *pixels = NULL;
     size_t size;
-    if (!kiln_programs_frame(kiln_json_runtime_programs(run->rt), &kerr))
+    if (!kiln_programs_frame_for_read(kiln_json_runtime_programs(run->rt), id, &kerr))
         return err_reply("frame_failed", "%s", kerr.message);
     if (!kiln_texture_registry_read(kiln_json_runtime_textures(run->rt), id, &pixels, &size, &kerr))
         return err_reply("read_failed", "%s", kerr.message);

@@ -76,6 +76,11 @@ static json_t *out_of_memory(kiln_json_error *err) {
     return set_error(err, "out_of_memory", "out of memory building the reply");
 }
 
+/* Records the queue when one of its dispatches names the texture, before the texture changes. */
+static void record_queue_using(kiln_json_runtime *rt, uint32_t id) {
+    if (kiln_programs_queue_uses_texture(rt->programs, id)) kiln_programs_frame(rt->programs, NULL);
+}
+
 /* An empty Ok payload. */
 static json_t *ok_empty(kiln_json_error *err) {
     json_t *o = json_object();
@@ -130,6 +135,9 @@ static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, k
     if (!kiln_json_decode_blob(value, "pixels", &pixels, err)) return NULL;
     /* An array or volume is not a texture update_texture can name, as the spec has it. */
     bool known = texture_is_plain(rt, id);
+    /* Messages act in arrival order: a dispatch queued before this update reads the texture as it
+     * was, so the queue records first (its failures are logged against their dispatches). */
+    if (known) record_queue_using(rt, id);
     kiln_error kerr = {0};
     bool ok = known && kiln_texture_registry_update(rt->textures, id, pixels.bytes ? (const void *)pixels.bytes : "",
                                             pixels.size, &kerr);
@@ -145,6 +153,7 @@ static json_t *handle_destroy_texture(kiln_json_runtime *rt, const json_t *msg, 
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
     if (!kiln_texture_registry_info(rt->textures, id))
         return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
+    record_queue_using(rt, id); /* a dispatch queued before the destroy still sees the texture */
     kiln_error kerr = {0};
     if (kiln_texture_registry_remove(rt->textures, id, &kerr)) return ok_empty(err);
     return set_error(err, "invalid_texture", kerr.message);
@@ -155,9 +164,10 @@ static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kil
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
     const kiln_texture_info *info = kiln_texture_registry_info(rt->textures, id);
     if (!info) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
-    /* A read answers with what every message before it asked for, queued dispatches included. */
+    /* A read answers with what every message before it asked for, queued dispatches included; a
+     * failed dispatch fails only the reads of what it writes. */
     kiln_error kerr = {0};
-    if (!kiln_programs_frame(rt->programs, &kerr)) return set_error(err, "frame_failed", kerr.message);
+    if (!kiln_programs_frame_for_read(rt->programs, id, &kerr)) return set_error(err, "frame_failed", kerr.message);
     kiln_texture_info copy = *info;
     void *pixels = NULL;
     size_t size = 0;

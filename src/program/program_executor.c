@@ -31,6 +31,9 @@ void program_executor_free(kiln_programs *p) {
     p->retired_count = p->retired_capacity = 0;
     p->uniforms = (kiln_buffer){0};
     p->staging = NULL;
+    free(p->write_failures);
+    p->write_failures = NULL;
+    p->write_failure_count = p->write_failure_capacity = 0;
 }
 
 /* ---- uniforms ------------------------------------------------------------------------------------ */
@@ -326,6 +329,22 @@ static bool compile_graph(kiln_programs *p, kiln_error *err) {
     return true;
 }
 
+/* Notes every texture the failed dispatch writes, so readers of other textures are not blamed. */
+static void note_write_failure(kiln_programs *p, const program *prog, const program_dispatch *dispatch,
+                               const kiln_error *e) {
+    p->failed_dispatches++;
+    for (uint32_t b = 0; b < prog->binding_count; b++) {
+        if (!prog->binding_written[b]) continue;
+        uint32_t id = p->queue.ids[dispatch->ids_at + b];
+        if (kiln_programs_write_failure(p, id)) continue;
+        struct program_write_failure *grown = kiln_array_reserve(p->write_failures, &p->write_failure_capacity,
+                                                                 p->write_failure_count + 1, sizeof *grown);
+        if (!grown) return; /* the record still returns false with the first error */
+        p->write_failures = grown;
+        grown[p->write_failure_count++] = (struct program_write_failure){.texture_id = id, .error = *e};
+    }
+}
+
 static void execute_queue(kiln_programs *p, record_state *s, kiln_error *first, bool *failed) {
     const program *last = NULL;
     for (uint32_t d = 0; d < p->queue.count && !s->encoder_failed; d++) {
@@ -339,8 +358,9 @@ static void execute_queue(kiln_programs *p, record_state *s, kiln_error *first, 
         }
         last = prog;
         kiln_error e = {0};
-        if (!execute_dispatch(s, &p->spans[d], &e) && !*failed) {
-            *first = e;
+        if (!execute_dispatch(s, &p->spans[d], &e)) {
+            note_write_failure(p, prog, dispatch, &e);
+            if (!*failed) *first = e;
             *failed = true;
         }
     }
@@ -353,6 +373,9 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (enc->pass_open)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_programs_record: end the open pass first");
     program_gpu_collect(p);
+    /* The failures stay readable until a record with dispatches of its own replaces them, so a
+     * read after the frame that failed still learns why. */
+    if (p->queue.count) p->write_failure_count = p->failed_dispatches = 0;
     /* Registry textures updated on the CPU go up before any pass samples them. */
     if (!kiln_texture_registry_sync(p->textures, err)) return false;
     if (p->queue.count == 0) return true;
@@ -384,4 +407,35 @@ bool kiln_programs_frame(kiln_programs *p, kiln_error *err) {
     if (!enc.raw) return false; /* a mid-frame submit failed: nothing left to submit */
     if (!kiln_encoder_finish_and_submit(&enc, recorded ? err : NULL)) return false;
     return recorded;
+}
+
+bool kiln_programs_queue_uses_texture(const kiln_programs *p, uint32_t texture_id) {
+    if (!p) return false;
+    for (uint32_t d = 0; d < p->queue.count; d++) {
+        const program *prog = programs_lookup(p, p->queue.items[d].program_id);
+        for (uint32_t b = 0; prog && b < prog->binding_count; b++)
+            if (p->queue.ids[p->queue.items[d].ids_at + b] == texture_id) return true;
+    }
+    return false;
+}
+
+const char *kiln_programs_write_failure(const kiln_programs *p, uint32_t texture_id) {
+    if (!p) return NULL;
+    for (uint32_t i = 0; i < p->write_failure_count; i++)
+        if (p->write_failures[i].texture_id == texture_id) return p->write_failures[i].error.message;
+    return NULL;
+}
+
+uint32_t kiln_programs_failed_dispatches(const kiln_programs *p) { return p ? p->failed_dispatches : 0; }
+
+bool kiln_programs_frame_for_read(kiln_programs *p, uint32_t texture_id, kiln_error *err) {
+    kiln_error frame_err = {0};
+    bool recorded = kiln_programs_frame(p, &frame_err);
+    const char *writer = kiln_programs_write_failure(p, texture_id);
+    if (writer) return kiln_error_set(err, KILN_ERR_GPU, "%s", writer);
+    if (!recorded && kiln_programs_failed_dispatches(p) == 0) {
+        if (err) *err = frame_err;
+        return false;
+    }
+    return true;
 }

@@ -194,6 +194,14 @@ struct kiln_programs {
     kiln_fg_resource order;                 /* the buffer every step writes: keeps passes in sequence */
     program_step *steps;
     uint32_t step_count, step_capacity;
+    /* The failed dispatches of the last record: one entry per texture a failed dispatch writes,
+     * with that dispatch's error (the first failure wins for a texture). */
+    struct program_write_failure {
+        uint32_t texture_id;
+        kiln_error error;
+    } *write_failures;
+    uint32_t write_failure_count, write_failure_capacity;
+    uint32_t failed_dispatches;
     program_span *spans;                    /* per queued dispatch */
     uint32_t span_capacity;
     uint32_t textures_last_dispatch;        /* pooled textures the last recorded dispatch used */

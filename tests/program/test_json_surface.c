@@ -753,6 +753,74 @@ TEST(read_texture_records_queued_dispatches_first) {
     ENV_CLOSE_CLEAN(e);
 }
 
+/* #12 class 6: messages act in arrival order. A dispatch queued before an update_texture of its
+ * input sees the input as it was when the dispatch arrived. */
+TEST(a_dispatch_sees_its_input_as_it_was_when_the_dispatch_arrived) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t input, output;
+    CHECK(create_e2e_textures(e.rt, &input, &output));
+    CHECK(register_e2e(e.rt));
+    CHECK(send_ok(e.rt,
+                  "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1, 2], \"geometries\": [], "
+                  "\"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAIA/AAAAAA\"}",
+                  NULL));
+    /* The input turns red 10 after the dispatch: the output must still carry red 200. */
+    uint8_t later[64];
+    for (int i = 0; i < 16; i++) memcpy(later + 4 * i, (uint8_t[]){10, 10, 10, 255}, 4);
+    char *b64 = kiln_json_base64_encode(later, sizeof later);
+    char message[512];
+    snprintf(message, sizeof message, "{\"kind\": \"update_texture\", \"texture_id\": 1, \"pixels\": \"%s\"}", b64);
+    free(b64);
+    CHECK(send_ok(e.rt, message, NULL));
+    kiln_json_blob px;
+    json_t *reply = read_back(e.rt, output, &px);
+    CHECK(reply);
+    json_decref(reply);
+    int red = px.size == 64 ? px.bytes[0] : -1;
+    kiln_json_blob_free(&px);
+    ENV_CLOSE_CLEAN(e);
+    CHECK_MSG(abs(red - 200) <= 1, "the dispatch saw the later update: red %d", red);
+}
+
+/* #12 class 6: a failure belongs to the dispatch that failed. A dispatch whose input vanished
+ * under it (removed from the registry directly, past the JSON surface's ordering) fails the reads
+ * of what it writes, not the read of a texture a successful dispatch wrote. */
+TEST(a_failed_dispatch_fails_only_the_reads_of_what_it_writes) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t input, output, other_input, other_output;
+    CHECK(create_e2e_textures(e.rt, &input, &output));
+    CHECK(create_e2e_textures(e.rt, &other_input, &other_output));
+    CHECK(register_e2e(e.rt));
+    char message[512];
+    const json_int_t pairs[2][2] = {{input, output}, {other_input, other_output}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(message, sizeof message,
+                 "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [%lld, %lld], \"geometries\": [], "
+                 "\"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAIA/AAAAAA\"}",
+                 (long long)pairs[i][0], (long long)pairs[i][1]);
+        CHECK(send_ok(e.rt, message, NULL));
+    }
+    kiln_error err = {0};
+    CHECK_MSG(kiln_texture_registry_remove(kiln_json_runtime_textures(e.rt), (uint32_t)other_input, &err), "%s", err.message);
+    kiln_json_blob px;
+    json_t *good = read_back(e.rt, output, &px);
+    int red = good && px.size == 64 ? px.bytes[0] : -1;
+    kiln_json_blob_free(&px);
+    json_decref(good);
+    snprintf(message, sizeof message, "{\"kind\": \"read_texture\", \"texture_id\": %lld}", (long long)other_output);
+    json_t *bad = send(e.rt, message);
+    char cls[64], text[512];
+    snprintf(cls, sizeof cls, "%s", err_class(bad) ? err_class(bad) : "(none)");
+    snprintf(text, sizeof text, "%s", err_text(bad) ? err_text(bad) : "");
+    json_decref(bad);
+    ENV_CLOSE_CLEAN(e);
+    CHECK_MSG(abs(red - 200) <= 1, "the good output: red %d", red);
+    CHECK_MSG(strcmp(cls, "frame_failed") == 0, "class %s", cls);
+    CHECK_MSG(text[0] != '\0', "no reason given");
+}
+
 /* Messages a fresh runtime refuses after decoding them, with the exact class and error of the Err
  * reply. Ids: "runtime-N". */
 static const refusal_case RUNTIME_REFUSALS[] = {
@@ -921,7 +989,8 @@ TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
           T(describe_kinds_lists_every_enum_form), T(mutated_messages_decode_or_are_refused_with_a_reason),
           T(every_required_field_describe_kinds_lists_is_enforced),
           T(every_described_kind_reaches_a_handler), T(spec_forms_register_dispatch_and_read_back_a_program),
-          T(read_texture_records_queued_dispatches_first), T(runtime_refusals_reply_their_class_and_error), T(error_text_cut_mid_character_still_replies_its_class),
+          T(read_texture_records_queued_dispatches_first),
+          T(a_dispatch_sees_its_input_as_it_was_when_the_dispatch_arrived), T(a_failed_dispatch_fails_only_the_reads_of_what_it_writes), T(runtime_refusals_reply_their_class_and_error), T(error_text_cut_mid_character_still_replies_its_class),
           T(dropped_dispatch_replies_its_class_and_the_logged_warning),
           T(dispatch_naming_geometries_drops_with_geometry_count), T(update_then_read_returns_the_exact_float_pixels),
           T(timings_have_one_row_per_pass))

@@ -256,6 +256,22 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err);
 /* Convenience: a fresh encoder, record, submit. */
 bool kiln_programs_frame(kiln_programs *p, kiln_error *err);
 
+/* Whether a queued dispatch names the texture (as any binding): a caller about to change or
+ * destroy it records the queue first, so the dispatches see the texture as it was when they
+ * arrived (the JSON surface does this for update_texture and destroy_texture). */
+bool kiln_programs_queue_uses_texture(const kiln_programs *p, uint32_t texture_id);
+/* The error of the first dispatch which failed and writes the texture, in the last record that
+ * had dispatches to record, or NULL. A failure belongs to the dispatch that failed: a reader of a texture no
+ * failed dispatch wrote reads it as the successful dispatches left it. */
+const char *kiln_programs_write_failure(const kiln_programs *p, uint32_t texture_id);
+/* How many dispatches of the last record that had any failed (each logged; the record returned
+ * false). */
+uint32_t kiln_programs_failed_dispatches(const kiln_programs *p);
+/* kiln_programs_frame for a reader of one texture: succeeds when the frame recorded, or when only
+ * dispatches that do not write the texture failed; fails with the failing writer's error, or
+ * the record's own when it failed as a whole. read_texture and kiln-run's save_texture use it. */
+bool kiln_programs_frame_for_read(kiln_programs *p, uint32_t texture_id, kiln_error *err);
+
 /* One row per pass of a program: stage, the resolved size and divisor of the last accepted
  * dispatch (0 / 0 before the first), CPU record time, and GPU time where timestamp queries exist
  * (gpu_ns < 0 otherwise). Returns the number of rows written (at most max). */
