@@ -363,7 +363,9 @@ static void on_pop_scope(WGPUPopErrorScopeStatus status, WGPUErrorType type, WGP
 }
 
 void kiln_gfx_push_scope(kiln_gfx *gfx) {
-    /* Internal errors too: Dawn reports some backend compile failures that way. */
+    /* Internal errors too: Dawn reports some backend compile failures that way; and running out
+     * of memory, so a buffer or texture Dawn could not allocate is refused, not kept. */
+    wgpuDevicePushErrorScope(gfx->device, WGPUErrorFilter_OutOfMemory);
     wgpuDevicePushErrorScope(gfx->device, WGPUErrorFilter_Internal);
     wgpuDevicePushErrorScope(gfx->device, WGPUErrorFilter_Validation);
 }
@@ -379,12 +381,14 @@ static bool pop_one(kiln_gfx *gfx, scope_request *req, kiln_error *err) {
 }
 
 bool kiln_gfx_pop_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err) {
-    scope_request validation = {0}, internal = {0};
+    scope_request validation = {0}, internal = {0}, memory = {0};
     bool ok = pop_one(gfx, &validation, err);
     ok = pop_one(gfx, &internal, ok ? err : NULL) && ok;
+    ok = pop_one(gfx, &memory, ok ? err : NULL) && ok;
     *out = (kiln_gfx_scope_result){0};
     const scope_request *caught = validation.type > WGPUErrorType_NoError ? &validation
-                                : internal.type > WGPUErrorType_NoError ? &internal : NULL;
+                                : internal.type > WGPUErrorType_NoError ? &internal
+                                : memory.type > WGPUErrorType_NoError ? &memory : NULL;
     if (caught) {
         out->failed = true;
         out->type = caught->type;

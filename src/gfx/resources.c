@@ -197,16 +197,33 @@ kiln_buffer kiln_resources_create_buffer(kiln_resources *res, const kiln_buffer_
                        desc && desc->label ? desc->label : "");
         return (kiln_buffer){0};
     }
+    /* Checked here, naming the limit: Dawn would hand back an invalid buffer and report the error
+     * later, and a kept invalid buffer fails every frame that binds it. */
+    const char *label = desc->label ? desc->label : "";
+    if (desc->size > res->gfx->limits.maxBufferSize) {
+        kiln_error_set(err, KILN_ERR_CAPACITY, "buffer '%s': %llu bytes exceed the device's maxBufferSize (%llu)", label,
+                       (unsigned long long)desc->size, (unsigned long long)res->gfx->limits.maxBufferSize);
+        return (kiln_buffer){0};
+    }
     WGPUBufferDescriptor bd = {
         .label = kiln_sv(desc->label),
         .usage = desc->usage,
         .size = desc->size,
         .mappedAtCreation = desc->mapped_at_creation,
     };
+    kiln_gfx_push_scope(res->gfx);
     WGPUBuffer raw = wgpuDeviceCreateBuffer(res->gfx->device, &bd);
-    if (!raw) {
-        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "buffer '%s': creation of %llu bytes failed",
-                       desc->label ? desc->label : "", (unsigned long long)desc->size);
+    kiln_gfx_scope_result scope = {0};
+    bool popped = kiln_gfx_pop_scope(res->gfx, &scope, err);
+    if (!raw || !popped || scope.failed) {
+        if (raw) {
+            wgpuBufferDestroy(raw);
+            wgpuBufferRelease(raw);
+        }
+        if (!popped) return (kiln_buffer){0};
+        kiln_error_set(err, scope.type == WGPUErrorType_OutOfMemory || !raw ? KILN_ERR_OUT_OF_MEMORY : KILN_ERR_GPU,
+                       "buffer '%s': creation of %llu bytes failed: %s", label, (unsigned long long)desc->size,
+                       raw ? scope.message : "no buffer");
         return (kiln_buffer){0};
     }
     kiln_buffer_entry *e;
@@ -219,6 +236,24 @@ kiln_buffer kiln_resources_create_buffer(kiln_resources *res, const kiln_buffer_
     }
     *e = (kiln_buffer_entry){.raw = raw, .size = desc->size, .usage = desc->usage};
     return (kiln_buffer){id};
+}
+
+/* The size limits a texture of this dimension must keep, named in the refusal. */
+static bool texture_within_limits(const WGPULimits *limits, const kiln_texture_desc *d, kiln_error *err) {
+    const char *label = d->label ? d->label : "";
+    uint32_t max = d->dimension == WGPUTextureDimension_1D   ? limits->maxTextureDimension1D
+                   : d->dimension == WGPUTextureDimension_3D ? limits->maxTextureDimension3D
+                                                             : limits->maxTextureDimension2D;
+    const char *name = d->dimension == WGPUTextureDimension_1D   ? "maxTextureDimension1D"
+                       : d->dimension == WGPUTextureDimension_3D ? "maxTextureDimension3D"
+                                                                 : "maxTextureDimension2D";
+    if (d->width > max || d->height > max || (d->dimension == WGPUTextureDimension_3D && d->depth_or_layers > max))
+        return kiln_error_set(err, KILN_ERR_CAPACITY, "texture '%s': %ux%ux%u exceeds the device's %s (%u)", label,
+                              d->width, d->height, d->depth_or_layers, name, max);
+    if (d->dimension == WGPUTextureDimension_2D && d->depth_or_layers > limits->maxTextureArrayLayers)
+        return kiln_error_set(err, KILN_ERR_CAPACITY, "texture '%s': %u layers exceed the device's maxTextureArrayLayers (%u)",
+                              label, d->depth_or_layers, limits->maxTextureArrayLayers);
+    return true;
 }
 
 kiln_texture kiln_resources_create_texture(kiln_resources *res, const kiln_texture_desc *desc_in, kiln_error *err) {
@@ -241,9 +276,19 @@ kiln_texture kiln_resources_create_texture(kiln_resources *res, const kiln_textu
         .mipLevelCount = desc.mip_levels,
         .sampleCount = desc.sample_count,
     };
+    if (!texture_within_limits(&res->gfx->limits, &desc, err)) return (kiln_texture){0};
+    kiln_gfx_push_scope(res->gfx);
     WGPUTexture raw = wgpuDeviceCreateTexture(res->gfx->device, &td);
-    if (!raw) {
-        kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "texture '%s': creation failed", desc.label ? desc.label : "");
+    kiln_gfx_scope_result scope = {0};
+    bool popped = kiln_gfx_pop_scope(res->gfx, &scope, err);
+    if (!raw || !popped || scope.failed) {
+        if (raw) {
+            wgpuTextureDestroy(raw);
+            wgpuTextureRelease(raw);
+        }
+        if (!popped) return (kiln_texture){0};
+        kiln_error_set(err, scope.type == WGPUErrorType_OutOfMemory || !raw ? KILN_ERR_OUT_OF_MEMORY : KILN_ERR_GPU,
+                       "texture '%s': creation failed: %s", desc.label ? desc.label : "", raw ? scope.message : "no texture");
         return (kiln_texture){0};
     }
     kiln_texture_entry *e;

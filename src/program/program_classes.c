@@ -22,6 +22,7 @@ static const char *const program_class_names[KILN_PROGRAM_CLASS_COUNT] = {
     [KILN_PROGRAM_UNIFORM_WINDOW_SHORT] = "uniform_window_short",
     [KILN_PROGRAM_INPUT_MISMATCH] = "input_mismatch",
     [KILN_PROGRAM_PIPELINE_FAILED] = "pipeline_creation_failed",
+    [KILN_PROGRAM_DEVICE_LIMIT] = "device_limit",
 };
 
 static const char *const dispatch_class_names[KILN_DISPATCH_CLASS_COUNT] = {
@@ -37,6 +38,7 @@ static const char *const dispatch_class_names[KILN_DISPATCH_CLASS_COUNT] = {
     [KILN_DISPATCH_UNIFORMS_SHORT] = "uniforms_short",
     [KILN_DISPATCH_INPUT_IS_OUTPUT] = "input_is_output",
     [KILN_DISPATCH_FRAME_PASS_LIMIT] = "frame_pass_limit",
+    [KILN_DISPATCH_DEVICE_LIMIT] = "device_limit",
 };
 
 /* A value outside the enum (a cast integer) still gets a printable name, so a caller can put the

@@ -176,6 +176,14 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
                     "the dispatch records %u passes and %u are queued: a frame records at most %u (record the "
                     "queued ones with a frame first)", prog->graph_passes, p->queue.graph_passes,
                     KILN_PROGRAMS_MAX_FRAME_PASSES);
+    /* The executor stages the frame's uniforms into a ring of PROGRAM_UNIFORM_INTACT_CALLS + 2
+     * frames' worth in one buffer; past the device's largest buffer it could not be made. */
+    uint64_t ring = ((uint64_t)p->queue.uniform_bytes + prog->uniform_bytes) * (PROGRAM_UNIFORM_INTACT_CALLS + 2);
+    if (ring > p->gfx->limits.maxBufferSize)
+        return drop(p, KILN_DISPATCH_DEVICE_LIMIT, program_id,
+                    "the frame's uniforms would need a ring of %llu bytes, past the device's maxBufferSize (%llu): "
+                    "record the queued dispatches with a frame first", (unsigned long long)ring,
+                    (unsigned long long)p->gfx->limits.maxBufferSize);
 
     const kiln_texture_info *ref = info[prog->output_binding];
     if (!enqueue(&p->queue, program_id, ref, texture_ids, texture_count, uniforms, uniforms_size)) {
@@ -184,6 +192,7 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
         return KILN_DISPATCH_CLASS_COUNT;
     }
     p->queue.graph_passes += prog->graph_passes;
+    p->queue.uniform_bytes += prog->uniform_bytes;
     /* The timings report the sizes of the last accepted dispatch. */
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];

@@ -393,6 +393,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     }
     p->queue.count = 0;
     p->queue.graph_passes = 0;
+    p->queue.uniform_bytes = 0;
     p->queue.ids_count = 0;
     p->queue.blob_size = 0;
     if (!ok) return false;

@@ -159,6 +159,7 @@ typedef struct program_queue {
     program_dispatch *items;
     uint32_t count, capacity;
     uint32_t graph_passes;      /* what the queued dispatches will record, at most KILN_PROGRAMS_MAX_FRAME_PASSES */
+    uint64_t uniform_bytes;     /* the uniform staging bytes they take (queued_uniform_bytes) */
     uint32_t *ids;
     size_t ids_count, ids_capacity;
     uint8_t *blob;

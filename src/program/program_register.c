@@ -119,6 +119,27 @@ static void plan_uniforms(program *prog, const kiln_wgsl_module *module) {
     }
 }
 
+/* What the device cannot bind is refused at register, naming the limit: a program Dawn would
+ * accept and then fail to bind on every frame is no program. One dispatch's uniform slots must
+ * also fit the ring the executor keeps (PROGRAM_UNIFORM_INTACT_CALLS + 2 of them) in one buffer. */
+static bool within_device_limits(const kiln_programs *p, const program *prog, kiln_program_error *err) {
+    const WGPULimits *limits = &p->gfx->limits;
+    for (uint32_t i = 0; i < prog->pass_count; i++) {
+        const program_pass *pass = &prog->passes[i];
+        if (pass->uniform_bind_size > limits->maxUniformBufferBindingSize)
+            return fail(err, KILN_PROGRAM_DEVICE_LIMIT,
+                        "pass %u (%s): its uniform block of %u bytes is past the device's maxUniformBufferBindingSize (%u)",
+                        i, pass->entry, pass->uniform_bind_size, (unsigned)limits->maxUniformBufferBindingSize);
+    }
+    uint64_t ring = (uint64_t)prog->uniform_bytes * (PROGRAM_UNIFORM_INTACT_CALLS + 2);
+    if (ring > limits->maxBufferSize)
+        return fail(err, KILN_PROGRAM_DEVICE_LIMIT,
+                    "one dispatch stages %zu uniform bytes, and the ring of %u dispatches' worth (%llu bytes) is past "
+                    "the device's maxBufferSize (%llu)", prog->uniform_bytes, PROGRAM_UNIFORM_INTACT_CALLS + 2,
+                    (unsigned long long)ring, (unsigned long long)limits->maxBufferSize);
+    return true;
+}
+
 /* ---- GPU objects ------------------------------------------------------------------------------- */
 
 static WGPUShaderStage const VISIBLE_BOTH = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment;
@@ -237,6 +258,10 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
     }
     plan_slots(prog);
     plan_uniforms(prog, module);
+    if (!within_device_limits(p, prog, err)) {
+        program_free(p, prog);
+        return NULL;
+    }
     for (uint32_t i = 0; i < prog->pass_count; i++)
         if (!build_pass(p, prog, i, module, err)) {
             program_free(p, prog);

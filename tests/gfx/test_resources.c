@@ -153,7 +153,61 @@ TEST(a_full_pool_refuses_with_a_capacity_error) {
     CHECK_EQ_INT(err.code, KILN_ERR_CAPACITY);
 }
 
+/* #12 class 1: a size past a device limit is refused before creation, naming the limit, and
+ * nothing is kept: no live object, no Dawn error (Dawn used to hand back an invalid object that
+ * failed every later frame). */
+TEST(sizes_past_the_device_limits_are_refused_naming_the_limit) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    const WGPULimits *l = &f.gfx->limits;
+    char want[4][256];
+    snprintf(want[0], sizeof want[0], "buffer 'huge': %llu bytes exceed the device's maxBufferSize (%llu)",
+             (unsigned long long)l->maxBufferSize + 1, (unsigned long long)l->maxBufferSize);
+    snprintf(want[1], sizeof want[1], "texture 'wide': %ux1x1 exceeds the device's maxTextureDimension2D (%u)",
+             l->maxTextureDimension2D + 1, l->maxTextureDimension2D);
+    snprintf(want[2], sizeof want[2], "texture 'deep': 4x4x%u exceeds the device's maxTextureDimension3D (%u)",
+             l->maxTextureDimension3D + 1, l->maxTextureDimension3D);
+    snprintf(want[3], sizeof want[3], "texture 'layered': %u layers exceed the device's maxTextureArrayLayers (%u)",
+             l->maxTextureArrayLayers + 1, l->maxTextureArrayLayers);
+    kiln_error errs[4] = {{0}};
+    kiln_buffer b = kiln_resources_create_buffer(
+        f.res, &(kiln_buffer_desc){.label = "huge", .size = l->maxBufferSize + 1, .usage = WGPUBufferUsage_Storage}, &errs[0]);
+    kiln_texture t[3] = {
+        kiln_resources_create_texture(f.res, &(kiln_texture_desc){.label = "wide", .width = l->maxTextureDimension2D + 1,
+                                                                  .height = 1, .format = WGPUTextureFormat_RGBA8Unorm,
+                                                                  .usage = WGPUTextureUsage_TextureBinding}, &errs[1]),
+        kiln_resources_create_texture(f.res, &(kiln_texture_desc){.label = "deep", .width = 4, .height = 4,
+                                                                  .depth_or_layers = l->maxTextureDimension3D + 1,
+                                                                  .dimension = WGPUTextureDimension_3D,
+                                                                  .format = WGPUTextureFormat_RGBA8Unorm,
+                                                                  .usage = WGPUTextureUsage_TextureBinding}, &errs[2]),
+        kiln_resources_create_texture(f.res, &(kiln_texture_desc){.label = "layered", .width = 4, .height = 4,
+                                                                  .depth_or_layers = l->maxTextureArrayLayers + 1,
+                                                                  .format = WGPUTextureFormat_RGBA8Unorm,
+                                                                  .usage = WGPUTextureUsage_TextureBinding}, &errs[3]),
+    };
+    /* What Dawn itself refuses (a format the usage cannot have) is caught by the error scope and
+     * not kept either. */
+    kiln_error dawn_err = {0};
+    kiln_texture refused = kiln_resources_create_texture(
+        f.res, &(kiln_texture_desc){.label = "unstorable", .width = 4, .height = 4, .format = WGPUTextureFormat_RGBA8UnormSrgb,
+                                    .usage = WGPUTextureUsage_StorageBinding}, &dawn_err);
+    kiln_live_counts live = kiln_resources_live_counts(f.res);
+    FIXTURE_CLOSE_CLEAN(f); /* no uncaptured Dawn error */
+    CHECK_EQ_INT(b.id, 0);
+    for (int i = 0; i < 3; i++) CHECK_EQ_INT(t[i].id, 0);
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ_INT(errs[i].code, KILN_ERR_CAPACITY);
+        CHECK_MSG(strcmp(errs[i].message, want[i]) == 0, "%s", errs[i].message);
+    }
+    CHECK_EQ_INT(refused.id, 0);
+    CHECK_STR_CONTAINS(dawn_err.message, "texture 'unstorable': creation failed: ");
+    CHECK_EQ_INT(live.buffers, 0);
+    CHECK_EQ_INT(live.textures, 0);
+}
+
 TEST_MAIN(T(created_objects_are_counted_and_destroyed), T(a_stale_handle_is_an_error_not_a_crash),
           T(a_texture_with_live_views_cannot_be_destroyed), T(imported_views_are_forgotten_never_released),
           T(uploads_are_bounds_checked), T(objects_left_alive_are_released_and_reported_at_teardown),
-          T(a_full_pool_refuses_with_a_capacity_error))
+          T(a_full_pool_refuses_with_a_capacity_error),
+          T(sizes_past_the_device_limits_are_refused_naming_the_limit))

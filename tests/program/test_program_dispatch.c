@@ -227,6 +227,49 @@ TEST(a_dispatch_past_the_frame_pass_limit_is_dropped) {
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
 
+/* #12 class 1: the frame's uniforms go into one ring buffer; a dispatch that would grow it past the
+ * device's maxBufferSize is dropped as device_limit before anything is made (an invalid buffer used
+ * to poison every later frame). A 64 KiB block repeated 4096 times stages 256 MiB per dispatch. */
+TEST(a_dispatch_whose_uniforms_pass_the_largest_buffer_is_dropped) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t block = (uint32_t)f.gfx.gfx->limits.maxUniformBufferBindingSize;
+    uint64_t max_buffer = f.gfx.gfx->limits.maxBufferSize;
+    char wgsl[512];
+    snprintf(wgsl, sizeof wgsl,
+             "struct Big { v: array<vec4<f32>, %u> }\n"
+             "@group(0) @binding(0) var<uniform> big: Big;\n"
+             "@fragment fn fs_big() -> @location(0) vec4<f32> { return big.v[0]; }\n", block / 16);
+    kiln_slot_spec bindings[] = {target_slot(KILN_FORMAT_RGBA8)};
+    kiln_pass_spec passes[] = {
+        with_repeat(with_window(fragment_pass("fs_big", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, block), 4096, 0)};
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(wgsl, bindings, passes);
+    kiln_program_error err;
+    uint32_t prog = kiln_programs_register(f.programs, &desc, &err);
+    CHECK_MSG(prog, "%s", err.message);
+    uint32_t out = make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true);
+    uint8_t *blob = calloc(1, block);
+    CHECK(blob);
+    uint64_t per_dispatch = 4096ull * block * 5; /* the ring holds five frames' worth */
+    uint32_t fit = (uint32_t)(max_buffer / per_dispatch);
+    uint32_t accepted = 0;
+    for (uint32_t i = 0; i < fit; i++) accepted += kiln_programs_dispatch(f.programs, prog, &out, 1, blob, block) == KILN_DISPATCH_OK;
+    kiln_dispatch_class over = kiln_programs_dispatch(f.programs, prog, &out, 1, blob, block);
+    char message[512];
+    snprintf(message, sizeof message, "%s", last_log(&f));
+    free(blob);
+    CHECK(kiln_programs_destroy_program(f.programs, prog));
+    CHECK(run_frame(&f)); /* the destroyed program's dispatches record nothing */
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+    CHECK(fit >= 1 && fit * 4096 < KILN_PROGRAMS_MAX_FRAME_PASSES);
+    CHECK_EQ_INT(accepted, fit);
+    CHECK_EQ_INT(over, KILN_DISPATCH_DEVICE_LIMIT);
+    char want[256];
+    snprintf(want, sizeof want, "(device_limit): the frame's uniforms would need a ring of %llu bytes, past the device's "
+             "maxBufferSize (%llu)", (unsigned long long)(per_dispatch * (fit + 1)), (unsigned long long)max_buffer);
+    CHECK_STR_CONTAINS(message, want);
+}
+
 TEST(one_texture_as_input_and_output_of_a_pass_is_dropped) {
     program_fixture f;
     PROGRAM_FIXTURE_OPEN(f);
@@ -302,6 +345,6 @@ TEST_MAIN(T(an_accepted_dispatch_is_ok_and_logs_nothing), T(an_unknown_program_i
           T(a_wrong_binding_count_is_dropped), T(an_unknown_texture_is_dropped), T(a_format_mismatch_is_dropped),
           T(a_target_of_the_wrong_size_is_dropped), T(a_plain_texture_where_an_array_is_declared_is_dropped),
           T(a_sampled_texture_where_the_program_writes_is_dropped), T(uniforms_shorter_than_a_window_are_dropped),
-          T(a_repeated_window_reaches_past_its_first_iteration), T(a_dispatch_past_the_frame_pass_limit_is_dropped), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
+          T(a_repeated_window_reaches_past_its_first_iteration), T(a_dispatch_past_the_frame_pass_limit_is_dropped), T(a_dispatch_whose_uniforms_pass_the_largest_buffer_is_dropped), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
           T(checks_run_in_the_documented_order), T(a_dropped_dispatch_records_nothing),
           T(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing))

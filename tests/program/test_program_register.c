@@ -98,6 +98,55 @@ TEST(wgsl_past_the_source_limit_is_refused_before_it_is_scanned) {
     CHECK_MSG(at_limit == 1, "%s", err.message);
 }
 
+/* A pass whose uniform block is `vec4s` vec4s (16 bytes each). */
+static char *block_wgsl(uint32_t vec4s) {
+    char *wgsl = malloc(512);
+    if (wgsl)
+        snprintf(wgsl, 512,
+                 "struct Big { v: array<vec4<f32>, %u> }\n"
+                 "@group(0) @binding(0) var<uniform> big: Big;\n"
+                 "@fragment fn fs_big() -> @location(0) vec4<f32> { return big.v[0]; }\n", vec4s);
+    return wgsl;
+}
+
+/* #12 class 1: what the device cannot bind is refused at register as device_limit, naming the
+ * limit (a 64 KiB + 16 block used to register and then fail every frame), and the runtime goes on
+ * as if nothing happened: the next register takes id 1 and draws. */
+TEST(a_program_past_a_device_limit_is_refused_as_device_limit) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    uint32_t limit = (uint32_t)f.gfx.gfx->limits.maxUniformBufferBindingSize;
+    char *over = block_wgsl(limit / 16 + 1), *at = block_wgsl(limit / 16);
+    CHECK(over && at);
+    kiln_program_error block_err, ring_err, err;
+    kiln_pass_spec one[] = {with_window(fragment_pass("fs_big", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, limit + 16)};
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(over, fill_bindings, one);
+    uint32_t refused_block = kiln_programs_register(f.programs, &desc, &block_err);
+    /* Four passes of a 64 KiB block, each repeated 4096 times: 1 GiB of uniforms per dispatch, a
+     * ring of five of them past a 4 GiB maxBufferSize (lavapipe's; the check reads the device's). */
+    kiln_pass_spec pass = with_repeat(with_window(fragment_pass("fs_big", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, limit), 4096, 0);
+    kiln_pass_spec four[] = {pass, pass, pass, pass};
+    desc = PROGRAM_DESC_PLAIN(at, fill_bindings, four);
+    uint64_t ring = 4ull * 4096 * limit * 5, max_buffer = f.gfx.gfx->limits.maxBufferSize;
+    uint32_t refused_ring = ring > max_buffer ? kiln_programs_register(f.programs, &desc, &ring_err) : 0;
+    uint32_t good = register_fill(&f, &err);
+    free(over);
+    free(at);
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+    CHECK_EQ_INT(refused_block, 0);
+    CHECK_EQ_INT(block_err.cls, KILN_PROGRAM_DEVICE_LIMIT);
+    CHECK_STR_CONTAINS(kiln_program_class_name(block_err.cls), "device_limit");
+    char want[256];
+    snprintf(want, sizeof want, "pass 0 (fs_big): its uniform block of %u bytes is past the device's "
+             "maxUniformBufferBindingSize (%u)", limit + 16, limit);
+    CHECK_STR_CONTAINS(block_err.message, want);
+    CHECK_MSG(ring > max_buffer, "this device's maxBufferSize holds the ring: the case needs more passes");
+    CHECK_EQ_INT(refused_ring, 0);
+    CHECK_EQ_INT(ring_err.cls, KILN_PROGRAM_DEVICE_LIMIT);
+    CHECK_STR_CONTAINS(ring_err.message, "one dispatch stages 1073741824 uniform bytes, and the ring of 5 dispatches' worth");
+    CHECK_MSG(good == 1, "%s", err.message);
+}
+
 TEST(pipeline_dawn_refuses_is_pipeline_failed_naming_the_pass_and_consumes_no_id) {
     program_fixture f;
     PROGRAM_FIXTURE_OPEN(f);
@@ -254,6 +303,7 @@ TEST(register_copies_the_descriptor) {
 
 TEST_MAIN(T(ids_are_dense_from_one), T(invalid_wgsl_is_refused_with_its_position_and_consumes_no_id),
           T(wgsl_past_the_source_limit_is_refused_before_it_is_scanned),
+          T(a_program_past_a_device_limit_is_refused_as_device_limit),
           T(wgsl_the_scanner_refuses_is_invalid_wgsl),
           T(pipeline_dawn_refuses_is_pipeline_failed_naming_the_pass_and_consumes_no_id),
           T(rejected_registers_leave_no_gpu_object_alive), T(destroy_program_releases_its_gpu_objects),

@@ -184,6 +184,7 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_UNIFORM_WINDOW_SHORT,    /* "uniform_window_short": the window does not cover the block at @group(0) @binding(0) */
     KILN_PROGRAM_INPUT_MISMATCH,          /* "input_mismatch": the shader's group 1 declaration disagrees with an input */
     KILN_PROGRAM_PIPELINE_FAILED,         /* "pipeline_creation_failed": Dawn refused a pipeline (or blending on a format the device cannot blend) */
+    KILN_PROGRAM_DEVICE_LIMIT,            /* "device_limit" (kiln's own): the program needs more than a device limit allows, named in the message */
     KILN_PROGRAM_CLASS_COUNT
 } kiln_program_class;
 
@@ -238,6 +239,8 @@ typedef enum kiln_dispatch_class {
     KILN_DISPATCH_INPUT_IS_OUTPUT,        /* "input_is_output" */
     KILN_DISPATCH_FRAME_PASS_LIMIT,       /* "frame_pass_limit": the frame would record more than
                                            * KILN_PROGRAMS_MAX_FRAME_PASSES passes (kiln's own) */
+    KILN_DISPATCH_DEVICE_LIMIT,           /* "device_limit": the frame's uniform ring would pass the
+                                           * device's maxBufferSize (kiln's own) */
     KILN_DISPATCH_CLASS_COUNT
 } kiln_dispatch_class;
 
