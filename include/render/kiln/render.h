@@ -58,12 +58,18 @@ kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
  *    already removed does nothing); render fails naming an instance that uses a removed mesh;
  *  - mesh_count is the number of indices handed out, removed ones included.
  * kiln_renderer_geometry_registry(r) reaches the registry for replace, info and bounds. */
-/* With `lods`, a mesh of more than 64 triangles gets levels of detail at add (see
- * kiln_renderer_mesh_lod_count); without, it keeps the one level it was given. */
+/* With `lods`, a mesh of more than 64 triangles gets levels of detail at add
+ * (kiln_mesh_data_build_lods: up to 4, each half the triangles of the one before within 2% of
+ * error), and each instance draws the level its projected size picks (docs/guides/render.md);
+ * without, it keeps the one level it was given. */
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
                                 kiln_error *err);
+/* Frees mesh `index` (the next add reuses it); removing a removed index does nothing. */
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err);
+/* The indices handed out, removed ones included. */
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
+/* The levels of detail of mesh `index` (1 to KILN_MESH_MAX_LODS); 0 for an unknown or removed one. */
+uint32_t kiln_renderer_mesh_lod_count(const kiln_renderer *r, uint32_t index);
 kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r);
 
 /* Materials, with the registry rules of the spec:
