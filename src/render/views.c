@@ -1,7 +1,8 @@
 /* Views: per frame on the CPU, the scene's bounding spheres are transformed once; then for each
- * view they are culled four at a time against its frustum, the visible instances sorted by a
- * collision-free key, the instance records written in that order (each view's run contiguous in
- * one buffer) and the sorted run cut into batches drawn with first_instance. Blended instances
+ * view they are culled four at a time against its frustum, each visible instance given its level
+ * of detail (lod_select.h), the visible instances sorted by a collision-free key, the instance
+ * records written in that order (each view's run contiguous in one buffer) and the sorted run
+ * cut into batches drawn with first_instance. Blended instances
  * follow, sorted back to front. A view draws its batches with the scene pipelines the batch's
  * material needs. A shadow view (a cascade) is culled and batched the same way, over the
  * instances that cast shadows. */
