@@ -46,10 +46,10 @@ configure_file(${CMAKE_SOURCE_DIR}/cmake/kiln.pc.in ${CMAKE_BINARY_DIR}/kiln.pc 
 install(FILES ${CMAKE_BINARY_DIR}/kiln.pc DESTINATION ${KILN_PC_DIR})
 
 # Debian package: `cpack -G DEB` in the build directory writes kiln_<version>_amd64.deb. Depends
-# are the runtime packages of what libkiln and the bundled Dawn link (jansson, stb, libstdc++ and
-# libgcc for Dawn) and the Vulkan loader Dawn opens; Mesa's drivers are recommended, as a machine
+# are the runtime packages of what libkiln and the bundled Dawn link (jansson, stb, meshoptimizer,
+# libstdc++ and libgcc for Dawn) and the Vulkan loader Dawn opens; Mesa's drivers are recommended, as a machine
 # with a vendor Vulkan driver needs none. Building against the package needs the -dev packages of
-# kiln.pc's Requires.private (and of kiln::kiln_static's links), hence the Suggests.
+# kiln.pc's Requires.private and Libs.private (and of kiln::kiln_static's links), hence the Suggests.
 set(CPACK_PACKAGE_NAME kiln)
 set(CPACK_PACKAGE_VENDOR kiln)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "real-time renderer and GPU program runtime in C11 over WebGPU (Dawn)")
@@ -57,7 +57,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "kiln developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libjansson4, libstb0, libvulkan1")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libjansson4, libstb0, libmeshoptimizer2d, libvulkan1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "mesa-vulkan-drivers")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pkg-config, libjansson-dev, libstb-dev")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pkg-config, libjansson-dev, libstb-dev, libmeshoptimizer-dev")
 include(CPack)

@@ -8,7 +8,7 @@
  *                 [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
  *                 [--no-shadows] [--shadow-distance M] [--no-ao] [--ao-radius M] [--wireframe]
  *                 [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]
- *                 [--debug none|normals|clusters|overdraw|albedo|cascades|ao] [--stats] [--graph]
+ *                 [--debug none|normals|clusters|overdraw|albedo|cascades|ao|lod] [--stats] [--graph]
  *   kiln-render --help | --version
  *
  * Renders a glTF model (imported with kiln_gltf_import) or the built-in demo scene offscreen,

@@ -10,7 +10,8 @@
 typedef struct geometry_entry {
     uint32_t id;
     char *label;
-    kiln_mesh_data data;       /* the CPU copy */
+    kiln_mesh_data data;       /* the CPU copy; with levels of detail, its indices hold them all */
+    bool build_lods;           /* added with levels of detail: replace builds them again */
     kiln_geometry_info info;
     kiln_gpu_mesh gpu;         /* zeroed until uploaded */
 } geometry_entry;
@@ -68,17 +69,32 @@ static geometry_entry *lookup(const kiln_geometry_registry *reg, uint32_t id, ki
     return e;
 }
 
-static kiln_geometry_info info_of(const kiln_mesh_data *md, const char *label) {
-    return (kiln_geometry_info){
+static kiln_geometry_info info_of(const kiln_mesh_data *md, const char *label, const kiln_mesh_lod *lods,
+                                  uint32_t lod_count) {
+    kiln_geometry_info info = {
         .label = label,
         .vertex_count = md->vertex_count,
-        .index_count = md->index_count,
+        .index_count = lods[0].index_count,
         .morph_target_count = md->morph_target_count,
         .skinned = kiln_mesh_data_has_skin(md),
         .bounds = kiln_mesh_data_bounds(md),
-        .lod_count = 1,
-        .lods = {{.first_index = 0, .index_count = md->index_count}},
+        .lod_count = lod_count,
     };
+    memcpy(info.lods, lods, lod_count * sizeof *lods);
+    return info;
+}
+
+/* Copies `data` into `copy` and, with `build_lods`, builds its levels into the copy; otherwise
+ * one level spans the indices. Fails (copy zeroed) as the copy or the build does. */
+static bool take_copy(kiln_mesh_data *copy, const kiln_mesh_data *data, bool build_lods,
+                      kiln_mesh_lod lods[KILN_MESH_MAX_LODS], uint32_t *lod_count, kiln_error *err) {
+    if (!kiln_mesh_data_copy(copy, data, err)) return false;
+    memset(lods, 0, KILN_MESH_MAX_LODS * sizeof *lods);
+    lods[0] = (kiln_mesh_lod){.first_index = 0, .index_count = copy->index_count};
+    *lod_count = build_lods ? kiln_mesh_data_build_lods(copy, lods, err) : 1;
+    if (*lod_count) return true;
+    kiln_mesh_data_free(copy);
+    return false;
 }
 
 /* Prefixes err's message with the mesh it is about: "geometry '<label>'" or "geometry N '<label>'". */
@@ -111,14 +127,16 @@ static uint32_t free_id(kiln_geometry_registry *reg, kiln_error *err) {
     return reg->count + 1;
 }
 
-uint32_t kiln_geometry_registry_add(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, kiln_error *err) {
+static uint32_t add_entry(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, bool build_lods,
+                          kiln_error *err) {
     const char *name = label && *label ? label : "mesh";
     geometry_entry *e = calloc(1, sizeof *e);
     char *copied = malloc(strlen(name) + 1);
-    uint32_t id = 0;
+    uint32_t id = 0, lod_count = 0;
+    kiln_mesh_lod lods[KILN_MESH_MAX_LODS];
     bool ok = e && copied;
     if (!ok) kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
-    ok = ok && kiln_mesh_data_copy(&e->data, data, err) && (id = free_id(reg, err)) != 0;
+    ok = ok && take_copy(&e->data, data, build_lods, lods, &lod_count, err) && (id = free_id(reg, err)) != 0;
     if (!ok) {
         if (e) kiln_mesh_data_free(&e->data);
         free(e);
@@ -130,7 +148,8 @@ uint32_t kiln_geometry_registry_add(kiln_geometry_registry *reg, const char *lab
     strcpy(copied, name);
     e->id = id;
     e->label = copied;
-    e->info = info_of(&e->data, copied);
+    e->build_lods = build_lods;
+    e->info = info_of(&e->data, copied, lods, lod_count);
     if (id > reg->count) {
         reg->count = id;
     } else {
@@ -141,16 +160,29 @@ uint32_t kiln_geometry_registry_add(kiln_geometry_registry *reg, const char *lab
     return id;
 }
 
-bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, kiln_error *err) {
+uint32_t kiln_geometry_registry_add(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, kiln_error *err) {
+    return add_entry(reg, label, data, false, err);
+}
+
+uint32_t kiln_geometry_registry_add_lods(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data,
+                                         kiln_error *err) {
+    return add_entry(reg, label, data, true, err);
+}
+
+/* Replace with levels of detail or without; a success makes that the id's setting. */
+static bool replace_entry(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, bool build_lods,
+                          kiln_error *err) {
     geometry_entry *e = lookup(reg, id, err);
     if (!e) return false;
     kiln_mesh_data copy;
+    kiln_mesh_lod lods[KILN_MESH_MAX_LODS];
+    uint32_t lod_count;
     kiln_gpu_mesh gpu = {0};
-    if (!kiln_mesh_data_copy(&copy, data, err)) return name_failure(err, id, e->label);
+    if (!take_copy(&copy, data, build_lods, lods, &lod_count, err)) return name_failure(err, id, e->label);
     /* A mesh already on the GPU gets its new version there before the old one goes, so a failed
      * upload leaves both copies as they were. */
     if (on_gpu(e)) {
-        if (!kiln_gpu_mesh_upload(reg->res, &copy, e->label, &gpu, err)) {
+        if (!kiln_gpu_mesh_upload_lods(reg->res, &copy, lods, lod_count, e->label, &gpu, err)) {
             kiln_mesh_data_free(&copy);
             return name_failure(err, id, e->label);
         }
@@ -160,8 +192,19 @@ bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, co
     }
     kiln_mesh_data_free(&e->data);
     e->data = copy;
-    e->info = info_of(&e->data, e->label);
+    e->build_lods = build_lods;
+    e->info = info_of(&e->data, e->label, lods, lod_count);
     return true;
+}
+
+bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, kiln_error *err) {
+    geometry_entry *e = lookup(reg, id, err);
+    return e && replace_entry(reg, id, data, e->build_lods, err);
+}
+
+bool kiln_geometry_registry_replace_lods(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, bool lods,
+                                         kiln_error *err) {
+    return replace_entry(reg, id, data, lods, err);
 }
 
 bool kiln_geometry_registry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *err) {
@@ -191,7 +234,8 @@ const kiln_mesh_data *kiln_geometry_registry_data(const kiln_geometry_registry *
 uint32_t kiln_geometry_registry_count(const kiln_geometry_registry *reg) { return reg->count; }
 
 static bool upload(kiln_geometry_registry *reg, geometry_entry *e, kiln_error *err) {
-    if (!kiln_gpu_mesh_upload(reg->res, &e->data, e->label, &e->gpu, err)) return false;
+    if (!kiln_gpu_mesh_upload_lods(reg->res, &e->data, e->info.lods, e->info.lod_count, e->label, &e->gpu, err))
+        return false;
     reg->pending_count--;
     reg->stats.uploads++;
     reg->stats.gpu_meshes++;

@@ -66,23 +66,49 @@ static kiln_buffer make_buffer(kiln_resources *res, const char *mesh, const char
     return b;
 }
 
+/* Each level must be a whole number of triangles inside the index array. */
+static bool lods_ok(const kiln_mesh_data *md, const kiln_mesh_lod *lods, uint32_t lod_count, const char *name,
+                    kiln_error *err) {
+    if (!lods || lod_count == 0 || lod_count > KILN_MESH_MAX_LODS)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh '%s': %u levels of detail, must be 1 to %d", name,
+                              lods ? lod_count : 0, KILN_MESH_MAX_LODS);
+    for (uint32_t k = 0; k < lod_count; k++) {
+        const kiln_mesh_lod *l = &lods[k];
+        if (l->index_count == 0 || l->index_count % 3 != 0)
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                                  "mesh '%s': level %u has %u indices, not a positive multiple of 3", name, k,
+                                  l->index_count);
+        if ((uint64_t)l->first_index + l->index_count > md->index_count)
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                                  "mesh '%s': level %u spans indices %u..%llu, past the %u indices", name, k,
+                                  l->first_index, (unsigned long long)l->first_index + l->index_count, md->index_count);
+    }
+    return true;
+}
+
 bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const char *label, kiln_gpu_mesh *out,
                           kiln_error *err) {
+    kiln_mesh_lod whole = {.first_index = 0, .index_count = md ? md->index_count : 0};
+    return kiln_gpu_mesh_upload_lods(res, md, &whole, 1, label, out, err);
+}
+
+bool kiln_gpu_mesh_upload_lods(kiln_resources *res, const kiln_mesh_data *md, const kiln_mesh_lod *lods,
+                               uint32_t lod_count, const char *label, kiln_gpu_mesh *out, kiln_error *err) {
     if (!out) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh upload needs an output kiln_gpu_mesh");
     memset(out, 0, sizeof *out);
     const char *name = label && *label ? label : "mesh";
     if (!res) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh '%s': no resources to upload into", name);
-    if (!kiln_mesh_data_validate(md, err)) return false;
+    if (!kiln_mesh_data_validate(md, err) || !lods_ok(md, lods, lod_count, name, err)) return false;
 
     kiln_gpu_mesh m = {
         .vertex_count = md->vertex_count,
-        .index_count = md->index_count,
+        .index_count = lods[0].index_count,
         .morph_target_count = md->morph_target_count,
         .skinned = kiln_mesh_data_has_skin(md),
         .bounds = kiln_mesh_data_bounds(md),
-        .lod_count = 1,
-        .lods = {{.first_index = 0, .index_count = md->index_count}},
+        .lod_count = lod_count,
     };
+    memcpy(m.lods, lods, lod_count * sizeof *lods);
     size_t n = md->vertex_count;
     /* The vertex and index buffers are Storage as well, so a pass can pull vertices by index (the
      * renderer's wireframe reads the corner of each triangle that way); the usage costs no memory. */

@@ -22,6 +22,7 @@ static const char *const DEBUG_MODE_NAMES[KILN_DEBUG_COUNT] = {
     [KILN_DEBUG_ALBEDO] = "albedo",
     [KILN_DEBUG_CASCADES] = "cascades",
     [KILN_DEBUG_AO] = "ao",
+    [KILN_DEBUG_LOD] = "lod",
 };
 
 static int find_name(const char *const *names, int count, const char *name) {

@@ -217,7 +217,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_default_textures_destroy(&r->defaults, res);
     kiln_frame_graph_destroy(r->graph);
     kiln_shader_library_destroy(r->library);
-    scratch *scratches[] = {&r->spheres, &r->visible, &r->keys, &r->records, &r->batches};
+    scratch *scratches[] = {&r->spheres, &r->visible, &r->keys, &r->lods, &r->records, &r->batches};
     for (size_t i = 0; i < sizeof scratches / sizeof scratches[0]; i++) free(scratches[i]->data);
     free(r);
 }
@@ -229,9 +229,14 @@ const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r-
 
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
                                 kiln_error *err) {
-    (void)lods; /* levels of detail: Renderer III, in progress */
-    uint32_t id = kiln_geometry_registry_add(r->geometry, label, data, err);
+    uint32_t id = lods ? kiln_geometry_registry_add_lods(r->geometry, label, data, err)
+                       : kiln_geometry_registry_add(r->geometry, label, data, err);
     return id ? id - 1 : KILN_INVALID_INDEX;
+}
+
+uint32_t kiln_renderer_mesh_lod_count(const kiln_renderer *r, uint32_t index) {
+    const kiln_geometry_info *info = index < UINT32_MAX ? kiln_geometry_registry_info(r->geometry, index + 1) : NULL;
+    return info ? info->lod_count : 0;
 }
 
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err) {
@@ -245,7 +250,6 @@ bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err
 
 bool kiln_renderer_replace_mesh(kiln_renderer *r, uint32_t index, const kiln_mesh_data *data, bool lods,
                                 kiln_error *err) {
-    (void)lods; /* levels of detail: Renderer III, in progress */
     uint32_t count = kiln_geometry_registry_count(r->geometry);
     if (index >= count)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: replace_mesh: index %u out of range (%u meshes)",
@@ -259,7 +263,7 @@ bool kiln_renderer_replace_mesh(kiln_renderer *r, uint32_t index, const kiln_mes
     if (!data || !kiln_mesh_data_validate(data, &why))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: replace_mesh: mesh %u '%s': %s", index,
                               info->label, data ? why.message : "data is NULL");
-    return kiln_geometry_registry_replace(r->geometry, index + 1, data, err);
+    return kiln_geometry_registry_replace_lods(r->geometry, index + 1, data, lods, err);
 }
 
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r) { return kiln_geometry_registry_count(r->geometry); }

@@ -6,6 +6,7 @@
  *   shadows.c           shadow views (the sun's cascades, the atlas), their blocks, the shading pass group
  *   cascades.c          cascade splits and stable fitting, CPU math only (cascades.h)
  *   shadow_atlas.c      spot and point light views in the shadow atlas, CPU math only (shadow_atlas.h)
+ *   lod_select.c        an instance's level of detail from its projected size, CPU math only (lod_select.h)
  *   ibl.c               the environment bake: image-based lighting textures (ibl.h)
  *   pipelines.c         the shared bind group layouts and the scene pipeline variant cache
  *   pass_timings.c      GPU time per pass: timestamp writes, resolve, non-blocking readback
@@ -92,7 +93,7 @@ void renderer_destroy_pipelines(kiln_renderer *r);
 
 /* One draw: consecutive visible instances with the same key, drawn with first_instance. */
 typedef struct render_batch {
-    uint32_t mesh, material, lod;
+    uint32_t mesh, material, lod; /* lod: the level drawn, below the mesh's lod_count */
     uint32_t first_instance, instance_count;
     kiln_render_pipeline depth_pipeline, color_pipeline;
 } render_batch;
@@ -278,6 +279,7 @@ struct kiln_renderer {
     scratch spheres;            /* kiln_vec4 per instance */
     scratch visible;            /* uint32_t per instance (one view at a time) */
     scratch keys;               /* uint64_t per instance (one view at a time) */
+    scratch lods;               /* uint8_t per instance: its level of detail (one view at a time) */
     scratch records;            /* KILN_INSTANCE_RECORD_SIZE per drawn instance, every view */
     scratch batches;            /* render_batch, every view */
     uint32_t record_count, batch_count;

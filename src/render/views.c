@@ -1,7 +1,8 @@
 /* Views: per frame on the CPU, the scene's bounding spheres are transformed once; then for each
- * view they are culled four at a time against its frustum, the visible instances sorted by a
- * collision-free key, the instance records written in that order (each view's run contiguous in
- * one buffer) and the sorted run cut into batches drawn with first_instance. Blended instances
+ * view they are culled four at a time against its frustum, each visible instance given its level
+ * of detail (lod_select.h), the visible instances sorted by a collision-free key, the instance
+ * records written in that order (each view's run contiguous in one buffer) and the sorted run
+ * cut into batches drawn with first_instance. Blended instances
  * follow, sorted back to front. A view draws its batches with the scene pipelines the batch's
  * material needs. A shadow view (a cascade) is culled and batched the same way, over the
  * instances that cast shadows. */
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lod_select.h"
 #include "renderer_internal.h"
 
 bool scratch_reserve(scratch *s, size_t bytes) {
@@ -91,7 +93,7 @@ bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln
                               mesh_count, r->material_count, n);
     if (!scratch_reserve(&r->spheres, (size_t)n * sizeof(kiln_vec4)) ||
         !scratch_reserve(&r->visible, (size_t)n * sizeof(uint32_t)) ||
-        !scratch_reserve(&r->keys, (size_t)n * sizeof(uint64_t)))
+        !scratch_reserve(&r->keys, (size_t)n * sizeof(uint64_t)) || !scratch_reserve(&r->lods, n))
         return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
     kiln_vec4 *spheres = r->spheres.data;
     for (uint32_t i = 0; i < n; i++) {
@@ -105,6 +107,20 @@ bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln
     return true;
 }
 
+/* The level of detail instance `inst` (world sphere `sphere`) draws in view `v`, by its projected
+ * size (lod_select.h). Shadow views take the camera's choice, so each instance casts the surface
+ * it is shaded with: a shadow drawn from another level would fall on, or miss, the drawn surface
+ * (acne or light leaks where the two differ), and a cascade's orthographic projection has no
+ * size-by-distance to choose by. The camera is always the frame's first view (frame.c). */
+static uint8_t instance_lod(const kiln_renderer *r, const render_view *v, const kiln_render_instance *inst,
+                            kiln_vec4 sphere) {
+    const render_view *chooser = v->shadow ? &r->views[0] : v;
+    if (chooser->shadow) return 0;
+    uint32_t levels = kiln_geometry_registry_info(r->geometry, inst->mesh + 1)->lod_count;
+    if (levels < 2) return 0;
+    return (uint8_t)kiln_lod_select(kiln_lod_screen_fraction(sphere, chooser->view, chooser->projection), levels);
+}
+
 /* The visible instances' sort keys: opaque and masked first, by (mesh, material, lod) scaled so
  * no two different tuples collide; blended after, far to near. Bit 63 separates the two runs,
  * the low 31 bits hold the instance index (a unique tiebreak). */
@@ -113,6 +129,7 @@ static bool sort_visible(kiln_renderer *r, const kiln_render_scene *scene, const
     const uint32_t *visible = r->visible.data;
     const kiln_vec4 *spheres = r->spheres.data;
     uint64_t *keys = r->keys.data;
+    uint8_t *lods = r->lods.data;
     uint64_t materials = r->material_count ? r->material_count : 1;
     for (uint32_t k = 0; k < visible_count; k++) {
         uint32_t i = visible[k];
@@ -121,13 +138,13 @@ static bool sort_visible(kiln_renderer *r, const kiln_render_scene *scene, const
             return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses removed material %u", i,
                                   inst->material);
         const kiln_gpu_material *m = &r->materials[inst->material].gpu;
+        lods[i] = instance_lod(r, v, inst, spheres[i]);
         uint64_t key;
         if (m->alpha_mode == KILN_ALPHA_BLEND) {
             float depth = -kiln_mat4_transform_point(v->view, (kiln_vec3){spheres[i].x, spheres[i].y, spheres[i].z}).z;
             key = (1ull << 63) | ((uint64_t)(0x7FFFFFFFu - (float_order(depth) >> 1)) << 31);
         } else {
-            uint64_t lod = 0;
-            uint64_t tuple = ((uint64_t)inst->mesh * materials + inst->material) * KILN_MESH_MAX_LODS + lod;
+            uint64_t tuple = ((uint64_t)inst->mesh * materials + inst->material) * KILN_MESH_MAX_LODS + lods[i];
             key = tuple << 31;
         }
         keys[k] = key | i;
@@ -138,10 +155,11 @@ static bool sort_visible(kiln_renderer *r, const kiln_render_scene *scene, const
 
 /* A new batch for the instance at record `record`, with the pipelines its material draws with
  * in the view: colour and depth for a camera view, the shadow pipeline alone for a shadow view. */
-static bool start_batch(kiln_renderer *r, const render_view *v, const kiln_render_instance *inst, uint32_t record,
-                        kiln_error *err) {
+static bool start_batch(kiln_renderer *r, const render_view *v, const kiln_render_instance *inst, uint32_t lod,
+                        uint32_t record, kiln_error *err) {
     const kiln_gpu_material *m = &r->materials[inst->material].gpu;
-    render_batch b = {.mesh = inst->mesh, .material = inst->material, .first_instance = record, .instance_count = 1};
+    render_batch b = {.mesh = inst->mesh, .material = inst->material, .lod = lod, .first_instance = record,
+                      .instance_count = 1};
     if (v->shadow) {
         b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_SHADOW), err);
         if (!b.depth_pipeline.id) return false;
@@ -201,6 +219,7 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
     if (!sort_visible(r, scene, v, visible_count, err)) return UINT32_MAX;
 
     const uint64_t *keys = r->keys.data;
+    const uint8_t *lods = r->lods.data;
     uint8_t *records = r->records.data;
     render_batch *all = r->batches.data;
     for (uint32_t k = 0; k < visible_count; k++) {
@@ -208,16 +227,16 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
         const kiln_render_instance *inst = &scene->instances[i];
         bool blended = keys[k] >> 63;
         uint32_t record = r->record_count++;
-        kiln_instance_record_pack(inst->transform, inst->material, 0, 0, -1, 0,
+        kiln_instance_record_pack(inst->transform, inst->material, 0, lods[i], -1, 0,
                                   records + (size_t)record * KILN_INSTANCE_RECORD_SIZE);
         render_batch *last = r->batch_count > v->first_batch ? &all[r->batch_count - 1] : NULL;
         /* Blended instances are each their own batch: their order is by depth, not by key. */
-        if (!blended && last && last->mesh == inst->mesh && last->material == inst->material &&
+        if (!blended && last && last->mesh == inst->mesh && last->material == inst->material && last->lod == lods[i] &&
             r->batch_count - v->first_batch == v->opaque_batch_count) {
             last->instance_count++;
             continue;
         }
-        if (!start_batch(r, v, inst, record, err)) return UINT32_MAX;
+        if (!start_batch(r, v, inst, lods[i], record, err)) return UINT32_MAX;
         if (!blended) v->opaque_batch_count = r->batch_count - v->first_batch;
     }
     v->batch_count = r->batch_count - v->first_batch;

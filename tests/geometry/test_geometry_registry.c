@@ -212,6 +212,68 @@ TEST(a_refused_replace_leaves_the_slot_untouched_and_names_it) {
     CHECK(untouched);
 }
 
+/* A dense sphere (3968 triangles, four levels with LODs) added with or without levels. */
+static uint32_t add_sphere(kiln_geometry_registry *reg, bool lods, kiln_error *err) {
+    kiln_mesh_data md = {0};
+    uint32_t id = 0;
+    if (kiln_mesh_uv_sphere(&md, 1.0f, 32, 64, err))
+        id = lods ? kiln_geometry_registry_add_lods(reg, "sphere", &md, err) : kiln_geometry_registry_add(reg, "sphere", &md, err);
+    kiln_mesh_data_free(&md);
+    return id;
+}
+
+TEST(add_lods_builds_levels_and_add_keeps_one) {
+    static const struct { const char *name; bool lods, sphere; uint32_t levels; } rows[] = {
+        {"registry-lods-1", true, true, KILN_MESH_MAX_LODS},
+        {"registry-lods-2", false, true, 1},
+        {"registry-lods-3", true, false, 1}, /* a cube's 12 triangles: below the threshold */
+    };
+    registry_env e;
+    ENV_OPEN(e);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kiln_error err = {0};
+        uint32_t id = 0;
+        if (rows[i].sphere) {
+            id = add_sphere(e.reg, rows[i].lods, &err);
+        } else {
+            kiln_mesh_data md = {0};
+            if (kiln_mesh_cube(&md, 0.5f, &err)) id = kiln_geometry_registry_add_lods(e.reg, "cube", &md, &err);
+            kiln_mesh_data_free(&md);
+        }
+        CHECK_MSG(id, "%s: %s", rows[i].name, err.message);
+        const kiln_geometry_info *info = kiln_geometry_registry_info(e.reg, id);
+        const kiln_mesh_data *data = kiln_geometry_registry_data(e.reg, id);
+        const kiln_mesh_lod *last = &info->lods[info->lod_count - 1];
+        CHECK_MSG(info->lod_count == rows[i].levels, "%s: %u levels", rows[i].name, info->lod_count);
+        CHECK_MSG(info->index_count == info->lods[0].index_count, "%s", rows[i].name);
+        /* The CPU copy's index array holds every level, ending with the last. */
+        CHECK_MSG(data->index_count == last->first_index + last->index_count, "%s", rows[i].name);
+    }
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(replace_of_an_id_added_with_lods_builds_them_again) {
+    registry_env e;
+    ENV_OPEN(e);
+    kiln_error err = {0};
+    uint32_t lodded = add_sphere(e.reg, true, &err), plain = add_sphere(e.reg, false, &err);
+    CHECK_MSG(lodded && plain, "%s", err.message);
+    kiln_mesh_data md = {0};
+    CHECK(kiln_mesh_uv_sphere(&md, 2.0f, 24, 48, &err));
+    bool replaced = kiln_geometry_registry_replace(e.reg, lodded, &md, &err) &&
+                    kiln_geometry_registry_replace(e.reg, plain, &md, &err);
+    uint32_t full = md.index_count;
+    kiln_mesh_data_free(&md);
+    const kiln_geometry_info *a = kiln_geometry_registry_info(e.reg, lodded), *b = kiln_geometry_registry_info(e.reg, plain);
+    uint32_t a_levels = a->lod_count, a_full = a->index_count, b_levels = b->lod_count, b_full = b->index_count;
+    ENV_CLOSE_CLEAN(e);
+    CHECK_MSG(replaced, "%s", err.message);
+    CHECK(a_levels > 1);
+    CHECK_EQ_INT(a_full, full);
+    CHECK_EQ_INT(b_levels, 1);
+    CHECK_EQ_INT(b_full, full);
+}
+
 TEST(add_replace_and_remove_make_no_gpu_object) {
     registry_env e;
     ENV_OPEN(e);
@@ -238,7 +300,8 @@ TEST(create_needs_resources) {
     kiln_geometry_registry_destroy(NULL);
 }
 
-TEST_MAIN(T(ids_are_dense_from_one),
+TEST_MAIN(T(add_lods_builds_levels_and_add_keeps_one), T(replace_of_an_id_added_with_lods_builds_them_again),
+          T(ids_are_dense_from_one),
           T(a_rejected_add_takes_no_id_and_names_the_label),
           T(an_add_without_a_label_is_called_mesh),
           T(the_registry_keeps_its_own_copy_of_the_mesh),

@@ -221,6 +221,60 @@ TEST(an_uploaded_mesh_records_counts_bounds_and_one_lod) {
     FIXTURE_CLOSE_CLEAN(f);
 }
 
+TEST(an_upload_with_levels_puts_every_level_in_one_index_buffer) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_mesh_data md;
+    kiln_mesh_lod lods[KILN_MESH_MAX_LODS];
+    kiln_error err = {0};
+    CHECK(kiln_mesh_uv_sphere(&md, 1.0f, 32, 64, NULL));
+    uint32_t count = kiln_mesh_data_build_lods(&md, lods, &err);
+    kiln_gpu_mesh mesh;
+    bool uploaded = count && kiln_gpu_mesh_upload_lods(f.res, &md, lods, count, "sphere", &mesh, &err);
+    uint32_t all_indices = md.index_count;
+    uint32_t *expected = malloc((size_t)all_indices * sizeof *expected), *read = malloc((size_t)all_indices * sizeof *read);
+    bool same = uploaded && expected && read;
+    if (same) memcpy(expected, md.indices, (size_t)all_indices * sizeof *expected);
+    kiln_mesh_data_free(&md);
+    same = same && read_back(f.res, mesh.indices, (size_t)all_indices * sizeof *read, read, &err) &&
+           memcmp(read, expected, (size_t)all_indices * sizeof *read) == 0;
+    free(expected);
+    free(read);
+    CHECK_MSG(uploaded, "%s", err.message);
+    CHECK_MSG(same, "%s", err.message);
+    CHECK_EQ_INT(mesh.lod_count, KILN_MESH_MAX_LODS);
+    CHECK(memcmp(mesh.lods, lods, sizeof lods) == 0);
+    CHECK_EQ_INT(mesh.index_count, lods[0].index_count);
+    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.indices), (uint64_t)all_indices * 4);
+    kiln_gpu_mesh_destroy(&mesh, f.res);
+    FIXTURE_CLOSE_CLEAN(f);
+}
+
+TEST(an_upload_refuses_levels_outside_the_indices) {
+    static const struct { const char *name; uint32_t count; kiln_mesh_lod lods[2]; const char *message; } rows[] = {
+        {"upload-lods-1", 0, {{0, 6, 0}}, "mesh 'square': 0 levels of detail, must be 1 to 4"},
+        {"upload-lods-2", 5, {{0, 6, 0}}, "mesh 'square': 5 levels of detail, must be 1 to 4"},
+        {"upload-lods-3", 2, {{0, 6, 0}, {3, 4, 0}}, "mesh 'square': level 1 has 4 indices, not a positive multiple of 3"},
+        {"upload-lods-4", 1, {{0, 0, 0}}, "mesh 'square': level 0 has 0 indices, not a positive multiple of 3"},
+        {"upload-lods-5", 2, {{0, 6, 0}, {3, 6, 0}}, "mesh 'square': level 1 spans indices 3..9, past the 6 indices"},
+    };
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kiln_mesh_data md;
+        make_distinct_square(&md, 0);
+        kiln_gpu_mesh mesh;
+        kiln_error err = {0};
+        bool uploaded = kiln_gpu_mesh_upload_lods(f.res, &md, rows[i].lods, rows[i].count, "square", &mesh, &err);
+        kiln_mesh_data_free(&md);
+        kiln_live_counts live = kiln_resources_live_counts(f.res);
+        CHECK_MSG(!uploaded, "%s", rows[i].name);
+        CHECK_MSG(strcmp(err.message, rows[i].message) == 0, "%s: \"%s\"", rows[i].name, err.message);
+        CHECK_MSG(live.buffers == 0, "%s", rows[i].name);
+    }
+    FIXTURE_CLOSE_CLEAN(f);
+}
+
 TEST(an_invalid_mesh_uploads_nothing) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
@@ -269,5 +323,7 @@ TEST_MAIN(T(vertex_layouts_describe_the_two_streams),
           T(packed_morph_deltas_are_two_vec4_per_vertex_per_target_vertex_major),
           T(uploaded_buffers_hold_exactly_the_packed_streams),
           T(an_uploaded_mesh_records_counts_bounds_and_one_lod),
+          T(an_upload_with_levels_puts_every_level_in_one_index_buffer),
+          T(an_upload_refuses_levels_outside_the_indices),
           T(an_invalid_mesh_uploads_nothing),
           T(an_upload_failing_half_way_leaves_nothing_alive))

@@ -14,7 +14,7 @@ debs=("$tmp"/kiln_*_amd64.deb)
 deb=${debs[0]}
 
 depends=$(dpkg-deb -f "$deb" Depends)
-for package in libc6 libjansson4 libstb0 libvulkan1 libstdc++6; do
+for package in libc6 libjansson4 libstb0 libmeshoptimizer2d libvulkan1 libstdc++6; do
     [[ ", $depends," == *", $package,"* ]] || fail "Depends '$depends' lacks $package"
 done
 [ "$(dpkg-deb -f "$deb" Recommends)" = mesa-vulkan-drivers ] || fail "Recommends is not mesa-vulkan-drivers"

@@ -216,6 +216,14 @@ TEST(replace_mesh_swaps_the_mesh_under_its_index_or_changes_nothing) {
     snprintf(unknown_message, sizeof unknown_message, "%s", err.message);
     const kiln_geometry_info *info = kiln_geometry_registry_info(kiln_renderer_geometry_registry(h.r), cube + 1);
     uint32_t vertices = info ? info->vertex_count : 0;
+    /* `lods` is chosen again at each replace. */
+    kiln_mesh_data sphere = {0};
+    CHECK(kiln_mesh_uv_sphere(&sphere, 1.0f, 32, 64, &err));
+    bool with_lods = kiln_renderer_replace_mesh(h.r, cube, &sphere, true, &err);
+    uint32_t levels_with = kiln_renderer_mesh_lod_count(h.r, cube);
+    bool without_lods = kiln_renderer_replace_mesh(h.r, cube, &sphere, false, &err);
+    uint32_t levels_without = kiln_renderer_mesh_lod_count(h.r, cube);
+    kiln_mesh_data_free(&sphere);
     kiln_mesh_data_free(&small);
     kiln_mesh_data_free(&large);
     kiln_mesh_data_free(&ragged);
@@ -231,6 +239,9 @@ TEST(replace_mesh_swaps_the_mesh_under_its_index_or_changes_nothing) {
     CHECK_STR_CONTAINS(removed_message, "renderer: replace_mesh: mesh 1 was removed (add_mesh takes its index again)");
     CHECK(!replaced_unknown);
     CHECK_STR_CONTAINS(unknown_message, "renderer: replace_mesh: index 7 out of range (2 meshes)");
+    CHECK(with_lods && without_lods);
+    CHECK_EQ_INT(levels_with, 4);
+    CHECK_EQ_INT(levels_without, 1);
 }
 
 TEST(a_refused_mesh_takes_no_index_and_names_its_label) {

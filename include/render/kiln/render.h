@@ -64,16 +64,23 @@ kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
  * streamed assets and the spec keeps mesh indices dense, so an instance still naming a reused
  * index draws the newcomer (docs/guides/render.md, Registries, says why the rules differ).
  * kiln_renderer_geometry_registry(r) reaches the registry for info and bounds. */
-/* With `lods`, a mesh of more than 64 triangles gets levels of detail at add (see
- * kiln_renderer_mesh_lod_count); without, it keeps the one level it was given. */
+/* With `lods`, a mesh of more than 64 triangles gets levels of detail at add
+ * (kiln_mesh_data_build_lods: up to 4, each half the triangles of the one before within 2% of
+ * error), and each instance draws the level its projected size picks (docs/guides/render.md);
+ * without, it keeps the one level it was given. */
 uint32_t kiln_renderer_add_mesh(kiln_renderer *r, const char *label, const kiln_mesh_data *data, bool lods,
                                 kiln_error *err);
 /* Fails, changing nothing, for an index out of range or removed ("renderer: replace_mesh: mesh 3
- * was removed ..."), data that does not validate (naming the index and label) or a failed upload. */
+ * was removed ..."), data that does not validate (naming the index and label) or a failed upload.
+ * `lods` as for add. */
 bool kiln_renderer_replace_mesh(kiln_renderer *r, uint32_t index, const kiln_mesh_data *data, bool lods,
                                 kiln_error *err);
+/* Frees mesh `index` (the next add reuses it); removing a removed index does nothing. */
 bool kiln_renderer_remove_mesh(kiln_renderer *r, uint32_t index, kiln_error *err);
+/* The indices handed out, removed ones included. */
 uint32_t kiln_renderer_mesh_count(const kiln_renderer *r);
+/* The levels of detail of mesh `index` (1 to KILN_MESH_MAX_LODS); 0 for an unknown or removed one. */
+uint32_t kiln_renderer_mesh_lod_count(const kiln_renderer *r, uint32_t index);
 kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r);
 
 /* Materials, with the registry rules of the spec:

@@ -50,6 +50,7 @@ const DEBUG_OVERDRAW: u32 = 3u;
 const DEBUG_ALBEDO: u32 = 4u;
 const DEBUG_CASCADES: u32 = 5u;
 const DEBUG_AO: u32 = 6u;
+const DEBUG_LOD: u32 = 7u;
 
 const PI: f32 = 3.14159265358979;
 

@@ -56,6 +56,7 @@ struct VertexOut {
     @location(2) tangent: vec4<f32>,
     @location(3) uv0: vec2<f32>,
     @location(4) uv1: vec2<f32>,
+    @location(5) @interpolate(flat) lod: u32, // the instance's level of detail, for the lod view
 };
 
 @vertex
@@ -69,6 +70,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.tangent = vec4<f32>((inst.model * vec4<f32>(v.tangent.xyz, 0.0)).xyz, v.tangent.w);
     out.uv0 = v.uv0;
     out.uv1 = v.uv1;
+    out.lod = (inst.params.y >> 8u) & 0xFFu;
     return out;
 }
 
@@ -165,6 +167,16 @@ fn cascade_tint(c: u32) -> vec3<f32> {
     }
 }
 
+// The lod view: green, blue, yellow, red for levels 0..3 (docs/guides/render.md).
+fn lod_tint(level: u32) -> vec3<f32> {
+    switch level {
+        case 0u: { return vec3<f32>(0.1, 0.9, 0.1); }
+        case 1u: { return vec3<f32>(0.1, 0.3, 1.0); }
+        case 2u: { return vec3<f32>(1.0, 0.9, 0.1); }
+        default: { return vec3<f32>(1.0, 0.1, 0.1); }
+    }
+}
+
 // The clusters view: lights per cluster from blue (none) through green (16) to red (32);
 // magenta where more than 32 lights touch the cluster (all of them still light it).
 fn heat(count: u32) -> vec3<f32> {
@@ -190,6 +202,11 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
     if (view.debug_mode == DEBUG_OVERDRAW) {
         return vec4<f32>(0.1, 0.1, 0.1, 1.0);
+    }
+    if (view.debug_mode == DEBUG_LOD) {
+        // Shaded by the interpolated normal towards the camera, so a coarser level's facets show.
+        let facing = max(dot(normalize(in.normal), normalize(view.camera_position - in.world_position)), 0.0);
+        return vec4<f32>(lod_tint(in.lod) * (0.35 + 0.65 * facing), 1.0);
     }
     let view_position = view.world_to_view * vec4<f32>(in.world_position, 1.0);
     let cluster = cluster_index(clusters, in.clip.xy, -view_position.z);

@@ -27,11 +27,13 @@ typedef struct kiln_gpu_mesh {
     kiln_buffer indices;       /* Index and Storage, u32 */
     kiln_buffer morph_deltas;  /* Storage; id 0 without morph targets */
     uint32_t vertex_count;     /* vertices in the vertex (and skin) buffer */
-    uint32_t index_count;      /* the full-detail count, lods[0].index_count */
+    uint32_t index_count;      /* the full-detail count, lods[0].index_count (the buffer holds
+                                * every level) */
     uint32_t morph_target_count; /* targets in morph_deltas; 0 without */
     bool skinned;              /* the mesh has a skin buffer */
     kiln_mesh_bounds bounds;   /* of the uploaded kiln_mesh_data */
-    uint32_t lod_count;        /* levels in lods; an upload gives one: the whole index range */
+    uint32_t lod_count;        /* levels in lods: 1 from kiln_gpu_mesh_upload (the whole index
+                                * range), those given to kiln_gpu_mesh_upload_lods */
     kiln_mesh_lod lods[KILN_MESH_MAX_LODS]; /* index ranges, full detail first */
 } kiln_gpu_mesh;
 
@@ -40,6 +42,12 @@ typedef struct kiln_gpu_mesh {
  * and *out is zeroed. */
 bool kiln_gpu_mesh_upload(kiln_resources *res, const kiln_mesh_data *md, const char *label, kiln_gpu_mesh *out,
                           kiln_error *err);
+/* The same with levels of detail: `lods` (1..KILN_MESH_MAX_LODS ranges, full detail first, as
+ * kiln_mesh_data_build_lods makes them) name ranges of md's index array, which is uploaded whole
+ * into the one index buffer. Fails naming the level whose range is not a positive multiple of 3
+ * indices inside the array. */
+bool kiln_gpu_mesh_upload_lods(kiln_resources *res, const kiln_mesh_data *md, const kiln_mesh_lod *lods,
+                               uint32_t lod_count, const char *label, kiln_gpu_mesh *out, kiln_error *err);
 /* Destroys the mesh's buffers and zeroes it; safe on a zeroed mesh. */
 void kiln_gpu_mesh_destroy(kiln_gpu_mesh *mesh, kiln_resources *res);
 

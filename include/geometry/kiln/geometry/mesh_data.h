@@ -168,7 +168,28 @@ size_t kiln_mesh_pack_morph_deltas(const kiln_mesh_data *md, void *out, size_t o
 typedef struct kiln_mesh_lod {
     uint32_t first_index;     /* offset into the index buffer, in indices */
     uint32_t index_count;     /* indices drawn, a multiple of 3 */
+    float error;              /* how far this level strays from full detail, relative to the
+                               * mesh's extent (meshoptimizer's measure); 0 for full detail */
 } kiln_mesh_lod;
+
+/* Levels of detail (mesh_lods.c, with meshoptimizer). */
+#define KILN_MESH_LOD_MIN_TRIANGLES 64 /* a mesh of this many triangles or fewer keeps one level */
+#define KILN_MESH_LOD_MAX_ERROR 0.02f  /* the error bound of every level, relative to the extent */
+
+/* Builds levels of detail into `md` itself, for a mesh of more than KILN_MESH_LOD_MIN_TRIANGLES:
+ *   - level 0 is the mesh's own triangles reordered for the vertex cache, and the vertices are
+ *     reordered for fetch locality (every per-vertex stream, the morph target deltas included,
+ *     moves together; vertices no triangle uses are dropped, so vertex_count may shrink);
+ *   - level k targets half the triangles of level k - 1, simplified from level 0 with borders
+ *     locked and at most KILN_MESH_LOD_MAX_ERROR of error, then reordered for the cache too;
+ *   - at most KILN_MESH_MAX_LODS levels; the build stops early when a level would keep more than
+ *     3/4 of the triangles of the one before (the error bound or the topology stalled it).
+ * md's index array becomes every level back to back (index_count their sum); lods[k] names
+ * level k's range. Simplification only picks among existing vertices, so each level draws from
+ * the one vertex array. A mesh at or below the triangle threshold is left as it is, with one
+ * level spanning its indices. Returns the level count (1..KILN_MESH_MAX_LODS), or 0 with the
+ * reason when the mesh does not validate or memory runs out; md is then unchanged. */
+uint32_t kiln_mesh_data_build_lods(kiln_mesh_data *md, kiln_mesh_lod lods[KILN_MESH_MAX_LODS], kiln_error *err);
 
 #ifdef __cplusplus
 }

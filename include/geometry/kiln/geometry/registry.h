@@ -33,7 +33,7 @@ typedef struct kiln_geometry_info {
     uint32_t morph_target_count; /* of the CPU copy */
     bool skinned;              /* the mesh has joints and weights */
     kiln_mesh_bounds bounds;   /* kiln_mesh_data_bounds of the CPU copy */
-    uint32_t lod_count;        /* 1: the whole index buffer */
+    uint32_t lod_count;        /* 1 (the whole index array) unless added with levels of detail */
     kiln_mesh_lod lods[KILN_MESH_MAX_LODS]; /* index ranges, full detail first */
 } kiln_geometry_info;
 
@@ -47,13 +47,23 @@ kiln_geometry_registry *kiln_geometry_registry_create(kiln_resources *res, kiln_
 void kiln_geometry_registry_destroy(kiln_geometry_registry *reg);
 
 /* Validates `data` (kiln_mesh_data_validate) and copies it; returns the id, or 0 with
- * "geometry '<label>': <reason>". Nothing reaches the GPU until the next sync. */
+ * "geometry '<label>': <reason>". Nothing reaches the GPU until the next sync. The mesh has one
+ * level of detail, its whole index array. */
 uint32_t kiln_geometry_registry_add(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data, kiln_error *err);
-/* Replaces the mesh under `id` with a copy of `data`, uploading it first when the old version is
- * on the GPU. Fails, leaving the id's CPU copy and GPU mesh as they were, for an unknown or
- * removed id ("unknown geometry id N"), a mesh that does not validate or an upload that fails
- * ("geometry N '<label>': <reason>"). */
+/* The same, then builds levels of detail into the copy (kiln_mesh_data_build_lods: reordered
+ * vertices, every level in its index array, one level for 64 triangles or fewer); info.lods names
+ * them and the GPU mesh draws them from one index buffer. A replace of this id builds them again. */
+uint32_t kiln_geometry_registry_add_lods(kiln_geometry_registry *reg, const char *label, const kiln_mesh_data *data,
+                                         kiln_error *err);
+/* Replaces the mesh under `id` with a copy of `data` (with levels of detail built when the id was
+ * added with them), uploading it first when the old version is on the GPU. Fails, leaving the
+ * id's CPU copy and GPU mesh as they were, for an unknown or removed id ("unknown geometry id
+ * N"), a mesh that does not validate or an upload that fails ("geometry N '<label>': <reason>"). */
 bool kiln_geometry_registry_replace(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, kiln_error *err);
+/* The same, choosing afresh whether the id has levels of detail (a success keeps that choice for
+ * later replaces): kiln_renderer_replace_mesh's `lods`. */
+bool kiln_geometry_registry_replace_lods(kiln_geometry_registry *reg, uint32_t id, const kiln_mesh_data *data, bool lods,
+                                         kiln_error *err);
 /* Releases the mesh's CPU copy and GPU mesh; the next add takes the id again. Fails for an
  * unknown or already removed id. */
 bool kiln_geometry_registry_remove(kiln_geometry_registry *reg, uint32_t id, kiln_error *err);
@@ -61,7 +71,8 @@ bool kiln_geometry_registry_remove(kiln_geometry_registry *reg, uint32_t id, kil
 /* The mesh's info, and its bounds alone; NULL for an id that is unknown or removed. */
 const kiln_geometry_info *kiln_geometry_registry_info(const kiln_geometry_registry *reg, uint32_t id);
 const kiln_mesh_bounds *kiln_geometry_registry_bounds(const kiln_geometry_registry *reg, uint32_t id);
-/* The CPU copy, the source of truth the GPU mesh is uploaded from. */
+/* The CPU copy, the source of truth the GPU mesh is uploaded from. With levels of detail its
+ * index array holds all of them back to back; info.lods names each one's range. */
 const kiln_mesh_data *kiln_geometry_registry_data(const kiln_geometry_registry *reg, uint32_t id);
 /* The highest id handed out so far: ids 1..count are live or removed, none is unknown. */
 uint32_t kiln_geometry_registry_count(const kiln_geometry_registry *reg);

@@ -51,6 +51,8 @@ typedef enum kiln_debug_mode {
     KILN_DEBUG_ALBEDO,    /* base colour */
     KILN_DEBUG_CASCADES,  /* the sun's shadow cascade of each pixel as a tint, darkened where shadowed */
     KILN_DEBUG_AO,        /* the ambient occlusion the ambient term is multiplied by, as grey */
+    KILN_DEBUG_LOD,       /* each instance's level of detail as a colour: green, blue, yellow, red
+                           * for levels 0..3, shaded by how directly the surface faces the camera */
     KILN_DEBUG_COUNT
 } kiln_debug_mode;
 
