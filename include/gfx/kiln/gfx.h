@@ -45,7 +45,7 @@ typedef struct kiln_gfx_desc {
 /* Told about a long wait for GPU work about every KILN_GFX_WAIT_REPORT_MS: what is awaited and
  * for how long so far, so a tool can show progress (kiln-render prints it). */
 typedef void (*kiln_gfx_wait_observer)(void *user, const char *what, double seconds);
-#define KILN_GFX_WAIT_REPORT_MS 2000
+#define KILN_GFX_WAIT_REPORT_MS 2000 /* how often a long GPU wait calls its observer, in ms */
 
 /* Optional features: requested at device creation only when the adapter has them. */
 typedef struct kiln_gfx_features {
