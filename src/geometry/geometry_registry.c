@@ -77,6 +77,7 @@ static kiln_geometry_info info_of(const kiln_mesh_data *md, const char *label, c
         .index_count = lods[0].index_count,
         .morph_target_count = md->morph_target_count,
         .skinned = kiln_mesh_data_has_skin(md),
+        .joint_count = kiln_mesh_data_joint_count(md),
         .bounds = kiln_mesh_data_bounds(md),
         .lod_count = lod_count,
     };

@@ -171,6 +171,16 @@ bool kiln_mesh_data_has_skin(const kiln_mesh_data *md) {
     return md && md->vertex_count > 0 && md->joints && md->weights;
 }
 
+/* Every index counts, weighted or not: a skinning shader reads all four joints of a vertex. */
+uint32_t kiln_mesh_data_joint_count(const kiln_mesh_data *md) {
+    if (!kiln_mesh_data_has_skin(md)) return 0;
+    uint32_t count = 0;
+    for (uint32_t v = 0; v < md->vertex_count; v++)
+        for (int j = 0; j < 4; j++)
+            if ((uint32_t)md->joints[v].j[j] + 1 > count) count = (uint32_t)md->joints[v].j[j] + 1;
+    return count;
+}
+
 bool kiln_mesh_data_compute_normals(kiln_mesh_data *md, kiln_error *err) {
     if (!md) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh: no vertices");
     /* Validation requires the normals stream, which is the one being computed: lend it a buffer

@@ -110,13 +110,14 @@ bool kiln_gpu_mesh_upload_lods(kiln_resources *res, const kiln_mesh_data *md, co
     };
     memcpy(m.lods, lods, lod_count * sizeof *lods);
     size_t n = md->vertex_count;
-    /* The vertex and index buffers are Storage as well, so a pass can pull vertices by index (the
-     * renderer's wireframe reads the corner of each triangle that way); the usage costs no memory. */
+    /* The vertex, skin and index buffers are Storage as well, so a pass can pull vertices by index
+     * (the renderer's wireframe reads the corner of each triangle, skinned, that way); the usage
+     * costs no memory. */
     m.vertices = make_buffer(res, name, "vertices", WGPUBufferUsage_Vertex | WGPUBufferUsage_Storage,
                              n * KILN_VERTEX_STRIDE, md, kiln_mesh_pack_vertices, NULL, err);
     bool ok = m.vertices.id != 0;
     if (ok && m.skinned) {
-        m.skin = make_buffer(res, name, "skin", WGPUBufferUsage_Vertex, n * KILN_SKIN_STRIDE, md, kiln_mesh_pack_skin,
+        m.skin = make_buffer(res, name, "skin", WGPUBufferUsage_Vertex | WGPUBufferUsage_Storage, n * KILN_SKIN_STRIDE, md, kiln_mesh_pack_skin,
                              NULL, err);
         ok = m.skin.id != 0;
     }

@@ -56,7 +56,8 @@ static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene,
            kiln_resources_write_buffer(r->res, r->lighting_uniform, 0, lighting_bytes, sizeof lighting_bytes, err);
 }
 
-/* Every view's view-projection into its pass-uniform slot, and the records of all views. */
+/* Every view's view-projection into its pass-uniform slot, and the records of all views (the
+ * object group rebuilt first when the instance buffer grew). */
 static bool upload_views(kiln_renderer *r, kiln_error *err) {
     for (uint32_t i = 0; i < r->view_count; i++) {
         const render_view *v = &r->views[i];
@@ -66,7 +67,7 @@ static bool upload_views(kiln_renderer *r, kiln_error *err) {
                                          sizeof pass_view, err))
             return false;
     }
-    if (!renderer_ensure_instance_capacity(r, r->record_count, err)) return false;
+    if (!renderer_ensure_instance_capacity(r, r->record_count, err) || !renderer_deform_bind(r, err)) return false;
     return !r->record_count || kiln_resources_write_buffer(r->res, r->instances, 0, r->records.data,
                                                      (size_t)r->record_count * KILN_INSTANCE_RECORD_SIZE, err);
 }
@@ -122,6 +123,9 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     /* Material bind groups hold registry views made once; the pixels behind them go up here. */
     if (!kiln_texture_registry_sync(r->texture_registry, err)) return false;
     if (!kiln_geometry_registry_sync(r->geometry, err)) return false;
+    /* Joint offsets and morph weights are checked before anything of the frame is recorded. */
+    if (!renderer_deform_prepare(r, scene, err)) return false;
+    renderer_alloc_mark(r, "joints and morph weights");
 
     kiln_camera camera = scene->camera;
     kiln_camera_set_viewport(&camera, width, height);

@@ -1,7 +1,8 @@
 /* The shared bind group layouts and the scene pipelines, a cache of variants keyed by
  * pipeline_key and built the first time a frame draws with one.
  *
- * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records), 2 material,
+ * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records,
+ * joints, a mesh's morph deltas, the morph weight slot by dynamic offset; deform.h), 2 material,
  * 3 pass: the cluster buffers, the pass view slot (dynamic offset), the sun's shadows (the
  * Shadows block, the cascade maps, the comparison sampler), the image-based lighting (ibl.h),
  * the ambient occlusion (binding 12) and the atlas shadows. Depth-only passes use the scene
@@ -22,8 +23,13 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 1, .visibility = all, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = KILN_LIGHTING_UNIFORM_SIZE},
     };
-    kiln_layout_entry object = {.binding = 0, .visibility = WGPUShaderStage_Vertex,
-                                .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER};
+    kiln_layout_entry object[4] = {
+        {.binding = 0, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 1, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 2, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 3, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
+         .min_binding_size = KILN_MORPH_WEIGHTS_SIZE},
+    };
     kiln_layout_entry pass[RENDER_PASS_GROUP_ENTRIES] = {
         {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = sizeof(kiln_cluster_uniform)},
@@ -46,7 +52,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 14, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D},
     };
     if (!(r->frame_layout = kiln_resources_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
-    if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", &object, 1, err)).id) return false;
+    if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", object, 4, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
     if (!(r->pass_layout = kiln_resources_create_bind_group_layout(res, "pass", pass, RENDER_PASS_GROUP_ENTRIES, err)).id) return false;
     kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
@@ -73,24 +79,29 @@ pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_materi
     return key | (m->alpha_mode == KILN_ALPHA_BLEND ? PIPELINE_BLEND : 0);
 }
 
-/* "forward blend double-sided", "depth prepass masked msaa 4", "shadow masked": the names Dawn's
- * messages use. */
+/* "forward blend double-sided", "depth prepass masked msaa 4", "shadow masked skinned": the names
+ * Dawn's messages use. */
 static void key_label(pipeline_key key, char *out, size_t size) {
     const char *kind = key & PIPELINE_SHADOW     ? (key & PIPELINE_MASKED ? "shadow masked" : "shadow")
                        : key & PIPELINE_DEPTH_ONLY ? (key & PIPELINE_MASKED ? "depth prepass masked" : "depth prepass")
                        : key & PIPELINE_BLEND    ? "forward blend"
                        : key & PIPELINE_OVERDRAW ? "forward overdraw"
                                                  : "forward opaque";
-    snprintf(out, size, "%s%s%s", kind, key & PIPELINE_DOUBLE_SIDED ? " double-sided" : "",
-             key & PIPELINE_MSAA4 ? " msaa 4" : "");
+    snprintf(out, size, "%s%s%s%s%s", kind, key & PIPELINE_DOUBLE_SIDED ? " double-sided" : "",
+             key & PIPELINE_MSAA4 ? " msaa 4" : "", key & PIPELINE_MORPHED ? " morphed" : "",
+             key & PIPELINE_SKINNED ? " skinned" : "");
 }
 
+/* The vertex entry point by the key's deformation bits: bit 0 skinned, bit 1 morphed. */
+static const char *const VERTEX_ENTRIES[4] = {"vs_main", "vs_skinned", "vs_morphed", "vs_morphed_skinned"};
+
 static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key key, const char *label) {
+    uint32_t deform = (key & PIPELINE_SKINNED ? 1u : 0u) | (key & PIPELINE_MORPHED ? 2u : 0u);
     kiln_render_pipeline_desc d = {
         .label = label,
         .layout = r->scene_layout,
         .shader = r->forward_program,
-        .vertex_entry = "vs_main",
+        .vertex_entry = VERTEX_ENTRIES[deform],
         .fragment_entry = "fs_main",
         .vertex_buffer_count = 1,
         .target_count = 1,
@@ -100,6 +111,10 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
         .sample_count = key & PIPELINE_MSAA4 ? 4 : 1,
     };
     d.vertex_buffers[0] = kiln_mesh_vertex_layout();
+    if (key & PIPELINE_SKINNED) {
+        d.vertex_buffer_count = 2;
+        d.vertex_buffers[1] = kiln_mesh_skin_layout();
+    }
     if (key & PIPELINE_BLEND) d.targets[0].blend = KILN_BLEND_ALPHA;
     if (key & PIPELINE_OVERDRAW) {
         d.targets[0].blend = KILN_BLEND_ADDITIVE;

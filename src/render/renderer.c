@@ -100,7 +100,8 @@ bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err) {
     return true;
 }
 
-/* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */
+/* Grows the instance buffer (by doubling) to hold `records`; renderer_deform_bind rebuilds the
+ * object group that binds it. */
 bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err) {
     if (records == 0) records = 1;
     if (r->instances.id && records <= r->instances_capacity) return true;
@@ -109,16 +110,8 @@ bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_
     kiln_buffer grown = kiln_resources_create_buffer(r->res, &(kiln_buffer_desc){.label = "instances", .size = cap * KILN_INSTANCE_RECORD_SIZE,
                                                .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst}, err);
     if (!grown.id) return false;
-    kiln_binding_resource entry = {.binding = 0, .buffer = grown};
-    kiln_bind_group group = kiln_resources_create_bind_group(r->res, "objects", r->object_layout, &entry, 1, err);
-    if (!group.id) {
-        kiln_resources_destroy_buffer(r->res, grown, NULL);
-        return false;
-    }
-    if (r->object_group.id) kiln_resources_destroy_bind_group(r->res, r->object_group, NULL);
     if (r->instances.id) kiln_resources_destroy_buffer(r->res, r->instances, NULL);
     r->instances = grown;
-    r->object_group = group;
     r->instances_capacity = cap;
     return true;
 }
@@ -181,7 +174,8 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
               (r->own_textures = kiln_texture_registry_create(res, err)) != NULL &&
               (r->geometry = kiln_geometry_registry_create(res, err)) != NULL &&
               kiln_default_textures_create(res, &r->defaults, err) && renderer_create_layouts(r, err) &&
-              create_buffers(r, err) && renderer_ensure_instance_capacity(r, 256, err) && create_features(r, err);
+              create_buffers(r, err) && renderer_ensure_instance_capacity(r, 256, err) && renderer_deform_create(r, err) &&
+              create_features(r, err);
     if (!ok) {
         kiln_renderer_destroy(r);
         return NULL;
@@ -202,7 +196,8 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     free(r->materials);
     sampler_cache_destroy(&r->samplers, res);
     kiln_texture_registry_destroy(r->own_textures); /* after the material groups binding its views */
-    kiln_bind_group groups[] = {r->pass_group, r->object_group, r->frame_group};
+    renderer_deform_destroy(r); /* the object groups, then the joint and weight buffers */
+    kiln_bind_group groups[] = {r->pass_group, r->frame_group};
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (groups[i].id) kiln_resources_destroy_bind_group(res, groups[i], NULL);
     if (r->instances.id) kiln_resources_destroy_buffer(res, r->instances, NULL);

@@ -3,6 +3,7 @@
  *   renderer.c          creation, teardown, settings, the mesh and material registries
  *   frame.c             one frame: sync, lights, uniforms, views, features declare, compile, execute
  *   views.c             per-view culling, sorting, batching and drawing
+ *   deform.c            skinning and morph targets: joint and weight buffers, object groups (deform.h)
  *   shadows.c           shadow views (the sun's cascades, the atlas), their blocks, the shading pass group
  *   cascades.c          cascade splits and stable fitting, CPU math only (cascades.h)
  *   shadow_atlas.c      spot and point light views in the shadow atlas, CPU math only (shadow_atlas.h)
@@ -21,6 +22,7 @@
 #include <kiln/shader/library.h>
 
 #include "clusters.h"
+#include "deform.h"
 #include "ibl.h"
 #include "shadow_atlas.h"
 #include "light_records.h"
@@ -67,6 +69,8 @@ enum {
     PIPELINE_OVERDRAW = 1u << 4,     /* debug overdraw: additive, depth test off */
     PIPELINE_MSAA4 = 1u << 5,        /* 4 samples per pixel (settings.msaa), else 1 */
     PIPELINE_SHADOW = 1u << 6,       /* depth only into a shadow map: both faces, negative slope-scaled bias */
+    PIPELINE_SKINNED = 1u << 7,      /* the skin stream on slot 1, a skinned vertex entry point */
+    PIPELINE_MORPHED = 1u << 8,      /* a morphing vertex entry point (deform.wgsl) */
 };
 
 typedef struct pipeline_cache_entry {
@@ -95,6 +99,8 @@ void renderer_destroy_pipelines(kiln_renderer *r);
 typedef struct render_batch {
     uint32_t mesh, material, lod; /* lod: the level drawn, below the mesh's lod_count */
     uint32_t first_instance, instance_count;
+    uint32_t deform;            /* its instances' KILN_INSTANCE_* flags (deform.c) */
+    uint32_t morph_slot;        /* a morphed batch's (one instance's) weight slot */
     kiln_render_pipeline depth_pipeline, color_pipeline;
 } render_batch;
 
@@ -224,7 +230,8 @@ void renderer_alloc_mark(kiln_renderer *r, const char *phase);
 /* After kiln_clusters_update: when the clusters replaced their index list (its generation
  * changed), rebuilds r->pass_group and drops the cached shading pass groups, which bind it. */
 bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err);
-/* Grows the instance buffer (by doubling) to hold `records`, rebuilding the object group. */
+/* Grows the instance buffer (by doubling) to hold `records`; renderer_deform_bind rebuilds the
+ * object group that binds it. */
 bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err);
 
 struct kiln_renderer {
@@ -252,7 +259,8 @@ struct kiln_renderer {
     kiln_bind_group frame_group;  /* group 0: the View and Lighting blocks */
     kiln_buffer instances;      /* storage; grows by doubling */
     uint64_t instances_capacity;/* records */
-    kiln_bind_group object_group;
+    kiln_bind_group object_group;  /* group 1 of meshes without morph targets (deform.c) */
+    renderer_deform deform;        /* joints, morph weights, the morphed meshes' groups */
     kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
     kiln_clusters *clusters;
     kiln_bind_group pass_group; /* cluster buffers, the pass-view slot, the shadow placeholder */

@@ -148,6 +148,13 @@ static const block_member INSTANCE_MEMBERS_[INSTANCE_MEMBERS] = {
 };
 const block_layout kiln_instance_block = {"Instance", KILN_INSTANCE_RECORD_SIZE, INSTANCE_MEMBERS_, INSTANCE_MEMBERS};
 
+enum { MORPH_WEIGHTS, MORPH_TARGET_COUNT, MORPH_MEMBERS };
+static const block_member MORPH_MEMBERS_[MORPH_MEMBERS] = {
+    [MORPH_WEIGHTS] = {"weights", 0, 4 * KILN_MAX_MORPH_WEIGHTS},
+    [MORPH_TARGET_COUNT] = {"target_count", 32, 4},
+};
+const block_layout kiln_morph_weights_block = {"MorphWeights", KILN_MORPH_WEIGHTS_SIZE, MORPH_MEMBERS_, MORPH_MEMBERS};
+
 /* The C structs the GPU reads as they are: their layouts come from the structs themselves. */
 #define MEMBER(type, wgsl, field) {wgsl, (uint32_t)offsetof(type, field), (uint32_t)sizeof(((type *)0)->field)}
 static const block_member LIGHT_MEMBERS_[] = {
@@ -180,6 +187,14 @@ static const block_member CLUSTER_LIST_HEADER_MEMBERS_[] = {
 static const block_layout CLUSTER_LIST_HEADER_BLOCK = {"ClusterListHeader", sizeof(kiln_cluster_list_header),
     CLUSTER_LIST_HEADER_MEMBERS_, sizeof CLUSTER_LIST_HEADER_MEMBERS_ / sizeof CLUSTER_LIST_HEADER_MEMBERS_[0]};
 #undef MEMBER
+
+/* A vertex of the skin stream, as the wireframe pulls it from storage: four u16 joints in two
+ * words, then the weights. */
+static const block_member SKIN_VERTEX_MEMBERS_[] = {
+    {"joints", KILN_SKIN_OFFSET_JOINTS, 8}, {"weights", KILN_SKIN_OFFSET_WEIGHTS, 16},
+};
+static const block_layout SKIN_VERTEX_BLOCK = {"SkinVertex", KILN_SKIN_STRIDE, SKIN_VERTEX_MEMBERS_,
+                                               sizeof SKIN_VERTEX_MEMBERS_ / sizeof SKIN_VERTEX_MEMBERS_[0]};
 
 /* A vertex of the mesh stream (kiln/geometry/mesh_data.h) as the wireframe pulls it from storage. */
 static const block_member MESH_VERTEX_MEMBERS_[] = {
@@ -337,6 +352,17 @@ void kiln_instance_record_pack(kiln_mat4 model, uint32_t material, uint32_t flag
     block_put(out, b, INSTANCE_PARAMS, params);
 }
 
+void kiln_morph_weights_pack(const float weights[KILN_MAX_MORPH_WEIGHTS], uint32_t target_count,
+                             uint8_t out[KILN_MORPH_WEIGHTS_SIZE]) {
+    float used[KILN_MAX_MORPH_WEIGHTS] = {0};
+    uint32_t count = target_count < KILN_MAX_MORPH_WEIGHTS ? target_count : KILN_MAX_MORPH_WEIGHTS;
+    for (uint32_t t = 0; t < count; t++) used[t] = weights[t];
+    memset(out, 0, KILN_MORPH_WEIGHTS_SIZE);
+    const block_layout *b = &kiln_morph_weights_block;
+    block_put(out, b, MORPH_WEIGHTS, used);
+    block_put(out, b, MORPH_TARGET_COUNT, &count);
+}
+
 /* ---- the check ------------------------------------------------------------------------------- */
 
 /* Every block a renderer program shares with C, by the program that declares it. */
@@ -347,6 +373,7 @@ static const struct {
     {"forward.wgsl", &kiln_view_block},
     {"forward.wgsl", &kiln_lighting_block},
     {"forward.wgsl", &kiln_instance_block},
+    {"forward.wgsl", &kiln_morph_weights_block},
     {"forward.wgsl", &kiln_pass_view_block},
     {"forward.wgsl", &kiln_shadows_block},
     {"forward.wgsl", &kiln_atlas_view_block},
@@ -370,6 +397,8 @@ static const struct {
     {"wireframe.wgsl", &kiln_instance_block},
     {"wireframe.wgsl", &kiln_pass_view_block},
     {"wireframe.wgsl", &MESH_VERTEX_BLOCK},
+    {"wireframe.wgsl", &SKIN_VERTEX_BLOCK},
+    {"wireframe.wgsl", &kiln_morph_weights_block},
 };
 #define SHARED_BLOCK_COUNT (sizeof SHARED_BLOCKS / sizeof SHARED_BLOCKS[0])
 

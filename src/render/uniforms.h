@@ -11,6 +11,8 @@
  *   Shadows   group 3 binding 5  the sun's cascades the shading passes sample (shadows.c)
  *   AtlasViews group 3 binding 13 the spot and point lights' views of the shadow atlas (shadows.c)
  *   Instance  group 1 binding 0  the instance records of every view (views.c)
+ *   MorphWeights group 1 binding 3  one morphed instance's weights and its mesh's target count,
+ *                                one 256-byte slot per morphed instance (deform.c)
  *   Bake      group 0 binding 0  of the environment bake, one slot per dispatch (ibl.c)
  *
  * Each block's layout is written once, as a block_layout (block_layout.h) its packer writes
@@ -33,6 +35,7 @@
 #define KILN_BLOOM_UNIFORM_SIZE 16
 #define KILN_AO_UNIFORM_SIZE 16
 #define KILN_INSTANCE_RECORD_SIZE 144
+#define KILN_MORPH_WEIGHTS_SIZE 48
 #define KILN_SHADOWS_UNIFORM_SIZE 304
 #define KILN_BAKE_UNIFORM_SIZE 80
 #define KILN_ATLAS_VIEW_SIZE 96
@@ -90,7 +93,7 @@ typedef struct kiln_bake_uniform_inputs {
 } kiln_bake_uniform_inputs;
 
 extern const block_layout kiln_view_block, kiln_lighting_block, kiln_post_block, kiln_bloom_block, kiln_ao_block,
-    kiln_pass_view_block, kiln_instance_block, kiln_shadows_block, kiln_bake_block, kiln_atlas_view_block,
+    kiln_pass_view_block, kiln_instance_block, kiln_morph_weights_block, kiln_shadows_block, kiln_bake_block, kiln_atlas_view_block,
     kiln_atlas_views_block;
 
 /* Each writes its whole block: every member, zero in the padding. */
@@ -112,6 +115,19 @@ void kiln_shadows_uniform_pack(const kiln_cascade *cascades, uint32_t count, uin
 void kiln_atlas_view_pack(const kiln_shadow_view *v, uint32_t atlas_size, uint32_t tile_size,
                           uint8_t out[KILN_ATLAS_VIEW_SIZE]);
 void kiln_pass_view_pack(kiln_mat4 view_projection, uint8_t out[KILN_PASS_VIEW_SIZE]);
+/* The MorphWeights block: the first `target_count` of `weights` (the rest written as zero) and
+ * the count, which tells the shader how the mesh's deltas are laid out. */
+void kiln_morph_weights_pack(const float weights[KILN_MAX_MORPH_WEIGHTS], uint32_t target_count,
+                             uint8_t out[KILN_MORPH_WEIGHTS_SIZE]);
+
+/* The instance record's flags (params.y, below the LOD in bits 8..15): what the vertex stage
+ * does to the instance's mesh. Skinned only with a joint palette (joint_offset >= 0); morphed
+ * whenever the mesh has morph targets. */
+enum { KILN_INSTANCE_SKINNED = 1u << 0, KILN_INSTANCE_MORPHED = 1u << 1 };
+
+/* Morph weight slots: one per morphed instance, KILN_MORPH_SLOT_SIZE bytes apart (the dynamic
+ * offset alignment), each holding a MorphWeights block. */
+#define KILN_MORPH_SLOT_SIZE 256
 
 /* Writes one instance record: model, normal matrix, params (material, flags | lod << 8, joint
  * offset, morph slot). */

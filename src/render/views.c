@@ -153,23 +153,26 @@ static bool sort_visible(kiln_renderer *r, const kiln_render_scene *scene, const
     return true;
 }
 
-/* A new batch for the instance at record `record`, with the pipelines its material draws with
- * in the view: colour and depth for a camera view, the shadow pipeline alone for a shadow view. */
-static bool start_batch(kiln_renderer *r, const render_view *v, const kiln_render_instance *inst, uint32_t lod,
-                        uint32_t record, kiln_error *err) {
+/* A new batch for scene instance `instance` at record `record`, drawing level `lod`, with the
+ * pipelines its material and its deformation draw with in the view: colour and depth for a camera
+ * view, the shadow pipeline alone for a shadow view. */
+static bool start_batch(kiln_renderer *r, const render_view *v, const kiln_render_instance *inst, uint32_t instance,
+                        uint32_t lod, uint32_t record, kiln_error *err) {
     const kiln_gpu_material *m = &r->materials[inst->material].gpu;
     render_batch b = {.mesh = inst->mesh, .material = inst->material, .lod = lod, .first_instance = record,
                       .instance_count = 1};
+    renderer_deform_start_batch(r, instance, &b);
+    pipeline_key deform = renderer_deform_key(b.deform);
     if (v->shadow) {
-        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_SHADOW), err);
+        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_SHADOW) | deform, err);
         if (!b.depth_pipeline.id) return false;
         ((render_batch *)r->batches.data)[r->batch_count++] = b;
         return true;
     }
-    b.color_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_COLOR), err);
+    b.color_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_COLOR) | deform, err);
     if (!b.color_pipeline.id) return false;
     if (m->alpha_mode != KILN_ALPHA_BLEND) {
-        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_DEPTH), err);
+        b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_DEPTH) | deform, err);
         if (!b.depth_pipeline.id) return false;
     }
     ((render_batch *)r->batches.data)[r->batch_count++] = b;
@@ -227,16 +230,16 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
         const kiln_render_instance *inst = &scene->instances[i];
         bool blended = keys[k] >> 63;
         uint32_t record = r->record_count++;
-        kiln_instance_record_pack(inst->transform, inst->material, 0, lods[i], -1, 0,
-                                  records + (size_t)record * KILN_INSTANCE_RECORD_SIZE);
+        renderer_deform_pack_record(r, inst, i, lods[i], records + (size_t)record * KILN_INSTANCE_RECORD_SIZE);
         render_batch *last = r->batch_count > v->first_batch ? &all[r->batch_count - 1] : NULL;
-        /* Blended instances are each their own batch: their order is by depth, not by key. */
+        /* Blended instances are each their own batch: their order is by depth, not by key; so is a
+         * morphed instance, whose weights are its own slot. */
         if (!blended && last && last->mesh == inst->mesh && last->material == inst->material && last->lod == lods[i] &&
-            r->batch_count - v->first_batch == v->opaque_batch_count) {
+            renderer_deform_joins_batch(r, i, last) && r->batch_count - v->first_batch == v->opaque_batch_count) {
             last->instance_count++;
             continue;
         }
-        if (!start_batch(r, v, inst, lods[i], record, err)) return UINT32_MAX;
+        if (!start_batch(r, v, inst, i, lods[i], record, err)) return UINT32_MAX;
         if (!blended) v->opaque_batch_count = r->batch_count - v->first_batch;
     }
     v->batch_count = r->batch_count - v->first_batch;
@@ -244,11 +247,11 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
     return r->view_count++;
 }
 
-/* Groups 0, 1 and 3; group 3's dynamic offset selects the pass view slot the pass renders from. */
+/* Groups 0 and 3; group 3's dynamic offset selects the pass view slot the pass renders from.
+ * Group 1 is bound per batch (renderer_deform_bind_objects). */
 static void bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, kiln_bind_group pass_group, uint32_t slot) {
     uint32_t offset = slot * KILN_PASS_SLOT_SIZE;
     kiln_render_pass_set_bind_group(pass, 0, r->frame_group, NULL, 0, NULL);
-    kiln_render_pass_set_bind_group(pass, 1, r->object_group, NULL, 0, NULL);
     kiln_render_pass_set_bind_group(pass, 3, pass_group, &offset, 1, NULL);
 }
 
@@ -260,6 +263,7 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
     bind_scene_groups(r, pass, depth_only ? r->pass_group : pass_group, v->slot);
     kiln_render_pipeline bound = {0};
     uint32_t bound_mesh = UINT32_MAX, bound_material = UINT32_MAX;
+    object_binding objects = {0};
     for (uint32_t b = first; b < end && !pass->failed; b++) {
         const render_batch *batch = &batches[b];
         /* The frame's geometry sync put every live mesh on the GPU, so this uploads nothing. */
@@ -269,6 +273,7 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
             kiln_render_pass_fail(pass, &why);
             break;
         }
+        if (!renderer_deform_bind_objects(r, pass, batch, mesh, &objects)) break;
         kiln_render_pipeline p = depth_only ? batch->depth_pipeline : batch->color_pipeline;
         if (p.id != bound.id) {
             kiln_render_pass_set_pipeline(pass, p, NULL);
@@ -280,6 +285,7 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
         }
         if (batch->mesh != bound_mesh) {
             kiln_render_pass_set_vertex_buffer(pass, 0, mesh->vertices, 0, NULL);
+            if (mesh->skinned) kiln_render_pass_set_vertex_buffer(pass, 1, mesh->skin, 0, NULL);
             kiln_render_pass_set_index_buffer(pass, mesh->indices, WGPUIndexFormat_Uint32, 0, NULL);
             bound_mesh = batch->mesh;
         }

@@ -102,6 +102,9 @@ static bool import_instances(import_context *c, const mesh_table *t) {
             kiln_render_instance *inst = &out->instances[n];
             inst->mesh = t->ids[t->first[node->mesh] + p];
             inst->transform = node->world;
+            /* The bind pose: the loader reads no skins or animations, so there is no joint palette
+             * to index. The morph weights stay zero (the base shape): it loads no morph targets. */
+            inst->joint_offset = -1;
             model_bounds[n] = kiln_mesh_data_bounds(&mesh->primitives[p].mesh);
             ok = import_material_index(c, mesh->primitives[p].material, &inst->material);
         }

@@ -1,5 +1,6 @@
 /* The allocation-free steady state: a representative scene (the demo scene plus 320 instances
- * over 4 meshes x 8 materials, and 40 point lights) renders 90 warm-up frames, then 60 frames in
+ * over 4 meshes x 8 materials, three skinned and three morphed cubes posed anew each frame, and
+ * 40 point lights) renders 90 warm-up frames, then 60 frames in
  * which kiln itself must not allocate once, with the default settings (the sun's cascaded shadows
  * on) and with anti-aliasing on. The cascade maps are 512 texels square rather than 2048, and the
  * atlas 1024 rather than 4096: the test counts allocations, which do not depend on the maps' size,
@@ -37,6 +38,21 @@ static uint32_t add_environment_map(kiln_renderer *r, kiln_error *err) {
     return kiln_texture_registry_add(kiln_renderer_texture_registry(r), &d, err);
 }
 
+/* Frame `frame`'s joint palette (two 2-joint poses: joint 1 swinging) and morph weights. */
+static void animate(kiln_render_scene *scene, kiln_render_instance *deformed, uint32_t count, kiln_mat4 joints[4], int frame) {
+    float t = (float)frame * 0.05f;
+    for (int pose = 0; pose < 2; pose++) {
+        joints[pose * 2] = kiln_mat4_identity();
+        joints[pose * 2 + 1] = kiln_mat4_from_quat(kiln_quat_from_axis_angle((kiln_vec3){0, 0, 1}, 0.5f * sinf(t + (float)pose)));
+    }
+    scene->joints = joints;
+    scene->joint_count = 4;
+    for (uint32_t i = 3; i < count; i++) {
+        deformed[i].morph_weights[0] = 0.5f + 0.5f * sinf(t + (float)i);
+        deformed[i].morph_weights[1] = 0.5f + 0.5f * cosf(t * 0.7f + (float)i);
+    }
+}
+
 /* equirect: light the scene with a map instead of the procedural sky. */
 static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings *settings, bool equirect) {
     gfx_fixture f;
@@ -57,6 +73,27 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     meshes[1] = kiln_renderer_add_mesh(r, "small sphere", &md, false, &err);
     kiln_mesh_data_free(&md);
     meshes[2] = 1, meshes[3] = 2; /* the demo's sphere and cube */
+    /* A skinned cube (its upper half on joint 1) and a morphed cube (two targets). */
+    kiln_mesh_data cube = {0};
+    CHECK(kiln_mesh_cube(&cube, 0.2f, &err));
+    cube.joints = calloc(cube.vertex_count, sizeof *cube.joints);
+    cube.weights = calloc(cube.vertex_count, sizeof *cube.weights);
+    for (uint32_t v = 0; v < cube.vertex_count; v++) {
+        cube.joints[v].j[0] = cube.positions[v].y > 0 ? 1 : 0;
+        cube.weights[v] = (kiln_vec4){1, 0, 0, 0};
+    }
+    uint32_t skinned = kiln_renderer_add_mesh(r, "skinned cube", &cube, false, &err);
+    CHECK_MSG(skinned != KILN_INVALID_INDEX, "%s", err.message);
+    free(cube.joints), free(cube.weights);
+    cube.joints = NULL, cube.weights = NULL;
+    for (int t = 0; t < 2; t++) {
+        kiln_morph_target *target = kiln_mesh_data_add_morph_target(&cube, &err);
+        CHECK_MSG(target, "%s", err.message);
+        for (uint32_t v = 0; v < cube.vertex_count; v++) target->position_deltas[v] = kiln_vec3_scale(cube.normals[v], 0.1f * (float)(t + 1));
+    }
+    uint32_t morphed = kiln_renderer_add_mesh(r, "morphed cube", &cube, false, &err);
+    CHECK_MSG(morphed != KILN_INVALID_INDEX, "%s", err.message);
+    kiln_mesh_data_free(&cube);
     uint32_t materials[8];
     for (int i = 0; i < 8; i++) {
         kiln_material m = kiln_material_default("variety");
@@ -66,8 +103,8 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
         materials[i] = kiln_renderer_add_material(r, &m, &err);
         CHECK_MSG(materials[i] != KILN_INVALID_INDEX, "%s", err.message);
     }
-    enum { EXTRA = 320, LIGHTS = 40 };
-    uint32_t total = demo.scene.instance_count + EXTRA;
+    enum { EXTRA = 320, LIGHTS = 40, DEFORMED = 6 };
+    uint32_t total = demo.scene.instance_count + EXTRA + DEFORMED;
     kiln_render_instance *instances = calloc(total, sizeof *instances);
     memcpy(instances, demo.instances, demo.scene.instance_count * sizeof *instances);
     for (uint32_t i = 0; i < EXTRA; i++) {
@@ -76,6 +113,15 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
             .mesh = meshes[i % 4], .material = materials[(i / 4) % 8],
             .transform = kiln_mat4_translation((kiln_vec3){x, 0.2f, z})};
     }
+    /* Three skinned cubes (two posed from the palette, one in its bind pose) and three morphed
+     * ones, posed and weighted anew every frame. */
+    static const int32_t JOINT_OFFSETS[DEFORMED] = {0, 2, -1, -1, -1, -1};
+    kiln_render_instance *deformed = &instances[demo.scene.instance_count + EXTRA];
+    for (uint32_t i = 0; i < DEFORMED; i++)
+        deformed[i] = (kiln_render_instance){.mesh = i < 3 ? skinned : morphed, .material = materials[i % 6],
+                                             .transform = kiln_mat4_translation((kiln_vec3){(float)i * 0.6f - 1.5f, 0.2f, 2.2f}),
+                                             .joint_offset = JOINT_OFFSETS[i]};
+    kiln_mat4 joints[4];
     kiln_light lights[1 + LIGHTS];
     lights[0] = demo.lights[0];
     for (int i = 0; i < LIGHTS; i++)
@@ -104,6 +150,7 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
 
     bool ok = true;
     for (int i = 0; i < WARMUP && ok; i++) {
+        animate(&scene, deformed, DEFORMED, joints, i);
         ok = kiln_renderer_render(r, &scene, raw, &err);
         /* Let the GPU keep up, as a presenting application would. */
         if (i % 10 == 9) kiln_gfx_wait_for_queue(f.gfx, NULL);
@@ -115,6 +162,7 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
      * (each frame, as an overlay would) is part of the steady frame. */
     uint32_t timed_passes = 0;
     for (int i = 0; i < MEASURED && ok; i++) {
+        animate(&scene, deformed, DEFORMED, joints, WARMUP + i);
         ok = kiln_renderer_render(r, &scene, raw, &err);
         timed_passes += kiln_renderer_pass_timings(r).count;
     }

@@ -13,7 +13,9 @@
  *
  * The pass tests against the prepass depth without writing, with a tiny bias towards the camera,
  * so only visible edges show and an edge never fights the surface it lies on; it culls back faces
- * as the material does. Its pipelines (by cull mode and sample count) and its per-mesh bind groups
+ * as the material does. Skinned and morphed instances deform exactly as the forward passes deform
+ * them (shaders/deform.wgsl, the record's flags choosing). Its pipelines (by cull mode and sample
+ * count) and its per-mesh bind groups
  * are built the first frame that needs them, so with wireframe off nothing of it exists, and a
  * steady frame with it on creates and allocates nothing. Declared last of the passes drawing
  * `hdr`, it is the one that resolves a multisampled hdr into `hdr resolved`. */
@@ -34,7 +36,7 @@ enum { WIRE_DOUBLE_SIDED = 1, WIRE_MSAA4 = 2, WIRE_VARIANTS = 4 };
 /* A mesh's storage group, tagged by the buffers it names: a mesh uploaded again (replaced, or a
  * removed index reused) has new buffers, so its group is made again. */
 typedef struct wire_mesh_group {
-    kiln_buffer vertices, indices;
+    kiln_buffer vertices, indices, skin;
     kiln_bind_group group;
 } wire_mesh_group;
 
@@ -67,12 +69,13 @@ static bool wireframe_begin(wireframe_state *s, kiln_error *err) {
     if (s->layout.id) return true;
     kiln_renderer *r = s->r;
     if (!s->program.id && !(s->program = kiln_shader_library_load(r->library, "wireframe.wgsl", err)).id) return false;
-    kiln_layout_entry mesh[2] = {
+    kiln_layout_entry mesh[3] = {
         {.binding = 0, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 1, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
+        {.binding = 2, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
     };
     if (!s->mesh_layout.id &&
-        !(s->mesh_layout = kiln_resources_create_bind_group_layout(r->res, "wireframe mesh", mesh, 2, err)).id)
+        !(s->mesh_layout = kiln_resources_create_bind_group_layout(r->res, "wireframe mesh", mesh, 3, err)).id)
         return false;
     kiln_bind_group_layout groups[4] = {r->frame_layout, r->object_layout, s->mesh_layout, r->pass_layout};
     return (s->layout = kiln_resources_create_pipeline_layout(r->res, "wireframe", groups, 4, err)).id != 0;
@@ -117,26 +120,32 @@ static kiln_bind_group mesh_group(wireframe_state *s, uint32_t index, const kiln
         s->mesh_capacity = capacity;
     }
     wire_mesh_group *g = &s->meshes[index];
-    if (g->group.id && g->vertices.id == mesh->vertices.id && g->indices.id == mesh->indices.id) return g->group;
+    /* A mesh without a skin binds its vertex buffer in the skin's place: the shader reads the
+     * skin only for skinned instances. */
+    kiln_buffer skin = mesh->skinned ? mesh->skin : mesh->vertices;
+    if (g->group.id && g->vertices.id == mesh->vertices.id && g->indices.id == mesh->indices.id && g->skin.id == skin.id)
+        return g->group;
     /* A storage binding is limited in size where a vertex buffer is not: say so rather than let
      * Dawn refuse the group. */
     uint64_t limit = r->gfx->limits.maxStorageBufferBindingSize;
-    const kiln_buffer buffers[2] = {mesh->vertices, mesh->indices};
-    for (int i = 0; i < 2; i++) {
+    static const char *const names[3] = {"vertex", "index", "skin"};
+    const kiln_buffer buffers[3] = {mesh->vertices, mesh->indices, skin};
+    for (int i = 0; i < 3; i++) {
         uint64_t size = kiln_resources_buffer_size(r->res, buffers[i]);
         if (limit && size > limit) {
             kiln_error_set(err, KILN_ERR_CAPACITY,
                            "mesh %u: its %llu-byte %s buffer exceeds the device's storage binding size of %llu bytes, "
                            "which the wireframe reads it through",
-                           index, (unsigned long long)size, i ? "index" : "vertex", (unsigned long long)limit);
+                           index, (unsigned long long)size, names[i], (unsigned long long)limit);
             return (kiln_bind_group){0};
         }
     }
-    kiln_binding_resource entries[2] = {{.binding = 0, .buffer = mesh->vertices}, {.binding = 1, .buffer = mesh->indices}};
-    kiln_bind_group made = kiln_resources_create_bind_group(r->res, "wireframe mesh", s->mesh_layout, entries, 2, err);
+    kiln_binding_resource entries[3] = {{.binding = 0, .buffer = mesh->vertices}, {.binding = 1, .buffer = mesh->indices},
+                                        {.binding = 2, .buffer = skin}};
+    kiln_bind_group made = kiln_resources_create_bind_group(r->res, "wireframe mesh", s->mesh_layout, entries, 3, err);
     if (!made.id) return made;
     if (g->group.id) kiln_resources_destroy_bind_group(r->res, g->group, NULL);
-    *g = (wire_mesh_group){.vertices = mesh->vertices, .indices = mesh->indices, .group = made};
+    *g = (wire_mesh_group){.vertices = mesh->vertices, .indices = mesh->indices, .skin = skin, .group = made};
     return made;
 }
 
@@ -150,16 +159,19 @@ static void record_wireframe(kiln_fg_context *ctx, void *user) {
     if (!v->batch_count || !wireframe_begin(s, &ctx->error)) return;
     uint32_t offset = v->slot * KILN_PASS_SLOT_SIZE;
     kiln_render_pass_set_bind_group(pass, 0, r->frame_group, NULL, 0, NULL);
-    kiln_render_pass_set_bind_group(pass, 1, r->object_group, NULL, 0, NULL);
     kiln_render_pass_set_bind_group(pass, 3, r->pass_group, &offset, 1, NULL);
     const render_batch *batches = (const render_batch *)r->batches.data + v->first_batch;
     uint32_t msaa = r->settings.msaa == 4 ? WIRE_MSAA4 : 0;
     kiln_render_pipeline bound = {0};
     uint32_t bound_mesh = UINT32_MAX;
+    object_binding objects = {0};
     for (uint32_t b = 0; b < v->batch_count && !pass->failed; b++) {
         const render_batch *batch = &batches[b];
         const kiln_gpu_mesh *mesh = kiln_geometry_registry_gpu_mesh(r->geometry, batch->mesh + 1, &ctx->error);
         if (!mesh) return;
+        /* Skinned and morphed instances deform as in the forward passes: the same joints and
+         * weight slot at group 1, the skin stream pulled from group 2. */
+        if (!renderer_deform_bind_objects(r, pass, batch, mesh, &objects)) return;
         uint32_t variant = msaa | (r->materials[batch->material].gpu.double_sided ? WIRE_DOUBLE_SIDED : 0);
         kiln_render_pipeline p = wire_pipeline(s, variant, &ctx->error);
         if (!p.id) return;

@@ -1,12 +1,15 @@
 // Forward+ shading: the scene's opaque and blended geometry lit by the sun (through its cascaded
 // shadows), the clustered point and spot lights (through their atlas shadows) and the
 // environment's image-based lighting, occluded by the screen-space ambient occlusion. Also the
-// depth-only entry points of the prepass and the shadow maps (vs_main + fs_masked / no fragment).
+// depth-only entry points of the prepass and the shadow maps (vs_* + fs_masked / no fragment).
+// The vertex entry points (vs_main, vs_skinned, vs_morphed, vs_morphed_skinned) deform through
+// deform.wgsl.
 #include "common.wgsl"
 #include "material.wgsl"
 #include "brdf.wgsl"
 #include "lights.wgsl"
 #include "shadows.wgsl"
+#include "deform.wgsl"
 
 @group(3) @binding(0) var<uniform> clusters: ClusterUniform;
 @group(3) @binding(1) var<storage, read> lights: array<Light>;
@@ -40,11 +43,18 @@ const PREFILTERED_MIPS: f32 = 6.0; // KILN_IBL_PREFILTERED_MIPS
 
 struct VertexIn {
     @builtin(instance_index) instance: u32,
+    @builtin(vertex_index) vertex: u32,   // the index's value: which vertex's morph deltas
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) tangent: vec4<f32>,
     @location(3) uv0: vec2<f32>,
     @location(4) uv1: vec2<f32>,
+};
+
+// The skin stream on vertex slot 1, for the skinned entry points only.
+struct SkinIn {
+    @location(5) joints: vec4<u32>,
+    @location(6) weights: vec4<f32>,
 };
 
 struct VertexOut {
@@ -59,19 +69,51 @@ struct VertexOut {
     @location(5) @interpolate(flat) lod: u32, // the instance's level of detail, for the lod view
 };
 
-@vertex
-fn vs_main(v: VertexIn) -> VertexOut {
+fn rest_vertex(v: VertexIn) -> DeformedVertex {
+    return DeformedVertex(v.position, v.normal, v.tangent.xyz);
+}
+
+fn skinned(v: VertexIn, s: SkinIn, rest: DeformedVertex) -> DeformedVertex {
+    let joint_offset = instances[v.instance].params.z;
+    return skin_vertex(rest, skin_matrix(joint_offset, s.joints, s.weights));
+}
+
+// Model to world to clip, the same for every entry point below: each pipeline picks its entry
+// point by the mesh (pipelines.c, PIPELINE_SKINNED and PIPELINE_MORPHED), and every pass drawing
+// an instance uses the same one.
+fn place_vertex(v: VertexIn, d: DeformedVertex) -> VertexOut {
     let inst = instances[v.instance];
-    let world = inst.model * vec4<f32>(v.position, 1.0);
+    let world = inst.model * vec4<f32>(d.position, 1.0);
     var out: VertexOut;
     out.clip = pass_view.view_projection * world;
     out.world_position = world.xyz;
-    out.normal = (inst.normal_matrix * vec4<f32>(v.normal, 0.0)).xyz;
-    out.tangent = vec4<f32>((inst.model * vec4<f32>(v.tangent.xyz, 0.0)).xyz, v.tangent.w);
+    out.normal = (inst.normal_matrix * vec4<f32>(d.normal, 0.0)).xyz;
+    out.tangent = vec4<f32>((inst.model * vec4<f32>(d.tangent, 0.0)).xyz, v.tangent.w);
     out.uv0 = v.uv0;
     out.uv1 = v.uv1;
     out.lod = (inst.params.y >> 8u) & 0xFFu;
     return out;
+}
+
+@vertex
+fn vs_main(v: VertexIn) -> VertexOut {
+    return place_vertex(v, rest_vertex(v));
+}
+
+@vertex
+fn vs_skinned(v: VertexIn, s: SkinIn) -> VertexOut {
+    return place_vertex(v, skinned(v, s, rest_vertex(v)));
+}
+
+@vertex
+fn vs_morphed(v: VertexIn) -> VertexOut {
+    return place_vertex(v, morph_vertex(rest_vertex(v), v.vertex));
+}
+
+// glTF's order: the morph targets deform the bind pose, the skin moves the result.
+@vertex
+fn vs_morphed_skinned(v: VertexIn, s: SkinIn) -> VertexOut {
+    return place_vertex(v, skinned(v, s, morph_vertex(rest_vertex(v), v.vertex)));
 }
 
 // Depth prepass for alpha-masked materials: discard what the cutoff removes.

@@ -5,7 +5,11 @@
 // triangle corner whose barycentric coordinate is 1 (ranges start on whole triangles). The
 // fragment stage measures the distance to the nearest edge in pixels through the barycentrics'
 // screen-space gradients and covers a WIRE_WIDTH-pixel band around each edge, antialiased.
+// Skinned and morphed instances are deformed by deform.wgsl, as the forward passes deform them,
+// choosing by the instance record's flags rather than by entry point (pulled vertices need no
+// vertex layout, so one pipeline serves every mesh).
 #include "common.wgsl"
+#include "deform.wgsl"
 
 // One vertex of slot 0 (kiln/geometry/mesh_data.h, 56 bytes), read as storage. Scalar arrays,
 // not vec3s, keep WGSL's member offsets those of the stream (src/render/uniforms.c checks them).
@@ -17,9 +21,18 @@ struct MeshVertex {
     uv1: array<f32, 2>,
 };
 
-// The batch's mesh: its vertex and index buffers, bound as storage (features/wireframe.c).
+// One vertex of slot 1, the skin stream (24 bytes): four u16 joint indices in two words, then
+// the weights.
+struct SkinVertex {
+    joints: array<u32, 2>,
+    weights: array<f32, 4>,
+};
+
+// The batch's mesh: its vertex, index and skin buffers, bound as storage (features/wireframe.c;
+// a mesh without a skin binds its vertex buffer in the skin's place, never read).
 @group(2) @binding(0) var<storage, read> mesh_vertices: array<MeshVertex>;
 @group(2) @binding(1) var<storage, read> mesh_indices: array<u32>;
+@group(2) @binding(2) var<storage, read> mesh_skin: array<SkinVertex>;
 // The camera's pass-view slot, as the forward passes read it.
 @group(3) @binding(4) var<uniform> pass_view: PassView;
 
@@ -37,8 +50,21 @@ struct WireOut {
 
 @vertex
 fn vs_wire(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> WireOut {
-    let p = mesh_vertices[mesh_indices[vertex]].position;
-    let world = instances[instance].model * vec4<f32>(p[0], p[1], p[2], 1.0);
+    let index = mesh_indices[vertex];
+    let mv = mesh_vertices[index];
+    let inst = instances[instance];
+    var d = DeformedVertex(vec3<f32>(mv.position[0], mv.position[1], mv.position[2]),
+                           vec3<f32>(mv.normal[0], mv.normal[1], mv.normal[2]),
+                           vec3<f32>(mv.tangent[0], mv.tangent[1], mv.tangent[2]));
+    if ((inst.params.y & INSTANCE_MORPHED) != 0u) {
+        d = morph_vertex(d, index);
+    }
+    if ((inst.params.y & INSTANCE_SKINNED) != 0u) {
+        let s = mesh_skin[index];
+        let joint = vec4<u32>(s.joints[0] & 0xFFFFu, s.joints[0] >> 16u, s.joints[1] & 0xFFFFu, s.joints[1] >> 16u);
+        d = skin_vertex(d, skin_matrix(inst.params.z, joint, vec4<f32>(s.weights[0], s.weights[1], s.weights[2], s.weights[3])));
+    }
+    let world = inst.model * vec4<f32>(d.position, 1.0);
     let corner = vertex % 3u;
     var out: WireOut;
     out.clip = pass_view.view_projection * world;

@@ -19,11 +19,11 @@ kiln_vertex_layout kiln_mesh_vertex_layout(void);
 kiln_vertex_layout kiln_mesh_skin_layout(void);
 
 /* A mesh on the GPU. Buffers carry CopyDst and CopySrc besides their use, so they can be
- * updated and read back; vertices and indices are Storage too, so a shader can pull a vertex by
+ * updated and read back; vertices, skin and indices are Storage too, so a shader can pull a vertex by
  * its index (a vertex stream is KILN_VERTEX_STRIDE / 4 words, the position first). */
 typedef struct kiln_gpu_mesh {
     kiln_buffer vertices;      /* Vertex and Storage: vertex_count * KILN_VERTEX_STRIDE */
-    kiln_buffer skin;          /* Vertex: vertex_count * KILN_SKIN_STRIDE; id 0 when not skinned */
+    kiln_buffer skin;          /* Vertex and Storage: vertex_count * KILN_SKIN_STRIDE; id 0 when not skinned */
     kiln_buffer indices;       /* Index and Storage, u32 */
     kiln_buffer morph_deltas;  /* Storage; id 0 without morph targets */
     uint32_t vertex_count;     /* vertices in the vertex (and skin) buffer */

@@ -133,6 +133,9 @@ kiln_morph_target *kiln_mesh_data_add_morph_target(kiln_mesh_data *md, kiln_erro
 bool kiln_mesh_data_validate(const kiln_mesh_data *md, kiln_error *err);
 /* True when the mesh has both joints and weights. */
 bool kiln_mesh_data_has_skin(const kiln_mesh_data *md);
+/* The joints a skinned mesh reads: its largest joint index + 1 (every index of every vertex,
+ * whatever its weight); 0 without a skin. */
+uint32_t kiln_mesh_data_joint_count(const kiln_mesh_data *md);
 
 /* Area-weighted vertex normals: each triangle adds its unnormalised face cross product to its
  * three vertices. Vertices that no triangle with area touches get +Y. Allocates `normals` when

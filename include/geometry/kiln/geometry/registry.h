@@ -32,6 +32,8 @@ typedef struct kiln_geometry_info {
     uint32_t index_count;      /* the full-detail count, lods[0].index_count */
     uint32_t morph_target_count; /* of the CPU copy */
     bool skinned;              /* the mesh has joints and weights */
+    uint32_t joint_count;      /* skinned: kiln_mesh_data_joint_count, the palette entries an
+                                * instance reads from its joint_offset; 0 otherwise */
     kiln_mesh_bounds bounds;   /* kiln_mesh_data_bounds of the CPU copy */
     uint32_t lod_count;        /* 1 (the whole index array) unless added with levels of detail */
     kiln_mesh_lod lods[KILN_MESH_MAX_LODS]; /* index ranges, full detail first */

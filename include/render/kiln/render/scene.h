@@ -123,9 +123,12 @@ typedef struct kiln_render_instance {
                                        * instances never cast */
     int32_t joint_offset;             /* read only when the mesh is skinned: the index in
                                        * scene.joints of the matrix for the mesh's joint 0;
-                                       * -1 draws the bind pose, unskinned */
+                                       * -1 draws the bind pose, unskinned. Below -1, or with
+                                       * the mesh's joints running past joint_count, render
+                                       * fails naming the instance */
     float morph_weights[KILN_MAX_MORPH_WEIGHTS]; /* read only when the mesh has morph targets:
-                                       * the weight of each target (zero: the base shape) */
+                                       * the weight of each of its targets (zero: the base
+                                       * shape); a non-finite one fails render */
 } kiln_render_instance;
 
 /* What lights the scene indirectly and fills the background: the procedural sky (zenith,
@@ -157,9 +160,11 @@ typedef struct kiln_render_scene {
     uint32_t light_count;         /* entries of lights */
     const kiln_render_instance *instances; /* instance_count instances */
     uint32_t instance_count;      /* entries of instances */
-    const kiln_mat4 *joints;      /* joint_count skinning matrices (a joint's world matrix times
-                                   * its inverse bind matrix), which skinned instances index
-                                   * from their joint_offset; copied verbatim each frame */
+    const kiln_mat4 *joints;      /* joint_count skinning matrices (a joint's pose times its
+                                   * inverse bind matrix, in the space the instance's transform
+                                   * takes to the world: with an identity transform, glTF's joint
+                                   * world matrix times inverse bind), which skinned instances
+                                   * index from their joint_offset; copied verbatim each frame */
     uint32_t joint_count;         /* entries of joints */
     kiln_environment environment; /* sky and ambient */
 } kiln_render_scene;
