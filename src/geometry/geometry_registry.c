@@ -263,3 +263,17 @@ bool kiln_geometry_registry_sync(kiln_geometry_registry *reg, kiln_error *err) {
 }
 
 kiln_geometry_registry_stats kiln_geometry_registry_get_stats(const kiln_geometry_registry *reg) { return reg->stats; }
+
+void kiln_geometry_registry_move_to(kiln_geometry_registry *reg, kiln_resources *res) {
+    for (uint32_t i = 0; i < reg->count; i++) {
+        geometry_entry *e = reg->entries[i];
+        if (!e || !on_gpu(e)) continue;
+        kiln_gpu_mesh_destroy(&e->gpu, reg->res);
+        e->gpu = (kiln_gpu_mesh){0};
+        reg->stats.gpu_meshes--;
+        reg->pending_count++;
+    }
+    reg->res = res;
+}
+
+kiln_resources *kiln_geometry_registry_resources(const kiln_geometry_registry *reg) { return reg->res; }

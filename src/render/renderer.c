@@ -350,3 +350,70 @@ uint32_t kiln_renderer_reload_shaders(kiln_renderer *r) {
     if (count) r->ibl.invalidated = true;
     return count;
 }
+
+/* ---- a new device ----------------------------------------------------------------------------- */
+
+/* Hands the registries back and forth between two renderers, each moved to its new owner's
+ * resources: once forward for recreate, once back when recreate must undo itself. */
+static void swap_registries(kiln_renderer *a, kiln_renderer *b) {
+    kiln_geometry_registry *geometry = a->geometry;
+    a->geometry = b->geometry;
+    b->geometry = geometry;
+    kiln_texture_registry *own = a->own_textures;
+    a->own_textures = b->own_textures;
+    b->own_textures = own;
+    /* A renderer drawing from its own registry follows it; a shared one stays where it is. */
+    if (a->texture_registry == b->own_textures) a->texture_registry = a->own_textures;
+    if (b->texture_registry == a->own_textures) b->texture_registry = b->own_textures;
+    kiln_geometry_registry_move_to(a->geometry, a->res);
+    kiln_geometry_registry_move_to(b->geometry, b->res);
+    kiln_texture_registry_move_to(a->own_textures, a->res);
+    kiln_texture_registry_move_to(b->own_textures, b->res);
+}
+
+/* Every material slot of `old` under the same index in `fresh`: live ones uploaded from their CPU
+ * descriptions, removed ones left as holes. */
+static bool copy_materials(kiln_renderer *fresh, const kiln_renderer *old, kiln_error *err) {
+    if (old->material_count) {
+        renderer_material *materials =
+            kiln_array_reserve(fresh->materials, &fresh->material_capacity, old->material_count, sizeof *materials);
+        if (!materials) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: recreate: out of memory for materials");
+        fresh->materials = materials;
+    }
+    for (uint32_t i = 0; i < old->material_count; i++) {
+        fresh->materials[i] = (renderer_material){0};
+        fresh->material_count = i + 1;
+        if (!old->materials[i].live) continue;
+        kiln_error why = {0};
+        if (!upload_material(fresh, &old->materials[i].params, &fresh->materials[i], &why))
+            return kiln_error_set(err, why.code, "renderer: recreate: material %u: %s", i, why.message);
+    }
+    return true;
+}
+
+kiln_renderer *kiln_renderer_recreate(kiln_renderer *old, kiln_gfx *gfx, kiln_resources *res, kiln_error *err) {
+    if (!old || !gfx || !res) {
+        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: recreate needs the old renderer, a gfx and resources");
+        return NULL;
+    }
+    bool shared = old->texture_registry != old->own_textures;
+    if (shared && kiln_texture_registry_resources(old->texture_registry) != res) {
+        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                       "renderer: recreate: the texture registry set with kiln_renderer_set_texture_registry still lives "
+                       "in the old resources; move it first (kiln_texture_registry_move_to)");
+        return NULL;
+    }
+    kiln_renderer *fresh = kiln_renderer_create(gfx, res, &old->requested, old->output_format, err);
+    if (!fresh) return NULL;
+    fresh->alloc_probe = old->alloc_probe;
+    if (shared) fresh->texture_registry = old->texture_registry;
+    swap_registries(fresh, old);
+    if (!copy_materials(fresh, old, err)) {
+        /* Undo: old gets its registries back, in its own resources, as they were. */
+        swap_registries(fresh, old);
+        kiln_renderer_destroy(fresh);
+        return NULL;
+    }
+    kiln_renderer_destroy(old);
+    return fresh;
+}

@@ -187,3 +187,15 @@ bool kiln_texture_registry_read(kiln_texture_registry *reg, uint32_t id, void **
 uint32_t kiln_texture_registry_next_id(const kiln_texture_registry *reg) {
     return reg->count + 1;
 }
+
+void kiln_texture_registry_move_to(kiln_texture_registry *reg, kiln_resources *res) {
+    for (uint32_t i = 0; i < reg->count; i++) {
+        texture_entry *e = reg->entries[i];
+        if (!e) continue;
+        texture_gpu_release(reg, e);
+        texture_registry_mark_pending(reg, e);
+    }
+    reg->res = res;
+}
+
+kiln_resources *kiln_texture_registry_resources(const kiln_texture_registry *reg) { return reg->res; }

@@ -46,6 +46,20 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
  * no-op. A texture registry set with kiln_renderer_set_texture_registry stays the caller's. */
 void kiln_renderer_destroy(kiln_renderer *r);
 
+/* After device loss (render fails with KILN_ERR_DEVICE_LOST; gfx->lost): a renderer on a new
+ * device, made from the old one's CPU state, so the application keeps its indices. Create the new
+ * kiln_gfx and kiln_resources, call this, then destroy the old resources and gfx (the old
+ * renderer releases its objects through them). The new renderer has the old one's settings and
+ * output format; its meshes and textures are the old registries, moved (kiln_geometry_registry_
+ * move_to, kiln_texture_registry_move_to: uploaded again from their CPU copies at the next
+ * frame); every material slot keeps its index, live ones uploaded from their descriptions and
+ * removed ones still holes; the environment is baked again at the first frame. A texture registry
+ * shared through kiln_renderer_set_texture_registry is the caller's to move first (refused
+ * otherwise). Returns the new renderer and destroys `old`; on failure returns NULL with err and
+ * leaves `old` as it was. What lived only on the lost GPU is gone: a Writable texture comes back
+ * with its CPU copy, not what a program last painted into it. */
+kiln_renderer *kiln_renderer_recreate(kiln_renderer *old, kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
+
 /* The settings as requested, resolved and checked at the start of every render: change them
  * between frames (zero means the default again). shader_dir is read at creation only. */
 kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);

@@ -126,6 +126,15 @@ WGPUTextureView kiln_texture_registry_gpu_view(kiln_texture_registry *reg, uint3
 /* The view's handle in kiln_resources, for caching bind groups by (index, generation). */
 kiln_texture_view kiln_texture_registry_view_handle(kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 
+/* Moves the registry to other resources (a new device after the old one was lost): every GPU
+ * texture and view is released through the old resources, which must still exist, and every
+ * texture is realized again in `res` from its CPU copy at the next sync. Ids and infos are
+ * unchanged; what a program painted into a Writable texture is lost with the device (its CPU
+ * copy, from create or the last update, comes back). Cannot fail. */
+void kiln_texture_registry_move_to(kiln_texture_registry *reg, kiln_resources *res);
+/* The resources the registry's GPU textures live in. */
+kiln_resources *kiln_texture_registry_resources(const kiln_texture_registry *reg);
+
 /* The sync point: realizes every texture not yet on the GPU and uploads every texture whose CPU
  * copy changed since its last upload, so whoever holds a view (a material's bind group, a cached
  * program bind group) sees the new pixels without asking again. kiln_programs_record and

@@ -83,6 +83,14 @@ uint32_t kiln_geometry_registry_count(const kiln_geometry_registry *reg);
  * upload's reason naming the mesh. */
 const kiln_gpu_mesh *kiln_geometry_registry_gpu_mesh(kiln_geometry_registry *reg, uint32_t id, kiln_error *err);
 
+/* Moves the registry to other resources (a new device after the old one was lost): every GPU
+ * mesh is released through the old resources, which must still exist, and every mesh becomes
+ * pending, uploaded from its CPU copy into `res` at the next sync. Ids, CPU copies and infos are
+ * unchanged. Allocates nothing and cannot fail. */
+void kiln_geometry_registry_move_to(kiln_geometry_registry *reg, kiln_resources *res);
+/* The resources the registry's GPU meshes live in. */
+kiln_resources *kiln_geometry_registry_resources(const kiln_geometry_registry *reg);
+
 /* The sync point: uploads every mesh not yet on the GPU. With nothing pending it does nothing and
  * allocates nothing. Fails naming the mesh ("geometry registry sync: geometry N '<label>': ...")
  * when its buffers cannot be made; that mesh and the ones after it stay pending. */
