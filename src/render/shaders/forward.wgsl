@@ -60,7 +60,7 @@ struct VertexOut {
 
 @vertex
 fn vs_main(v: VertexIn) -> VertexOut {
-    let inst = instances[v.instance];
+    let inst = instances[record_indices[v.instance]];
     let world = inst.model * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
     out.clip = pass_view.view_projection * world;

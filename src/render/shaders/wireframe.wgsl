@@ -38,7 +38,7 @@ struct WireOut {
 @vertex
 fn vs_wire(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> WireOut {
     let p = mesh_vertices[mesh_indices[vertex]].position;
-    let world = instances[instance].model * vec4<f32>(p[0], p[1], p[2], 1.0);
+    let world = instances[record_indices[instance]].model * vec4<f32>(p[0], p[1], p[2], 1.0);
     let corner = vertex % 3u;
     var out: WireOut;
     out.clip = pass_view.view_projection * world;
