@@ -1,6 +1,6 @@
 /* kiln-bench stress: the CPU side of a frame at scale.
  *
- *   kiln-bench stress [--frames N] [--size WxH] [--instances N] [--lights N] [--sweep]
+ *   kiln-bench stress [--frames N] [--size WxH] [--instances N] [--lights N] [--threads N] [--sweep]
  *
  * A grid of instances (10,000 by default) of 20 meshes: two skinned ones whose joint palette is
  * animated every frame and whose instances walk (their transforms change every frame), one with
@@ -85,6 +85,8 @@ static bool parse_options(int argc, char **argv, stress_options *o) {
             ok = parse_count(flag, value, 1, MAX_INSTANCES, &o->instances);
         } else if (!strcmp(flag, "--lights")) {
             ok = parse_count(flag, value, 0, KILN_MAX_LIGHTS, &o->lights);
+        } else if (!strcmp(flag, "--threads")) {
+            ok = parse_count(flag, value, 0, KILN_MAX_WORKER_THREADS, &o->threads);
         } else if (!strcmp(flag, "--size")) {
             ok = value && sscanf(value, "%ux%u", &o->width, &o->height) == 2 && o->width && o->height &&
                  o->width <= 8192 && o->height <= 8192;
@@ -285,7 +287,7 @@ static double frame_gpu_ms(kiln_gfx *gfx, kiln_renderer *r, uint64_t frame) {
 
 static bool measure(kiln_gfx *gfx, kiln_resources *res, const stress_options *o, kiln_error *err) {
     const WGPUTextureFormat format = WGPUTextureFormat_RGBA8UnormSrgb;
-    kiln_render_settings settings = {.atlas_size = 1024, .atlas_tile = 256};
+    kiln_render_settings settings = {.atlas_size = 1024, .atlas_tile = 256, .worker_threads = o->threads};
     kiln_renderer *r = kiln_renderer_create(gfx, res, &settings, format, err);
     if (!r) return false;
     stress_scene s = {0};
@@ -326,7 +328,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const stress_options *o,
                "\"cpu_ms_median\": %.3f, \"cpu_ms_p95\": %.3f, \"cpu_ms_best\": %.3f, \"cpu_ns_per_instance\": %.1f, "
                "\"gpu_ms_median\": ",
                o->instances, MESH_COUNT, MATERIAL_COUNT, st->lights, o->width, o->height, o->frames,
-               1u, st->instances_drawn, st->draw_calls, st->prepass_draw_calls,
+               kiln_renderer_worker_threads(r), st->instances_drawn, st->draw_calls, st->prepass_draw_calls,
                st->shadow_views, st->shadow_draw_calls, median, cpu[p95], cpu[0], median * 1e6 / o->instances);
         if (gpu_frames) printf("%.3f", bench_median(gpu, gpu_frames));
         else printf("null");
