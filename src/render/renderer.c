@@ -102,8 +102,8 @@ bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err) {
 }
 
 /* settings.worker_threads, 0 resolved by the machine: on 2 cores or fewer the per-instance work
- * stays on the calling thread, where a second thread cost more than it saved (measured with
- * kiln-bench stress, docs/PERFORMANCE.md); beyond, one thread per core up to 8. */
+ * stays on the calling thread: a second thread was not shown to pay there (kiln-bench stress
+ * --threads, docs/PERFORMANCE.md); beyond, one thread per core up to 8. */
 static uint32_t automatic_worker_threads(void) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores <= 2) return 1;

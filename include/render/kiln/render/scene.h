@@ -98,8 +98,8 @@ typedef struct kiln_render_settings {
                                    * frame (culling, sort keys, instance records) by instance range,
                                    * the calling thread included, 1..KILN_MAX_WORKER_THREADS; 0
                                    * means automatic: one per core up to 8, and 1 (no worker
-                                   * thread) on a machine of 2 cores or fewer, where it did not
-                                   * pay (docs/PERFORMANCE.md). The frame's records and draws are
+                                   * thread) on a machine of 2 cores or fewer, where a second
+                                   * thread was not shown to pay (docs/PERFORMANCE.md). The frame's records and draws are
                                    * the same whatever the count */
     const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
                                    * nothing to reload); a directory: the programs are read from
