@@ -173,21 +173,23 @@ bool renderer_deform_prepare(kiln_renderer *r, const kiln_render_scene *scene, k
            kiln_resources_write_buffer(r->res, d->weights, 0, d->slots, (size_t)slots * KILN_MORPH_SLOT_SIZE, err);
 }
 
-/* A group 1 binding `deltas` at 2 and this frame's instance, joint and weight buffers. */
+/* A group 1 binding `deltas` at 2 and this frame's instance, joint, weight and record index
+ * buffers. */
 static kiln_bind_group make_object_group(kiln_renderer *r, kiln_buffer deltas, const char *label, kiln_error *err) {
-    kiln_binding_resource entries[4] = {
+    kiln_binding_resource entries[5] = {
         {.binding = 0, .buffer = r->instances},
         {.binding = 1, .buffer = r->deform.joints},
         {.binding = 2, .buffer = deltas},
         {.binding = 3, .buffer = r->deform.weights, .size = KILN_MORPH_WEIGHTS_SIZE},
+        {.binding = 4, .buffer = r->record_index_buffer},
     };
-    return kiln_resources_create_bind_group(r->res, label, r->object_layout, entries, 4, err);
+    return kiln_resources_create_bind_group(r->res, label, r->object_layout, entries, 5, err);
 }
 
 bool renderer_deform_bind(kiln_renderer *r, kiln_error *err) {
     renderer_deform *d = &r->deform;
     if (r->object_group.id && d->bound_instances.id == r->instances.id && d->bound_joints.id == d->joints.id &&
-        d->bound_weights.id == d->weights.id)
+        d->bound_weights.id == d->weights.id && d->bound_record_indices.id == r->record_index_buffer.id)
         return true;
     kiln_bind_group group = make_object_group(r, d->no_deltas, "objects", err);
     if (!group.id) return false;
@@ -196,26 +198,15 @@ bool renderer_deform_bind(kiln_renderer *r, kiln_error *err) {
     d->bound_instances = r->instances;
     d->bound_joints = d->joints;
     d->bound_weights = d->weights;
+    d->bound_record_indices = r->record_index_buffer;
     d->object_group_builds++;
     destroy_morph_groups(r); /* they bind the replaced buffer too; made again on first use */
     return true;
 }
 
-void renderer_deform_pack_record(const kiln_renderer *r, const kiln_render_instance *inst, uint32_t i, uint32_t lod,
-                                 uint8_t *out) {
-    instance_deform d = r->deform.instances[i];
-    int32_t joint_offset = d.flags & KILN_INSTANCE_SKINNED ? inst->joint_offset : -1;
-    kiln_instance_record_pack(inst->transform, inst->material, d.flags, lod, joint_offset, d.morph_slot, out);
-}
-
 void renderer_deform_start_batch(const kiln_renderer *r, uint32_t i, render_batch *b) {
     b->deform = r->deform.instances[i].flags;
     b->morph_slot = r->deform.instances[i].morph_slot;
-}
-
-bool renderer_deform_joins_batch(const kiln_renderer *r, uint32_t i, const render_batch *b) {
-    uint32_t flags = r->deform.instances[i].flags;
-    return !(flags & KILN_INSTANCE_MORPHED) && flags == b->deform;
 }
 
 uint32_t renderer_deform_key(uint32_t flags) {

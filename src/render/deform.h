@@ -36,7 +36,7 @@ typedef struct renderer_deform {
     uint32_t weight_slot_capacity;
     kiln_buffer no_deltas;           /* the stand-in at binding 2 of the shared group */
     /* The buffers r->object_group binds, so it is rebuilt only when one of them changes. */
-    kiln_buffer bound_instances, bound_joints, bound_weights;
+    kiln_buffer bound_instances, bound_joints, bound_weights, bound_record_indices;
     renderer_morph_group *morph_groups;
     uint32_t morph_group_count, morph_group_capacity;
     instance_deform *instances;      /* one per scene instance, this frame */
@@ -58,18 +58,13 @@ void renderer_deform_destroy(kiln_renderer *r);
  * and writes the palette and the weights. Instances naming an unknown or removed mesh are left
  * for renderer_begin_views to report. */
 bool renderer_deform_prepare(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err);
-/* After the instance records are uploaded: rebuilds r->object_group, and drops the morph groups,
+/* After the instance records and record indices are uploaded (instance_records.c; a record
+ * carries the flags, joint offset and weight slot noted here): rebuilds r->object_group, and drops the morph groups,
  * when a buffer they bind was replaced since they were made. */
 bool renderer_deform_bind(kiln_renderer *r, kiln_error *err);
 
-/* Instance `i`'s record, with its flags, joint offset (-1 unless skinned) and weight slot. */
-void renderer_deform_pack_record(const kiln_renderer *r, const kiln_render_instance *inst, uint32_t i, uint32_t lod,
-                                 uint8_t *out);
 /* Instance `i`'s flags, for the batch it starts (b->deform, b->morph_slot). */
 void renderer_deform_start_batch(const kiln_renderer *r, uint32_t i, struct render_batch *b);
-/* Whether instance `i` may join batch `b`: never when morphed (its weights are its own slot),
- * else when it deforms as the batch does. */
-bool renderer_deform_joins_batch(const kiln_renderer *r, uint32_t i, const struct render_batch *b);
 /* The pipeline key bits (PIPELINE_SKINNED, PIPELINE_MORPHED) of a batch's flags. */
 uint32_t renderer_deform_key(uint32_t flags);
 

@@ -56,8 +56,8 @@ static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene,
            kiln_resources_write_buffer(r->res, r->lighting_uniform, 0, lighting_bytes, sizeof lighting_bytes, err);
 }
 
-/* Every view's view-projection into its pass-uniform slot, and the records of all views (the
- * object group rebuilt first when the instance buffer grew). */
+/* Every view's view-projection into its pass-uniform slot, the changed instance records and
+ * the views' record indices, then the object groups rebound if a buffer they bind was replaced. */
 static bool upload_views(kiln_renderer *r, kiln_error *err) {
     for (uint32_t i = 0; i < r->view_count; i++) {
         const render_view *v = &r->views[i];
@@ -67,9 +67,7 @@ static bool upload_views(kiln_renderer *r, kiln_error *err) {
                                          sizeof pass_view, err))
             return false;
     }
-    if (!renderer_ensure_instance_capacity(r, r->record_count, err) || !renderer_deform_bind(r, err)) return false;
-    return !r->record_count || kiln_resources_write_buffer(r->res, r->instances, 0, r->records.data,
-                                                     (size_t)r->record_count * KILN_INSTANCE_RECORD_SIZE, err);
+    return renderer_upload_records(r, r->stats.instances_submitted, err) && renderer_deform_bind(r, err);
 }
 
 static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
@@ -151,9 +149,10 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     if (!renderer_begin_views(r, scene, err)) return false;
     uint32_t camera_view =
         renderer_add_view(r, scene, kiln_camera_view(&camera), kiln_camera_projection(&camera), false, err);
-    if (camera_view == UINT32_MAX || !renderer_shadows_add_views(r, scene, &camera, &sun, has_sun, err) ||
-        !upload_views(r, err))
+    if (camera_view == UINT32_MAX || !renderer_shadows_add_views(r, scene, &camera, &sun, has_sun, err))
         return false;
+    renderer_pack_records(r, scene);
+    if (!upload_views(r, err)) return false;
     r->stats.instances_drawn = r->views[camera_view].record_count;
     renderer_alloc_mark(r, "instances");
 

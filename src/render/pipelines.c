@@ -1,8 +1,9 @@
 /* The shared bind group layouts and the scene pipelines, a cache of variants keyed by
  * pipeline_key and built the first time a frame draws with one.
  *
- * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records,
- * joints, a mesh's morph deltas, the morph weight slot by dynamic offset; deform.h), 2 material,
+ * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records
+ * in scene order, joints, a mesh's morph deltas, the morph weight slot by dynamic offset, the
+ * views' record indices; deform.h), 2 material,
  * 3 pass: the cluster buffers, the pass view slot (dynamic offset), the sun's shadows (the
  * Shadows block, the cascade maps, the comparison sampler), the image-based lighting (ibl.h),
  * the ambient occlusion (binding 12) and the atlas shadows. Depth-only passes use the scene
@@ -23,12 +24,15 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 1, .visibility = all, .kind = KILN_BINDING_UNIFORM_BUFFER,
          .min_binding_size = KILN_LIGHTING_UNIFORM_SIZE},
     };
-    kiln_layout_entry object[4] = {
+    /* The instance records in scene order, the joints, a mesh's morph deltas, its morph weight
+     * slot, and the views' record indices in draw order (deform.h names the bindings). */
+    kiln_layout_entry object[5] = {
         {.binding = 0, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 1, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 2, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
         {.binding = 3, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
          .min_binding_size = KILN_MORPH_WEIGHTS_SIZE},
+        {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
     };
     kiln_layout_entry pass[RENDER_PASS_GROUP_ENTRIES] = {
         {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
@@ -52,7 +56,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
         {.binding = 14, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D},
     };
     if (!(r->frame_layout = kiln_resources_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
-    if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", object, 4, err)).id) return false;
+    if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", object, 5, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
     if (!(r->pass_layout = kiln_resources_create_bind_group_layout(res, "pass", pass, RENDER_PASS_GROUP_ENTRIES, err)).id) return false;
     kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};

@@ -2,6 +2,7 @@
  * in frame.c, its passes in features/. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "features/features.h"
@@ -100,20 +101,18 @@ bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err) {
     return true;
 }
 
-/* Grows the instance buffer (by doubling) to hold `records`; renderer_deform_bind rebuilds the
- * object group that binds it. */
-bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err) {
-    if (records == 0) records = 1;
-    if (r->instances.id && records <= r->instances_capacity) return true;
-    uint64_t cap = r->instances_capacity ? r->instances_capacity : 256;
-    while (cap < records) cap *= 2;
-    kiln_buffer grown = kiln_resources_create_buffer(r->res, &(kiln_buffer_desc){.label = "instances", .size = cap * KILN_INSTANCE_RECORD_SIZE,
-                                               .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst}, err);
-    if (!grown.id) return false;
-    if (r->instances.id) kiln_resources_destroy_buffer(r->res, r->instances, NULL);
-    r->instances = grown;
-    r->instances_capacity = cap;
-    return true;
+/* settings.worker_threads, 0 resolved by the machine: on 2 cores or fewer the per-instance work
+ * stays on the calling thread: a second thread was not shown to pay there (kiln-bench stress
+ * --threads, docs/PERFORMANCE.md); beyond, one thread per core up to 8. */
+static uint32_t automatic_worker_threads(void) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores <= 2) return 1;
+    return cores > 8 ? 8 : (uint32_t)cores;
+}
+
+static bool create_workers(kiln_renderer *r, kiln_error *err) {
+    uint32_t threads = r->settings.worker_threads ? r->settings.worker_threads : automatic_worker_threads();
+    return (r->workers = instance_workers_create(threads, err)) != NULL;
 }
 
 /* Allocates every feature's state and creates the features in list order. */
@@ -174,7 +173,8 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
               (r->own_textures = kiln_texture_registry_create(res, err)) != NULL &&
               (r->geometry = kiln_geometry_registry_create(res, err)) != NULL &&
               kiln_default_textures_create(res, &r->defaults, err) && renderer_create_layouts(r, err) &&
-              create_buffers(r, err) && renderer_ensure_instance_capacity(r, 256, err) && renderer_deform_create(r, err) &&
+              create_buffers(r, err) && renderer_ensure_object_buffers(r, 256, 1024, err) &&
+              renderer_deform_create(r, err) && create_workers(r, err) &&
               create_features(r, err);
     if (!ok) {
         kiln_renderer_destroy(r);
@@ -201,6 +201,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (groups[i].id) kiln_resources_destroy_bind_group(res, groups[i], NULL);
     if (r->instances.id) kiln_resources_destroy_buffer(res, r->instances, NULL);
+    if (r->record_index_buffer.id) kiln_resources_destroy_buffer(res, r->record_index_buffer, NULL);
     if (r->pass_uniforms.id) kiln_resources_destroy_buffer(res, r->pass_uniforms, NULL);
     if (r->lighting_uniform.id) kiln_resources_destroy_buffer(res, r->lighting_uniform, NULL);
     if (r->view_uniform.id) kiln_resources_destroy_buffer(res, r->view_uniform, NULL);
@@ -212,12 +213,13 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_default_textures_destroy(&r->defaults, res);
     kiln_frame_graph_destroy(r->graph);
     kiln_shader_library_destroy(r->library);
-    scratch *scratches[] = {&r->spheres, &r->visible, &r->keys, &r->lods, &r->records, &r->batches};
-    for (size_t i = 0; i < sizeof scratches / sizeof scratches[0]; i++) free(scratches[i]->data);
+    instance_workers_destroy(r->workers);
+    renderer_free_records(r);
     free(r);
 }
 
 kiln_render_settings *kiln_renderer_settings(kiln_renderer *r) { return &r->requested; }
+uint32_t kiln_renderer_worker_threads(const kiln_renderer *r) { return instance_workers_threads(r->workers); }
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r->stats; }
 
 /* ---- registries ---------------------------------------------------------------------------- */

@@ -4,6 +4,10 @@
  *   frame.c             one frame: sync, lights, uniforms, views, features declare, compile, execute
  *   views.c             per-view culling, sorting, batching and drawing
  *   deform.c            skinning and morph targets: joint and weight buffers, object groups (deform.h)
+ *   instance_records.c  the instance records in scene order: packed when changed, uploaded by chunk
+ *   sort_keys.c         the collision-free batch sort key and its order (sort_keys.h)
+ *   radix_sort.c        the linear-time stable sort under it (radix_sort.h)
+ *   instance_workers.c  worker threads for per-instance work by instance range (instance_workers.h)
  *   shadows.c           shadow views (the sun's cascades, the atlas), their blocks, the shading pass group
  *   cascades.c          cascade splits and stable fitting, CPU math only (cascades.h)
  *   shadow_atlas.c      spot and point light views in the shadow atlas, CPU math only (shadow_atlas.h)
@@ -24,6 +28,8 @@
 #include "clusters.h"
 #include "deform.h"
 #include "ibl.h"
+#include "instance_workers.h"
+#include "sort_keys.h"
 #include "shadow_atlas.h"
 #include "light_records.h"
 #include "material_gpu.h"
@@ -95,7 +101,8 @@ void renderer_destroy_pipelines(kiln_renderer *r);
 
 /* ---- views (views.c) ----------------------------------------------------------------------- */
 
-/* One draw: consecutive visible instances with the same key, drawn with first_instance. */
+/* One draw: consecutive visible instances with the same key, drawn with first_instance (an
+ * index into the record index list, whose entries name the instances' records). */
 typedef struct render_batch {
     uint32_t mesh, material, lod; /* lod: the level drawn, below the mesh's lod_count */
     uint32_t first_instance, instance_count;
@@ -104,9 +111,9 @@ typedef struct render_batch {
     kiln_render_pipeline depth_pipeline, color_pipeline;
 } render_batch;
 
-/* A point of view the scene is drawn from: its own culling, sort order, batches and instance
- * records, and a pass-uniform slot holding its view-projection. A shadow view draws only what
- * casts shadows (neither blended instances nor those with disable_shadow_casting), with the
+/* A point of view the scene is drawn from: its own culling, sort order, batches and run of
+ * record indices, and a pass-uniform slot holding its view-projection. A shadow view draws only
+ * what casts shadows (neither blended instances nor those with disable_shadow_casting), with the
  * shadow pipelines. */
 typedef struct render_view {
     bool shadow;
@@ -115,7 +122,7 @@ typedef struct render_view {
     uint32_t slot;                       /* pass-uniform slot: the view's index */
     uint32_t first_batch, batch_count;   /* into the renderer's batches */
     uint32_t opaque_batch_count;         /* the first ones; blended batches follow */
-    uint32_t first_record, record_count; /* into the instance records */
+    uint32_t first_record, record_count; /* into the record index list: the view's drawn instances */
 } render_view;
 
 #define RENDER_MAX_VIEWS KILN_MAX_PASS_VIEWS
@@ -127,13 +134,40 @@ typedef struct scratch {
 } scratch;
 bool scratch_reserve(scratch *s, size_t bytes);
 
+/* What the per-view work needs of each instance, gathered once per frame in scene order so a
+ * view reads 12 bytes per instance rather than the scene's instance. */
+enum {
+    FACT_SKINNED = 1u << 0,      /* the record's flags: a skinned mesh and a joint_offset >= 0 */
+    FACT_MORPHED = 1u << 1,      /* the record's flags: the mesh has morph targets */
+    FACT_BLENDED = 1u << 2,      /* a live material that blends */
+    FACT_CASTS = 1u << 3,        /* drawn into shadow maps */
+    FACT_REMOVED_MATERIAL = 1u << 4,
+};
+typedef struct instance_facts {
+    uint32_t mesh, material, flags;
+} instance_facts;
+
+/* A visible instance of the view being built: its sort key, index and level of detail. */
+typedef struct view_item {
+    batch_key key;
+    uint32_t instance, lod;
+} view_item;
+
+/* Instances per chunk of the record upload, and the alignment of worker ranges, so a chunk's
+ * dirty flag has one writer. */
+#define RENDER_RECORD_CHUNK 256u
+/* Below this many instances per range the work stays on the calling thread. */
+#define RENDER_MIN_WORKER_RANGE 2048u
+#define RENDER_MAX_RANGES KILN_MAX_WORKER_THREADS
+
 /* Starts a frame's views: checks the scene's instances and computes their world bounding spheres
- * once for every view. Fails naming an instance that names an unknown or removed mesh, or an
- * unknown material. */
+ * and facts once for every view. Fails naming the first instance that names an unknown or
+ * removed mesh, or an unknown material. */
 bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err);
 /* Adds a view (a camera view, or with `shadow` a shadow view), culls and batches the scene for
  * it; returns its index or UINT32_MAX with err. A visible instance with a removed material fails
- * naming it (a culled one does not). */
+ * naming it (a culled one does not). The camera view sets each instance's level of detail for its
+ * record. */
 uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
                            bool shadow, kiln_error *err);
 /* Binds the scene groups for the view and draws its opaque batches (depth_only: with the depth
@@ -230,9 +264,29 @@ void renderer_alloc_mark(kiln_renderer *r, const char *phase);
 /* After kiln_clusters_update: when the clusters replaced their index list (its generation
  * changed), rebuilds r->pass_group and drops the cached shading pass groups, which bind it. */
 bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err);
-/* Grows the instance buffer (by doubling) to hold `records`; renderer_deform_bind rebuilds the
- * object group that binds it. */
-bool renderer_ensure_instance_capacity(kiln_renderer *r, uint64_t records, kiln_error *err);
+
+/* ---- instance records (instance_records.c) ------------------------------------------------- */
+
+/* What an instance's record is packed from: equal inputs give an equal record. */
+typedef struct record_inputs {
+    kiln_mat4 model;
+    uint32_t material, flags, lod;
+    int32_t joint_offset;
+    uint32_t morph_slot;
+} record_inputs;
+
+/* Grows the instance buffer (to hold `instances` records) and the record index buffer (to hold
+ * `record_indices` entries), each by doubling and only when too small. A new instance buffer gets
+ * every record uploaded again; renderer_deform_bind rebuilds the object groups that bind them. */
+bool renderer_ensure_object_buffers(kiln_renderer *r, uint64_t instances, uint64_t record_indices, kiln_error *err);
+/* After the views: packs the record of every instance whose inputs changed since it was last
+ * packed (one streaming pass in scene order, by worker range), marking its chunk for upload. */
+void renderer_pack_records(kiln_renderer *r, const kiln_render_scene *scene);
+/* Uploads the chunks of records marked since their last upload, then the frame's record index
+ * list. */
+bool renderer_upload_records(kiln_renderer *r, uint32_t instance_count, kiln_error *err);
+/* Frees the record cache and the per-instance scratch. */
+void renderer_free_records(kiln_renderer *r);
 
 struct kiln_renderer {
     kiln_gfx *gfx;
@@ -257,10 +311,13 @@ struct kiln_renderer {
 
     kiln_buffer view_uniform, lighting_uniform;
     kiln_bind_group frame_group;  /* group 0: the View and Lighting blocks */
-    kiln_buffer instances;      /* storage; grows by doubling */
+    kiln_buffer instances;      /* storage: one record per scene instance; grows by doubling */
     uint64_t instances_capacity;/* records */
-    kiln_bind_group object_group;  /* group 1 of meshes without morph targets (deform.c) */
-    renderer_deform deform;        /* joints, morph weights, the morphed meshes' groups */
+    kiln_buffer record_index_buffer; /* storage: the views' record indices; grows by doubling */
+    uint64_t record_index_capacity;  /* entries */
+    kiln_bind_group object_group;    /* group 1 of meshes without morph targets (deform.c); rebuilt
+                                      * only when one of the buffers it binds is replaced */
+    renderer_deform deform;          /* joints, morph weights, the morphed meshes' groups */
     kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
     kiln_clusters *clusters;
     kiln_bind_group pass_group; /* cluster buffers, the pass-view slot, the shadow placeholder */
@@ -284,13 +341,23 @@ struct kiln_renderer {
     kiln_gpu_light gpu_lights[KILN_MAX_LIGHTS];
     render_view views[RENDER_MAX_VIEWS];
     uint32_t view_count;
+    instance_workers *workers;  /* the per-instance work's threads (settings.worker_threads) */
     scratch spheres;            /* kiln_vec4 per instance */
-    scratch visible;            /* uint32_t per instance (one view at a time) */
-    scratch keys;               /* uint64_t per instance (one view at a time) */
-    scratch lods;               /* uint8_t per instance: its level of detail (one view at a time) */
-    scratch records;            /* KILN_INSTANCE_RECORD_SIZE per drawn instance, every view */
+    scratch facts;              /* instance_facts per instance */
+    scratch camera_lods;        /* uint8_t per instance: the camera view's level, for the record */
+    scratch view_items;         /* view_item per instance (views.c; one view at a time) */
+    scratch blend_items;        /* view_item per instance: the view's blended ones */
+    scratch sort_keys, sort_keys_spare; /* uint64_t per instance: the radix sort's keys */
+    scratch sort_order, sort_order_spare; /* uint32_t per instance: its order */
+    scratch record_indices;     /* uint32_t per drawn instance, every view: the record it reads */
     scratch batches;            /* render_batch, every view */
-    uint32_t record_count, batch_count;
+    uint32_t record_count, batch_count; /* record indices and batches of the frame so far */
+    /* The record cache (instance_records.c): the CPU copy of the instance buffer, what each
+     * record was packed from, and a dirty flag per RENDER_RECORD_CHUNK instances. */
+    scratch records;            /* KILN_INSTANCE_RECORD_SIZE per instance */
+    scratch record_inputs;      /* record_inputs per instance */
+    scratch record_dirty;       /* uint8_t per chunk: packed since its last upload */
+    uint32_t records_packed;    /* instances [0, records_packed) have a packed record and inputs */
 
     kiln_frame_stats stats;
     renderer_timings *timings;  /* NULL without timestamp queries */

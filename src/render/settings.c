@@ -48,6 +48,10 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if (!(s.ao_radius >= 0.0f) || isinf(s.ao_radius))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.ao_radius %g is not a positive number of metres", (double)s.ao_radius);
+    if (s.worker_threads > KILN_MAX_WORKER_THREADS)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: settings.worker_threads %u must be at most %d (0: automatic)",
+                              s.worker_threads, KILN_MAX_WORKER_THREADS);
     if (s.exposure == 0.0f) s.exposure = 1.0f;
     if (s.shadow_distance == 0.0f) s.shadow_distance = 60.0f;
     if (s.cascade_resolution == 0) s.cascade_resolution = 2048;

@@ -1,17 +1,29 @@
-/* Views: per frame on the CPU, the scene's bounding spheres are transformed once; then for each
- * view they are culled four at a time against its frustum, each visible instance given its level
- * of detail (lod_select.h), the visible instances sorted by a collision-free key, the instance
- * records written in that order (each view's run contiguous in one buffer) and the sorted run
- * cut into batches drawn with first_instance. Blended instances
- * follow, sorted back to front. A view draws its batches with the scene pipelines the batch's
- * material needs. A shadow view (a cascade) is culled and batched the same way, over the
- * instances that cast shadows. */
+/* Views: per frame on the CPU, each instance's world bounding sphere and the facts the views
+ * need (mesh, material, skinned, morphed, blended, casting) are gathered once in scene order;
+ * then for each view the instances are culled four at a time against its frustum and each
+ * visible one gets its level of detail and its batch sort key (sort_keys.h), by worker range
+ * (instance_workers.h); the visible instances are sorted by key in linear time (radix_sort.h),
+ * their record indices written in that order (each view's run contiguous in one list) and the
+ * sorted run cut into batches drawn with first_instance. Blended instances follow, sorted back to
+ * front, each its own batch; so is each morphed instance, whose weights are its own. The records
+ * themselves are the instances', in scene order (instance_records.c). A view draws its batches
+ * with the scene pipelines the batch's material and deformation need. A shadow view is culled and batched the
+ * same way, over the instances that cast shadows.
+ *
+ * Determinism: a range's outputs depend only on its own instances, and ranges are joined in
+ * order, so the visible list is in scene order whatever the thread count; the sort is stable, so
+ * equal keys keep that order. The same scene gives the same records and draws on 1 or N threads. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lod_select.h"
+#include "radix_sort.h"
 #include "renderer_internal.h"
+
+/* The facts' deformation bits are the record's flags (uniforms.h) and deform.c's. */
+_Static_assert((unsigned)FACT_SKINNED == (unsigned)KILN_INSTANCE_SKINNED && (unsigned)FACT_MORPHED == (unsigned)KILN_INSTANCE_MORPHED,
+               "the facts carry the record's deformation flags");
 
 bool scratch_reserve(scratch *s, size_t bytes) {
     if (bytes <= s->capacity) return true;
@@ -22,32 +34,6 @@ bool scratch_reserve(scratch *s, size_t bytes) {
     s->data = grown;
     s->capacity = cap;
     return true;
-}
-
-/* An in-place heapsort of 64-bit keys: no allocation (glibc's qsort may allocate), and the keys
- * carry the instance index in their low bits, so equal sort keys still order deterministically. */
-static void sift_down(uint64_t *a, size_t start, size_t end) {
-    size_t root = start;
-    while (2 * root + 1 < end) {
-        size_t child = 2 * root + 1;
-        if (child + 1 < end && a[child] < a[child + 1]) child++;
-        if (a[root] >= a[child]) return;
-        uint64_t t = a[root];
-        a[root] = a[child];
-        a[child] = t;
-        root = child;
-    }
-}
-
-static void sort_keys(uint64_t *a, size_t n) {
-    if (n < 2) return;
-    for (size_t i = n / 2; i-- > 0;) sift_down(a, i, n);
-    for (size_t end = n - 1; end > 0; end--) {
-        uint64_t t = a[0];
-        a[0] = a[end];
-        a[end] = t;
-        sift_down(a, 0, end);
-    }
 }
 
 /* Largest column length of the upper 3x3: how much the transform can stretch a sphere. */
@@ -68,98 +54,203 @@ static uint32_t float_order(float f) {
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
+/* The first failing instance of each range, so the lowest one is reported whatever the thread
+ * count. */
+typedef struct range_failures {
+    uint32_t instance[RENDER_MAX_RANGES]; /* UINT32_MAX: none */
+    uint32_t reason[RENDER_MAX_RANGES];
+} range_failures;
+
+static void clear_failures(range_failures *f) {
+    for (uint32_t i = 0; i < RENDER_MAX_RANGES; i++) f->instance[i] = UINT32_MAX;
+}
+
+static uint32_t first_failure(const range_failures *f, uint32_t ranges, uint32_t *reason) {
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < ranges; i++)
+        if (f->instance[i] < best) best = f->instance[i], *reason = f->reason[i];
+    return best;
+}
+
+/* ---- begin: spheres and facts ---------------------------------------------------------------- */
+
+enum { BAD_UNKNOWN_MESH = 1, BAD_REMOVED_MESH, BAD_UNKNOWN_MATERIAL };
+
+typedef struct begin_job {
+    kiln_renderer *r;
+    const kiln_render_scene *scene;
+    uint32_t mesh_count;
+    range_failures failures;
+} begin_job;
+
 /* Unknown meshes and materials are programming errors whatever the camera sees; a removed mesh
  * has no bounds to cull with. A removed material only matters where it would be drawn. */
-static bool check_instance(const kiln_renderer *r, const kiln_render_instance *inst, uint32_t i, kiln_error *err) {
-    uint32_t mesh_count = kiln_geometry_registry_count(r->geometry);
-    if (inst->mesh >= mesh_count || !kiln_geometry_registry_info(r->geometry, inst->mesh + 1))
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses %s mesh %u", i,
-                              inst->mesh >= mesh_count ? "unknown" : "removed", inst->mesh);
-    if (inst->material >= r->material_count)
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses unknown material %u", i,
-                              inst->material);
-    return true;
+static void begin_range(void *context, uint32_t range, uint32_t begin, uint32_t end) {
+    begin_job *job = context;
+    const kiln_renderer *r = job->r;
+    kiln_vec4 *spheres = r->spheres.data;
+    instance_facts *facts = r->facts.data;
+    for (uint32_t i = begin; i < end; i++) {
+        const kiln_render_instance *inst = &job->scene->instances[i];
+        const kiln_geometry_info *info =
+            inst->mesh < job->mesh_count ? kiln_geometry_registry_info(r->geometry, inst->mesh + 1) : NULL;
+        uint32_t bad = inst->mesh >= job->mesh_count ? BAD_UNKNOWN_MESH
+                       : !info                       ? BAD_REMOVED_MESH
+                       : inst->material >= r->material_count ? BAD_UNKNOWN_MATERIAL
+                                                             : 0;
+        if (bad) {
+            job->failures.instance[range] = i;
+            job->failures.reason[range] = bad;
+            return;
+        }
+        kiln_vec3 c = kiln_mat4_transform_point(inst->transform, info->bounds.center);
+        spheres[i] = (kiln_vec4){c.x, c.y, c.z, info->bounds.radius * max_scale(&inst->transform)};
+        const renderer_material *m = &r->materials[inst->material];
+        bool blended = m->live && m->gpu.alpha_mode == KILN_ALPHA_BLEND;
+        uint32_t flags = (info->skinned && inst->joint_offset >= 0 ? FACT_SKINNED : 0) |
+                         (info->morph_target_count ? FACT_MORPHED : 0) | (blended ? FACT_BLENDED : 0) |
+                         (!blended && !inst->disable_shadow_casting ? FACT_CASTS : 0) |
+                         (m->live ? 0 : FACT_REMOVED_MATERIAL);
+        facts[i] = (instance_facts){.mesh = inst->mesh, .material = inst->material, .flags = flags};
+    }
 }
 
 bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err) {
     uint32_t n = scene->instance_count;
     r->view_count = r->record_count = r->batch_count = 0;
-    /* The sort key packs (mesh, material, lod) into 32 bits and the instance index into 31:
-     * beyond that keys would collide, so refuse rather than mis-sort. */
-    uint32_t mesh_count = kiln_geometry_registry_count(r->geometry);
-    if ((uint64_t)mesh_count * (r->material_count ? r->material_count : 1) * KILN_MESH_MAX_LODS > 0xFFFFFFFFull ||
-        n > 0x7FFFFFFFu)
-        return kiln_error_set(err, KILN_ERR_CAPACITY, "renderer: %u meshes x %u materials x %u instances exceed the batch key",
-                              mesh_count, r->material_count, n);
     if (!scratch_reserve(&r->spheres, (size_t)n * sizeof(kiln_vec4)) ||
-        !scratch_reserve(&r->visible, (size_t)n * sizeof(uint32_t)) ||
-        !scratch_reserve(&r->keys, (size_t)n * sizeof(uint64_t)) || !scratch_reserve(&r->lods, n))
+        !scratch_reserve(&r->facts, (size_t)n * sizeof(instance_facts)) ||
+        !scratch_reserve(&r->camera_lods, n) || !scratch_reserve(&r->view_items, (size_t)n * sizeof(view_item)) ||
+        !scratch_reserve(&r->blend_items, (size_t)n * sizeof(view_item)) ||
+        !scratch_reserve(&r->sort_keys, (size_t)n * sizeof(uint64_t)) ||
+        !scratch_reserve(&r->sort_keys_spare, (size_t)n * sizeof(uint64_t)) ||
+        !scratch_reserve(&r->sort_order, (size_t)n * sizeof(uint32_t)) ||
+        !scratch_reserve(&r->sort_order_spare, (size_t)n * sizeof(uint32_t)))
         return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
-    kiln_vec4 *spheres = r->spheres.data;
-    for (uint32_t i = 0; i < n; i++) {
+    memset(r->camera_lods.data, 0, n);
+    begin_job job = {.r = r, .scene = scene, .mesh_count = kiln_geometry_registry_count(r->geometry)};
+    clear_failures(&job.failures);
+    uint32_t ranges = instance_workers_ranges(r->workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);
+    instance_workers_run(r->workers, n, RENDER_RECORD_CHUNK, ranges, begin_range, &job);
+    uint32_t reason = 0, i = first_failure(&job.failures, ranges, &reason);
+    if (i != UINT32_MAX) {
         const kiln_render_instance *inst = &scene->instances[i];
-        if (!check_instance(r, inst, i, err)) return false;
-        const kiln_mesh_bounds *b = kiln_geometry_registry_bounds(r->geometry, inst->mesh + 1);
-        kiln_vec3 c = kiln_mat4_transform_point(inst->transform, b->center);
-        spheres[i] = (kiln_vec4){c.x, c.y, c.z, b->radius * max_scale(&inst->transform)};
+        if (reason == BAD_UNKNOWN_MATERIAL)
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses unknown material %u", i,
+                                  inst->material);
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses %s mesh %u", i,
+                              reason == BAD_UNKNOWN_MESH ? "unknown" : "removed", inst->mesh);
     }
     r->stats.instances_submitted = n;
     return true;
 }
 
-/* The level of detail instance `inst` (world sphere `sphere`) draws in view `v`, by its projected
- * size (lod_select.h). Shadow views take the camera's choice, so each instance casts the surface
- * it is shaded with: a shadow drawn from another level would fall on, or miss, the drawn surface
- * (acne or light leaks where the two differ), and a cascade's orthographic projection has no
- * size-by-distance to choose by. The camera is always the frame's first view (frame.c). */
-static uint8_t instance_lod(const kiln_renderer *r, const render_view *v, const kiln_render_instance *inst,
-                            kiln_vec4 sphere) {
+/* ---- a view: cull, level, key -------------------------------------------------------------- */
+
+typedef struct view_job {
+    kiln_renderer *r;
+    const render_view *v;
+    batch_key_layout layout;
+    uint32_t opaque[RENDER_MAX_RANGES], blended[RENDER_MAX_RANGES]; /* visible ones of each range */
+    range_failures failures;       /* visible instances naming a removed material */
+} view_job;
+
+/* The level of detail an instance of `mesh` (world sphere `sphere`) draws in view `v`, by its
+ * projected size (lod_select.h). Shadow views take the camera's choice, so each instance casts
+ * the surface it is shaded with: a shadow drawn from another level would fall on, or miss, the
+ * drawn surface (acne or light leaks where the two differ), and a cascade's orthographic
+ * projection has no size-by-distance to choose by. The camera is always the frame's first view
+ * (frame.c). */
+static uint32_t instance_lod(const kiln_renderer *r, const render_view *v, uint32_t mesh, kiln_vec4 sphere) {
     const render_view *chooser = v->shadow ? &r->views[0] : v;
     if (chooser->shadow) return 0;
-    uint32_t levels = kiln_geometry_registry_info(r->geometry, inst->mesh + 1)->lod_count;
+    uint32_t levels = kiln_geometry_registry_info(r->geometry, mesh + 1)->lod_count;
     if (levels < 2) return 0;
-    return (uint8_t)kiln_lod_select(kiln_lod_screen_fraction(sphere, chooser->view, chooser->projection), levels);
+    return kiln_lod_select(kiln_lod_screen_fraction(sphere, chooser->view, chooser->projection), levels);
 }
 
-/* The visible instances' sort keys: opaque and masked first, by (mesh, material, lod) scaled so
- * no two different tuples collide; blended after, far to near. Bit 63 separates the two runs,
- * the low 31 bits hold the instance index (a unique tiebreak). */
-static bool sort_visible(kiln_renderer *r, const kiln_render_scene *scene, const render_view *v, uint32_t visible_count,
-                         kiln_error *err) {
-    const uint32_t *visible = r->visible.data;
-    const kiln_vec4 *spheres = r->spheres.data;
-    uint64_t *keys = r->keys.data;
-    uint8_t *lods = r->lods.data;
-    uint64_t materials = r->material_count ? r->material_count : 1;
-    for (uint32_t k = 0; k < visible_count; k++) {
-        uint32_t i = visible[k];
-        const kiln_render_instance *inst = &scene->instances[i];
-        if (!r->materials[inst->material].live)
-            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses removed material %u", i,
-                                  inst->material);
-        const kiln_gpu_material *m = &r->materials[inst->material].gpu;
-        lods[i] = instance_lod(r, v, inst, spheres[i]);
-        uint64_t key;
-        if (m->alpha_mode == KILN_ALPHA_BLEND) {
-            float depth = -kiln_mat4_transform_point(v->view, (kiln_vec3){spheres[i].x, spheres[i].y, spheres[i].z}).z;
-            key = (1ull << 63) | ((uint64_t)(0x7FFFFFFFu - (float_order(depth) >> 1)) << 31);
-        } else {
-            uint64_t tuple = ((uint64_t)inst->mesh * materials + inst->material) * KILN_MESH_MAX_LODS + lods[i];
-            key = tuple << 31;
-        }
-        keys[k] = key | i;
+/* One visible instance's level and key: opaque and masked ones by (mesh, material, level,
+ * skinned, morphed); blended ones far to near by the view depth of their sphere's centre. */
+static view_item view_instance(const view_job *job, uint32_t i, const instance_facts *f, kiln_vec4 sphere) {
+    uint32_t lod = instance_lod(job->r, job->v, f->mesh, sphere);
+    view_item item = {.instance = i, .lod = lod};
+    if (f->flags & FACT_BLENDED) {
+        const kiln_mat4 *view = &job->v->view;
+        float depth = -(view->m[2] * sphere.x + view->m[6] * sphere.y + view->m[10] * sphere.z + view->m[14]);
+        item.key.low = UINT32_MAX - float_order(depth);
+    } else {
+        item.key = batch_key_make(&job->layout, f->mesh, f->material, lod, f->flags & FACT_SKINNED,
+                                  f->flags & FACT_MORPHED);
     }
-    sort_keys(keys, visible_count);
-    return true;
+    return item;
 }
 
-/* A new batch for scene instance `instance` at record `record`, drawing level `lod`, with the
- * pipelines its material and its deformation draw with in the view: colour and depth for a camera
- * view, the shadow pipeline alone for a shadow view. */
-static bool start_batch(kiln_renderer *r, const render_view *v, const kiln_render_instance *inst, uint32_t instance,
+/* Culls the range's spheres, then gives each visible instance its item: opaque ones from the
+ * range's start upwards, blended ones from its end downwards, in the view's item array. The
+ * camera view also notes each instance's level for the records (0 where culled). */
+static void view_range(void *context, uint32_t range, uint32_t begin, uint32_t end) {
+    view_job *job = context;
+    kiln_renderer *r = job->r;
+    const render_view *v = job->v;
+    const kiln_vec4 *spheres = r->spheres.data;
+    const instance_facts *facts = r->facts.data;
+    view_item *items = r->view_items.data;
+    uint8_t *camera_lods = r->camera_lods.data;
+    /* The visible indices go to the sort-order scratch first: one view at a time uses it. */
+    uint32_t *visible = (uint32_t *)r->sort_order.data + begin, count = end - begin;
+    if (r->settings.disable_culling) {
+        for (uint32_t k = 0; k < count; k++) visible[k] = k;
+    } else {
+        count = kiln_frustum_cull_spheres_into(&v->frustum, spheres + begin, count, visible);
+    }
+    uint32_t opaque = begin, blended = end;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = begin + visible[k];
+        const instance_facts *f = &facts[i];
+        if (v->shadow && !(f->flags & FACT_CASTS)) continue;
+        if ((f->flags & FACT_REMOVED_MATERIAL) && job->failures.instance[range] == UINT32_MAX) {
+            job->failures.instance[range] = i;
+            continue;
+        }
+        view_item item = view_instance(job, i, f, spheres[i]);
+        if (!v->shadow) camera_lods[i] = (uint8_t)item.lod;
+        if (f->flags & FACT_BLENDED) items[--blended] = item;
+        else items[opaque++] = item;
+    }
+    job->opaque[range] = opaque - begin;
+    job->blended[range] = end - blended;
+}
+
+/* Joins the ranges' items in range order: the opaque ones packed from the start of the view's
+ * item array, the blended ones (stored backwards) into the blend array, in scene order. */
+static void join_ranges(kiln_renderer *r, const view_job *job, uint32_t n, uint32_t ranges, uint32_t *opaque_count,
+                        uint32_t *blended_count) {
+    view_item *items = r->view_items.data, *blend = r->blend_items.data;
+    uint32_t blended = 0, opaque = 0;
+    for (uint32_t g = 0; g < ranges; g++) {
+        uint32_t begin, end;
+        instance_workers_range(n, RENDER_RECORD_CHUNK, ranges, g, &begin, &end);
+        for (uint32_t k = 0; k < job->blended[g]; k++) blend[blended++] = items[end - 1 - k];
+    }
+    for (uint32_t g = 0; g < ranges; g++) {
+        uint32_t begin, end;
+        instance_workers_range(n, RENDER_RECORD_CHUNK, ranges, g, &begin, &end);
+        if (opaque != begin) memmove(items + opaque, items + begin, job->opaque[g] * sizeof *items);
+        opaque += job->opaque[g];
+    }
+    *opaque_count = opaque;
+    *blended_count = blended;
+}
+
+/* ---- a view: sort and batch ---------------------------------------------------------------- */
+
+/* A new batch for the instance in the record index list at `record`, with the pipelines its
+ * material draws with in the view: colour and depth for a camera view, the shadow pipeline alone
+ * for a shadow view. */
+static bool start_batch(kiln_renderer *r, const render_view *v, uint32_t instance, const instance_facts *f,
                         uint32_t lod, uint32_t record, kiln_error *err) {
-    const kiln_gpu_material *m = &r->materials[inst->material].gpu;
-    render_batch b = {.mesh = inst->mesh, .material = inst->material, .lod = lod, .first_instance = record,
+    const kiln_gpu_material *m = &r->materials[f->material].gpu;
+    render_batch b = {.mesh = f->mesh, .material = f->material, .lod = lod, .first_instance = record,
                       .instance_count = 1};
     renderer_deform_start_batch(r, instance, &b);
     pipeline_key deform = renderer_deform_key(b.deform);
@@ -179,18 +270,30 @@ static bool start_batch(kiln_renderer *r, const render_view *v, const kiln_rende
     return true;
 }
 
-/* Drops from the visible list what a shadow view does not draw: instances that do not cast, and
- * blended ones (a map holds one depth per texel, which a translucent surface cannot give). A
- * removed material is reported by the sort, as for any view. */
-static uint32_t keep_casters(const kiln_renderer *r, const kiln_render_scene *scene, uint32_t *visible, uint32_t count) {
-    uint32_t kept = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        const kiln_render_instance *inst = &scene->instances[visible[k]];
-        const renderer_material *m = &r->materials[inst->material];
-        if (inst->disable_shadow_casting || (m->live && m->gpu.alpha_mode == KILN_ALPHA_BLEND)) continue;
-        visible[kept++] = visible[k];
+/* Sorts `count` items by key and appends their record indices and batches: equal keys in a row
+ * are one batch, unless `own_batches` (blended items) or the instance is morphed. */
+static bool sort_and_batch(kiln_renderer *r, render_view *v, const view_item *items, uint32_t count, bool wide,
+                           bool own_batches, kiln_error *err) {
+    uint32_t *order = r->sort_order.data;
+    batch_keys_sort(&items[0].key, sizeof *items, count, wide, order, r->sort_keys.data, r->sort_keys_spare.data,
+                    r->sort_order_spare.data);
+    const instance_facts *facts = r->facts.data;
+    uint32_t *record_indices = r->record_indices.data;
+    render_batch *batches = r->batches.data;
+    const view_item *previous = NULL;
+    for (uint32_t j = 0; j < count; j++) {
+        const view_item *item = &items[order[j]];
+        const instance_facts *f = &facts[item->instance];
+        uint32_t record = r->record_count++;
+        record_indices[record] = item->instance;
+        if (!own_batches && previous && !(f->flags & FACT_MORPHED) && batch_key_equal(previous->key, item->key)) {
+            batches[r->batch_count - 1].instance_count++;
+            continue;
+        }
+        if (!start_batch(r, v, item->instance, f, item->lod, record, err)) return false;
+        previous = item;
     }
-    return kept;
+    return true;
 }
 
 uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
@@ -201,7 +304,7 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
     }
     uint32_t n = scene->instance_count;
     size_t record_need = (size_t)r->record_count + n, batch_need = (size_t)r->batch_count + n;
-    if (!scratch_reserve(&r->records, record_need * KILN_INSTANCE_RECORD_SIZE) ||
+    if (!scratch_reserve(&r->record_indices, record_need * sizeof(uint32_t)) ||
         !scratch_reserve(&r->batches, batch_need * sizeof(render_batch))) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
         return UINT32_MAX;
@@ -211,41 +314,29 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
                        .first_batch = r->batch_count, .first_record = r->record_count};
     v->frustum = kiln_frustum_from_view_proj(kiln_mat4_mul(projection, view));
 
-    uint32_t *visible = r->visible.data;
-    uint32_t visible_count = n;
-    if (r->settings.disable_culling) {
-        for (uint32_t i = 0; i < n; i++) visible[i] = i;
-    } else {
-        visible_count = kiln_frustum_cull_spheres_into(&v->frustum, r->spheres.data, n, visible);
+    view_job job = {.r = r, .v = v,
+                    .layout = batch_key_layout_make(kiln_geometry_registry_count(r->geometry), r->material_count,
+                                                    KILN_MESH_MAX_LODS)};
+    clear_failures(&job.failures);
+    uint32_t ranges = instance_workers_ranges(r->workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);
+    instance_workers_run(r->workers, n, RENDER_RECORD_CHUNK, ranges, view_range, &job);
+    uint32_t reason = 0, bad = first_failure(&job.failures, ranges, &reason);
+    if (bad != UINT32_MAX) {
+        kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses removed material %u", bad,
+                       scene->instances[bad].material);
+        return UINT32_MAX;
     }
-    if (shadow) visible_count = keep_casters(r, scene, visible, visible_count);
-    if (!sort_visible(r, scene, v, visible_count, err)) return UINT32_MAX;
-
-    const uint64_t *keys = r->keys.data;
-    const uint8_t *lods = r->lods.data;
-    uint8_t *records = r->records.data;
-    render_batch *all = r->batches.data;
-    for (uint32_t k = 0; k < visible_count; k++) {
-        uint32_t i = (uint32_t)(keys[k] & 0x7FFFFFFFu);
-        const kiln_render_instance *inst = &scene->instances[i];
-        bool blended = keys[k] >> 63;
-        uint32_t record = r->record_count++;
-        renderer_deform_pack_record(r, inst, i, lods[i], records + (size_t)record * KILN_INSTANCE_RECORD_SIZE);
-        render_batch *last = r->batch_count > v->first_batch ? &all[r->batch_count - 1] : NULL;
-        /* Blended instances are each their own batch: their order is by depth, not by key; so is a
-         * morphed instance, whose weights are its own slot. */
-        if (!blended && last && last->mesh == inst->mesh && last->material == inst->material && last->lod == lods[i] &&
-            renderer_deform_joins_batch(r, i, last) && r->batch_count - v->first_batch == v->opaque_batch_count) {
-            last->instance_count++;
-            continue;
-        }
-        if (!start_batch(r, v, inst, i, lods[i], record, err)) return UINT32_MAX;
-        if (!blended) v->opaque_batch_count = r->batch_count - v->first_batch;
-    }
+    uint32_t opaque_count, blended_count;
+    join_ranges(r, &job, n, ranges, &opaque_count, &blended_count);
+    if (!sort_and_batch(r, v, r->view_items.data, opaque_count, job.layout.wide, false, err)) return UINT32_MAX;
+    v->opaque_batch_count = r->batch_count - v->first_batch;
+    if (!sort_and_batch(r, v, r->blend_items.data, blended_count, false, true, err)) return UINT32_MAX;
     v->batch_count = r->batch_count - v->first_batch;
     v->record_count = r->record_count - v->first_record;
     return r->view_count++;
 }
+
+/* ---- drawing ------------------------------------------------------------------------------- */
 
 /* Groups 0 and 3; group 3's dynamic offset selects the pass view slot the pass renders from.
  * Group 1 is bound per batch (renderer_deform_bind_objects). */

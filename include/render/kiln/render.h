@@ -63,6 +63,9 @@ kiln_renderer *kiln_renderer_recreate(kiln_renderer *old, kiln_gfx *gfx, kiln_re
 /* The settings as requested, resolved and checked at the start of every render: change them
  * between frames (zero means the default again). shader_dir is read at creation only. */
 kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
+/* The threads sharing the per-instance work of a frame, the calling thread included:
+ * settings.worker_threads as resolved at creation (0 chose by the machine's cores). */
+uint32_t kiln_renderer_worker_threads(const kiln_renderer *r);
 
 /* Meshes live in the renderer's geometry registry (created and destroyed with it), under index
  * i = geometry id - 1, with the spec's mesh registry rules:

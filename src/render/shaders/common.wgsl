@@ -2,7 +2,8 @@
 // whose sizes the renderer checks against these structs by reflection when it is created):
 //   group 0 binding 0  View      the camera the frame is shaded from, and how it is displayed
 //   group 0 binding 1  Lighting  the sun and the environment
-//   group 1 binding 0  Instance  the instance records of every view
+//   group 1 binding 0  Instance  the instance records, one per scene instance in scene order
+//   group 1 binding 1  u32       the record indices: each view's drawn instances in draw order
 
 struct View {
     world_to_view: mat4x4<f32>,
@@ -36,7 +37,8 @@ struct PassView {
     view_projection: mat4x4<f32>,
 };
 
-// Per-instance record, indexed by @builtin(instance_index) (= the batch's first_instance + i).
+// Per-instance record, one per scene instance: a drawn instance reads
+// instances[record_indices[instance_index]] (instance_index = the batch's first_instance + i).
 struct Instance {
     model: mat4x4<f32>,
     normal_matrix: mat4x4<f32>,   // inverse transpose of the model's upper 3x3, in a mat4 for alignment
@@ -57,6 +59,9 @@ const PI: f32 = 3.14159265358979;
 @group(0) @binding(0) var<uniform> view: View;
 @group(0) @binding(1) var<uniform> lighting: Lighting;
 @group(1) @binding(0) var<storage, read> instances: array<Instance>;
+// Binding 4, after deform.wgsl's joints, morph deltas and weights (1..3): instance_index reads
+// the record index list, whose entry names the instance's record (instance_records.c).
+@group(1) @binding(4) var<storage, read> record_indices: array<u32>;
 
 // World-space direction through a pixel centre (for the sky).
 fn view_ray(frag_xy: vec2<f32>) -> vec3<f32> {

@@ -73,8 +73,13 @@ fn rest_vertex(v: VertexIn) -> DeformedVertex {
     return DeformedVertex(v.position, v.normal, v.tangent.xyz);
 }
 
+// The record of the instance being drawn: instance_index is its place in the record index list.
+fn instance_record(v: VertexIn) -> Instance {
+    return instances[record_indices[v.instance]];
+}
+
 fn skinned(v: VertexIn, s: SkinIn, rest: DeformedVertex) -> DeformedVertex {
-    let joint_offset = instances[v.instance].params.z;
+    let joint_offset = instance_record(v).params.z;
     return skin_vertex(rest, skin_matrix(joint_offset, s.joints, s.weights));
 }
 
@@ -82,7 +87,7 @@ fn skinned(v: VertexIn, s: SkinIn, rest: DeformedVertex) -> DeformedVertex {
 // point by the mesh (pipelines.c, PIPELINE_SKINNED and PIPELINE_MORPHED), and every pass drawing
 // an instance uses the same one.
 fn place_vertex(v: VertexIn, d: DeformedVertex) -> VertexOut {
-    let inst = instances[v.instance];
+    let inst = instance_record(v);
     let world = inst.model * vec4<f32>(d.position, 1.0);
     var out: VertexOut;
     out.clip = pass_view.view_projection * world;

@@ -52,7 +52,7 @@ struct WireOut {
 fn vs_wire(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> WireOut {
     let index = mesh_indices[vertex];
     let mv = mesh_vertices[index];
-    let inst = instances[instance];
+    let inst = instances[record_indices[instance]];
     var d = DeformedVertex(vec3<f32>(mv.position[0], mv.position[1], mv.position[2]),
                            vec3<f32>(mv.normal[0], mv.normal[1], mv.normal[2]),
                            vec3<f32>(mv.tangent[0], mv.tangent[1], mv.tangent[2]));

@@ -96,11 +96,21 @@ typedef struct kiln_render_settings {
     uint32_t atlas_tile;          /* texels per side of one light view's tile, at least 16 and
                                    * dividing atlas_size; 0 means 512 (64 tiles; at most
                                    * KILN_ATLAS_MAX_VIEWS = 64 are used) */
+    uint32_t worker_threads;      /* read at creation: threads sharing the per-instance work of a
+                                   * frame (culling, sort keys, instance records) by instance range,
+                                   * the calling thread included, 1..KILN_MAX_WORKER_THREADS; 0
+                                   * means automatic: one per core up to 8, and 1 (no worker
+                                   * thread) on a machine of 2 cores or fewer, where a second
+                                   * thread was not shown to pay (docs/PERFORMANCE.md). The frame's records and draws are
+                                   * the same whatever the count */
     const char *shader_dir;       /* read at creation. NULL: kiln's embedded WGSL (nothing read,
                                    * nothing to reload); a directory: the programs are read from
                                    * it and hot reloaded, a name it lacks falling back to the
                                    * shader layer's built-ins */
 } kiln_render_settings;
+
+/* The most threads settings.worker_threads may ask for. */
+#define KILN_MAX_WORKER_THREADS 64
 
 /* The settings with every zero field replaced by its default, in one place. Fails, naming the
  * field, for a value outside its range (a negative exposure, bloom strength or threshold, an

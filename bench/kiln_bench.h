@@ -1,0 +1,9 @@
+/* kiln-bench: one program, one subcommand per benchmark, each in its own file. A subcommand
+ * gets the arguments after its name (argv[0] is the subcommand) and returns the exit code: 0, 1
+ * when a frame failed, 2 for a bad command line. */
+#ifndef KILN_BENCH_H
+#define KILN_BENCH_H
+
+int kiln_bench_stress(int argc, char **argv);
+
+#endif
