@@ -156,8 +156,10 @@ typedef struct view_item {
 /* Instances per chunk of the record upload, and the alignment of worker ranges, so a chunk's
  * dirty flag has one writer. */
 #define RENDER_RECORD_CHUNK 256u
-/* Below this many instances per range the work stays on the calling thread. */
-#define RENDER_MIN_WORKER_RANGE 2048u
+/* Below this many instances per range the work stays on the calling thread: on the H200 host
+ * (16 cores) waking threads cost more than they saved at 10k instances (3.5 ms on one thread,
+ * 4.0 on eight), and paid from 20k (7.1 -> 5.5 ms) and 50k (14.6 -> 9.8 ms); docs/PERFORMANCE.md. */
+#define RENDER_MIN_WORKER_RANGE 8192u
 #define RENDER_MAX_RANGES KILN_MAX_WORKER_THREADS
 
 /* Starts a frame's views: checks the scene's instances and computes their world bounding spheres
