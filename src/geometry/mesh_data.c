@@ -56,6 +56,7 @@ void kiln_mesh_data_free(kiln_mesh_data *md) {
     for (uint32_t t = 0; t < KILN_MAX_MORPH_TARGETS; t++) {
         free(md->morph_targets[t].position_deltas);
         free(md->morph_targets[t].normal_deltas);
+        free(md->morph_targets[t].tangent_deltas);
     }
     memset(md, 0, sizeof *md);
 }
@@ -96,6 +97,7 @@ bool kiln_mesh_data_copy(kiln_mesh_data *dst, const kiln_mesh_data *src, kiln_er
     for (uint32_t t = 0; t < src->morph_target_count; t++) {
         c.morph_targets[t].position_deltas = copy_array(src->morph_targets[t].position_deltas, n, sizeof(kiln_vec3), &ok);
         c.morph_targets[t].normal_deltas = copy_array(src->morph_targets[t].normal_deltas, n, sizeof(kiln_vec3), &ok);
+        c.morph_targets[t].tangent_deltas = copy_array(src->morph_targets[t].tangent_deltas, n, sizeof(kiln_vec3), &ok);
     }
     if (!ok) {
         kiln_mesh_data_free(&c);

@@ -42,6 +42,7 @@ static vertex_streams streams_of(kiln_mesh_data *md) {
     for (uint32_t t = 0; t < md->morph_target_count; t++) {
         add_stream(&s, (void **)&md->morph_targets[t].position_deltas, sizeof(kiln_vec3));
         add_stream(&s, (void **)&md->morph_targets[t].normal_deltas, sizeof(kiln_vec3));
+        add_stream(&s, (void **)&md->morph_targets[t].tangent_deltas, sizeof(kiln_vec3));
     }
     return s;
 }

@@ -56,7 +56,9 @@ size_t kiln_mesh_pack_morph_deltas(const kiln_mesh_data *md, void *out, size_t o
             const kiln_morph_target *mt = &md->morph_targets[t];
             kiln_vec3 dp = mt->position_deltas ? mt->position_deltas[v] : (kiln_vec3){0};
             kiln_vec3 dn = mt->normal_deltas ? mt->normal_deltas[v] : (kiln_vec3){0};
-            const float row[8] = {dp.x, dp.y, dp.z, 0.0f, dn.x, dn.y, dn.z, 0.0f};
+            kiln_vec3 dt = mt->tangent_deltas ? mt->tangent_deltas[v] : (kiln_vec3){0};
+            const float row[12] = {dp.x, dp.y, dp.z, 0.0f, dn.x, dn.y, dn.z, 0.0f, dt.x, dt.y, dt.z, 0.0f};
+            _Static_assert(sizeof row == KILN_MORPH_DELTA_STRIDE, "one target's deltas of one vertex");
             memcpy(p, row, sizeof row);
         }
     }

@@ -121,7 +121,7 @@ TEST(packed_skin_is_u16_joints_then_f32_weights) {
     CHECK(float_at(p, 8) == 0.4f && float_at(p, 12) == 0.3f && float_at(p, 16) == 0.2f && float_at(p, 20) == 3.0f * 0.01f);
 }
 
-TEST(packed_morph_deltas_are_two_vec4_per_vertex_per_target_vertex_major) {
+TEST(packed_morph_deltas_are_three_vec4_per_vertex_per_target_vertex_major) {
     kiln_mesh_data md;
     make_distinct_square(&md, 0);
     kiln_morph_target *a = kiln_mesh_data_add_morph_target(&md, NULL);
@@ -129,15 +129,19 @@ TEST(packed_morph_deltas_are_two_vec4_per_vertex_per_target_vertex_major) {
     CHECK(a && b);
     a->position_deltas[1] = kiln_vec3_make(1, 2, 3);
     b->normal_deltas[1] = kiln_vec3_make(4, 5, 6);
+    CHECK(!a->tangent_deltas); /* optional: add_morph_target leaves it absent */
+    b->tangent_deltas = calloc(md.vertex_count, sizeof(kiln_vec3));
+    CHECK(b->tangent_deltas);
+    b->tangent_deltas[1] = kiln_vec3_make(7, 8, 9);
     free(b->position_deltas); /* an absent stream packs zeros */
     b->position_deltas = NULL;
-    uint8_t bytes[4 * 2 * 32];
+    uint8_t bytes[4 * 2 * 48];
     size_t written = kiln_mesh_pack_morph_deltas(&md, bytes, sizeof bytes);
     kiln_mesh_data_free(&md);
-    CHECK_EQ_INT(written, 256);
-    const uint8_t *v1a = bytes + (1 * 2 + 0) * 32, *v1b = bytes + (1 * 2 + 1) * 32;
-    const float expect_a[8] = {1, 2, 3, 0, 0, 0, 0, 0}, expect_b[8] = {0, 0, 0, 0, 4, 5, 6, 0};
-    for (int k = 0; k < 8; k++) CHECK(float_at(v1a, (size_t)k * 4) == expect_a[k] && float_at(v1b, (size_t)k * 4) == expect_b[k]);
+    CHECK_EQ_INT(written, 384);
+    const uint8_t *v1a = bytes + (1 * 2 + 0) * 48, *v1b = bytes + (1 * 2 + 1) * 48;
+    const float expect_a[12] = {1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0}, expect_b[12] = {0, 0, 0, 0, 4, 5, 6, 0, 7, 8, 9, 0};
+    for (int k = 0; k < 12; k++) CHECK(float_at(v1a, (size_t)k * 4) == expect_a[k] && float_at(v1b, (size_t)k * 4) == expect_b[k]);
     for (size_t i = 0; i < 64; i++) CHECK(bytes[i] == 0); /* vertex 0, both targets */
 }
 
@@ -165,7 +169,7 @@ TEST(uploaded_buffers_hold_exactly_the_packed_streams) {
     kiln_morph_target *t = kiln_mesh_data_add_morph_target(&md, NULL);
     CHECK(t);
     t->position_deltas[2] = kiln_vec3_make(0.5f, -0.5f, 0.25f);
-    uint8_t packed_vertices[4 * 56], packed_skin[4 * 24], packed_morph[4 * 32];
+    uint8_t packed_vertices[4 * 56], packed_skin[4 * 24], packed_morph[4 * KILN_MORPH_DELTA_STRIDE];
     kiln_mesh_pack_vertices(&md, packed_vertices, sizeof packed_vertices);
     kiln_mesh_pack_skin(&md, packed_skin, sizeof packed_skin);
     kiln_mesh_pack_morph_deltas(&md, packed_morph, sizeof packed_morph);
@@ -178,9 +182,9 @@ TEST(uploaded_buffers_hold_exactly_the_packed_streams) {
     CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.vertices), 224);
     CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.skin), 96);
     CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.indices), 24);
-    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.morph_deltas), 128);
+    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.morph_deltas), 4 * KILN_MORPH_DELTA_STRIDE);
 
-    uint8_t vertices[224], skin[96], morph[128];
+    uint8_t vertices[224], skin[96], morph[4 * KILN_MORPH_DELTA_STRIDE];
     uint32_t indices[6];
     CHECK_MSG(read_back(f.res, mesh.vertices, sizeof vertices, vertices, &err), "%s", err.message);
     CHECK_MSG(read_back(f.res, mesh.skin, sizeof skin, skin, &err), "%s", err.message);
@@ -320,7 +324,7 @@ TEST_MAIN(T(vertex_layouts_describe_the_two_streams),
           T(absent_tangents_and_uv1_pack_their_defaults),
           T(packing_into_a_short_buffer_writes_nothing),
           T(packed_skin_is_u16_joints_then_f32_weights),
-          T(packed_morph_deltas_are_two_vec4_per_vertex_per_target_vertex_major),
+          T(packed_morph_deltas_are_three_vec4_per_vertex_per_target_vertex_major),
           T(uploaded_buffers_hold_exactly_the_packed_streams),
           T(an_uploaded_mesh_records_counts_bounds_and_one_lod),
           T(an_upload_with_levels_puts_every_level_in_one_index_buffer),

@@ -210,5 +210,51 @@ TEST(morph_and_skin_combine_morph_first) {
     CHECK(in_place);
 }
 
+/* Tangent deltas turn the tangent frame a normal map is read in: a square facing +Z with a
+ * constant normal map leaning along the tangent shades with a normal leaning +X at weight 0; a
+ * target turning the tangent to +Y leans it +Y at weight 1 (the normals view, n * 0.5 + 0.5). */
+TEST(tangent_deltas_turn_the_normal_map_with_the_weight) {
+    deform_scene s;
+    kiln_error err = {0};
+    kiln_render_settings normals = ALBEDO;
+    normals.debug = KILN_DEBUG_NORMALS;
+    bool ok = deform_scene_open(&s, normals, 64, 64, (kiln_vec3){0, 0, 3}, (kiln_vec3){0, 0, 0}, &err);
+    /* Tangent-space normal (0.707, 0, 0.707): half way between the tangent and the normal. */
+    static const uint8_t lean[4] = {218, 128, 218, 255};
+    uint32_t map = ok ? kiln_texture_registry_add(kiln_renderer_texture_registry(s.h.r), &(kiln_texture_create_desc){
+                            .format = KILN_FORMAT_RGBA8, .width = 1, .height = 1, .pixels = lean, .pixels_size = 4}, &err)
+                      : 0;
+    kiln_material m = kiln_material_default("leaning");
+    m.textures[KILN_TEX_NORMAL] = map;
+    uint32_t material = map ? kiln_renderer_add_material(s.h.r, &m, &err) : KILN_INVALID_INDEX;
+    const kiln_vec3 corners[4] = {{-0.5f, -0.5f, 0}, {0.5f, -0.5f, 0}, {0.5f, 0.5f, 0}, {-0.5f, 0.5f, 0}};
+    kiln_mesh_data md = {0};
+    bool built = material != KILN_INVALID_INDEX && deform_quads(&md, corners, 1, (kiln_vec3){0, 0, 1}, NULL, &err);
+    kiln_morph_target *t = built ? kiln_mesh_data_add_morph_target(&md, &err) : NULL;
+    if (t && (t->tangent_deltas = calloc(4, sizeof(kiln_vec3))) != NULL)
+        for (int v = 0; v < 4; v++) t->tangent_deltas[v] = (kiln_vec3){-1, 1, 0}; /* +X becomes +Y */
+    uint32_t square = deform_scene_add(&s, "tangent square", &md, t && t->tangent_deltas, &err);
+    ok = square != KILN_INVALID_INDEX;
+    kiln_render_instance inst = {.mesh = square, .material = material, .transform = kiln_mat4_identity()};
+    s.scene.instances = &inst;
+    s.scene.instance_count = 1;
+    uint8_t rest[4] = {0}, turned[4] = {0};
+    kiln_image img = {0};
+    if (ok && (ok = renderer_fixture_render(&s.h, &s.scene, &img, &err))) memcpy(rest, deform_pixel(&s, &img, (kiln_vec3){0, 0, 0}), 4);
+    kiln_image_free(&img);
+    inst.morph_weights[0] = 1.0f;
+    if (ok && (ok = renderer_fixture_render(&s.h, &s.scene, &img, &err))) memcpy(turned, deform_pixel(&s, &img, (kiln_vec3){0, 0, 0}), 4);
+    kiln_image_free(&img);
+    CHECK_EQ_INT(renderer_fixture_close(&s.h), 0);
+    CHECK_MSG(ok, "%s", err.message);
+    /* 0.5 + 0.5 * 0.707 = 0.854 along the leaning axis and z, 0.5 across it; the unorm target gets
+     * them sRGB-encoded: 238 and 188. */
+    CHECK_MSG(rest[0] > 228 && rest[1] > 178 && rest[1] < 198 && rest[2] > 228, "weight 0: %u %u %u", rest[0], rest[1],
+              rest[2]);
+    CHECK_MSG(turned[1] > 228 && turned[0] > 178 && turned[0] < 198 && turned[2] > 228, "weight 1: %u %u %u", turned[0],
+              turned[1], turned[2]);
+}
+
 TEST_MAIN(T(a_morph_target_moves_the_vertices_by_its_weight), T(more_morphed_instances_than_weight_slots_keep_their_own_weights),
-          T(two_different_morphed_meshes_draw_in_one_frame), T(morph_and_skin_combine_morph_first))
+          T(two_different_morphed_meshes_draw_in_one_frame), T(morph_and_skin_combine_morph_first),
+          T(tangent_deltas_turn_the_normal_map_with_the_weight))

@@ -4,7 +4,7 @@
 // the same deformed vertex from the same numbers and depths match bit for bit.
 // The rest of group 1 (binding 0 is the instance records, common.wgsl), src/render/deform.c:
 //   binding 1  joints        the scene's joint palette, copied verbatim each frame
-//   binding 2  morph_deltas  the batch's mesh's morph deltas; a 32-byte stand-in for other meshes
+//   binding 2  morph_deltas  the batch's mesh's morph deltas; a 48-byte stand-in for other meshes
 //   binding 3  morph         the instance's MorphWeights: one 256-byte slot, by dynamic offset
 
 // One morphed instance's weights (C side uniforms.c, packed by deform.c).
@@ -14,8 +14,8 @@ struct MorphWeights {
 };
 
 @group(1) @binding(1) var<storage, read> joints: array<mat4x4<f32>>;
-// Per vertex per target two vec4 (kiln/geometry/mesh_data.h): element (vertex * target_count +
-// target) * 2 is the position delta, the next the normal delta.
+// Per vertex per target three vec4 (kiln/geometry/mesh_data.h): element (vertex * target_count +
+// target) * 3 is the position delta, the next the normal delta, the third the tangent delta.
 @group(1) @binding(2) var<storage, read> morph_deltas: array<vec4<f32>>;
 @group(1) @binding(3) var<uniform> morph: MorphWeights;
 
@@ -31,16 +31,17 @@ struct DeformedVertex {
     tangent: vec3<f32>,
 };
 
-// Adds each target's deltas scaled by its weight. Tangents have no deltas (the loader reads none):
-// the shading pass makes the tangent perpendicular to the morphed normal again.
+// Adds each target's deltas, position, normal and tangent, scaled by its weight (glTF: the
+// tangent's handedness is not morphed). The shading pass normalises the results.
 fn morph_vertex(rest: DeformedVertex, vertex: u32) -> DeformedVertex {
     var out = rest;
     let first = vertex * morph.target_count;
     for (var t = 0u; t < morph.target_count; t++) {
         let weight = morph.weights[t / 4u][t % 4u];
-        let element = (first + t) * 2u;
+        let element = (first + t) * 3u;
         out.position += weight * morph_deltas[element].xyz;
         out.normal += weight * morph_deltas[element + 1u].xyz;
+        out.tangent += weight * morph_deltas[element + 2u].xyz;
     }
     return out;
 }

@@ -18,9 +18,9 @@
  *     @40 uv0 f32x2 (location 3)        @48 uv1 f32x2 (location 4)
  *   slot 1, KILN_SKIN_STRIDE = 24 bytes per vertex, only for skinned meshes:
  *     @0  joints u16x4 (location 5)     @8  weights f32x4 (location 6)
- *   morph deltas, a storage buffer of KILN_MORPH_DELTA_STRIDE = 32 bytes per vertex per target:
- *     element (vertex * morph_target_count + target) is two vec4<f32>:
- *     (position delta xyz, 0) then (normal delta xyz, 0).
+ *   morph deltas, a storage buffer of KILN_MORPH_DELTA_STRIDE = 48 bytes per vertex per target:
+ *     element (vertex * morph_target_count + target) is three vec4<f32>:
+ *     (position delta xyz, 0), (normal delta xyz, 0), then (tangent delta xyz, 0).
  *   indices: u32, triangle list.
  *
  * Ownership: a kiln_mesh_data owns every array it points to; kiln_mesh_data_free releases them
@@ -43,7 +43,7 @@ extern "C" {
 
 #define KILN_VERTEX_STRIDE 56       /* bytes per vertex of stream slot 0 */
 #define KILN_SKIN_STRIDE 24         /* bytes per vertex of stream slot 1 (skinned meshes) */
-#define KILN_MORPH_DELTA_STRIDE 32  /* bytes per vertex per target of the morph delta buffer */
+#define KILN_MORPH_DELTA_STRIDE 48  /* bytes per vertex per target of the morph delta buffer */
 
 /* Byte offsets inside the two vertex streams. */
 enum {
@@ -82,6 +82,9 @@ typedef struct kiln_joints4 { uint16_t j[4]; /* joint indices, paired with weigh
 typedef struct kiln_morph_target {
     kiln_vec3 *position_deltas;  /* vertex_count entries, model units, added at weight 1 */
     kiln_vec3 *normal_deltas;    /* vertex_count entries, added to the normal at weight 1 */
+    kiln_vec3 *tangent_deltas;   /* vertex_count entries added to the tangent's direction at weight
+                                  * 1 (glTF's TANGENT target: xyz, the handedness never moves);
+                                  * optional: NULL packs zeros, and add_morph_target leaves it so */
 } kiln_morph_target;
 
 /* A triangle mesh on the CPU: parallel per-vertex arrays of vertex_count entries each.
