@@ -10,7 +10,7 @@ enum {
     MATERIAL_BASE_COLOR, MATERIAL_EMISSIVE, MATERIAL_EMISSIVE_STRENGTH, MATERIAL_METALLIC, MATERIAL_ROUGHNESS,
     MATERIAL_NORMAL_SCALE, MATERIAL_OCCLUSION_STRENGTH, MATERIAL_ALPHA_CUTOFF, MATERIAL_ALPHA_MODE,
     MATERIAL_DOUBLE_SIDED, MATERIAL_UV_ROTATION, MATERIAL_UV_OFFSET, MATERIAL_UV_SCALE, MATERIAL_TEXCOORDS,
-    MATERIAL_PAD0, MATERIAL_PAD1, MATERIAL_PAD2, MATERIAL_MEMBERS
+    MATERIAL_TEXTURES, MATERIAL_PAD1, MATERIAL_PAD2, MATERIAL_MEMBERS
 };
 static const block_member MATERIAL_MEMBERS_[MATERIAL_MEMBERS] = {
     [MATERIAL_BASE_COLOR] = {"base_color", 0, 16},
@@ -27,7 +27,7 @@ static const block_member MATERIAL_MEMBERS_[MATERIAL_MEMBERS] = {
     [MATERIAL_UV_OFFSET] = {"uv_offset", 64, 8},
     [MATERIAL_UV_SCALE] = {"uv_scale", 72, 8},
     [MATERIAL_TEXCOORDS] = {"texcoords", 80, 4}, /* bit i: map i reads uv1 */
-    [MATERIAL_PAD0] = {"pad0", 84, 4},
+    [MATERIAL_TEXTURES] = {"textures", 84, 4}, /* bit i: map i names a texture */
     [MATERIAL_PAD1] = {"pad1", 88, 4},
     [MATERIAL_PAD2] = {"pad2", 92, 4},
 };
@@ -36,9 +36,11 @@ const block_layout kiln_material_block = {"MaterialParams", KILN_MATERIAL_UNIFOR
 
 void kiln_material_pack_uniform(const kiln_material *m, uint8_t out[KILN_MATERIAL_UNIFORM_SIZE]) {
     const block_layout *b = &kiln_material_block;
-    uint32_t alpha_mode = (uint32_t)m->alpha_mode, double_sided = m->double_sided ? 1u : 0u, texcoords = 0;
-    for (int i = 0; i < KILN_TEX_COUNT; i++)
+    uint32_t alpha_mode = (uint32_t)m->alpha_mode, double_sided = m->double_sided ? 1u : 0u, texcoords = 0, textures = 0;
+    for (int i = 0; i < KILN_TEX_COUNT; i++) {
         if (m->texcoords[i]) texcoords |= 1u << i;
+        if (m->textures[i]) textures |= 1u << i;
+    }
     memset(out, 0, b->size);
     block_put(out, b, MATERIAL_BASE_COLOR, &m->base_color);
     block_put(out, b, MATERIAL_EMISSIVE, &m->emissive);
@@ -54,6 +56,7 @@ void kiln_material_pack_uniform(const kiln_material *m, uint8_t out[KILN_MATERIA
     block_put(out, b, MATERIAL_UV_OFFSET, &m->uv_offset);
     block_put(out, b, MATERIAL_UV_SCALE, &m->uv_scale);
     block_put(out, b, MATERIAL_TEXCOORDS, &texcoords);
+    block_put(out, b, MATERIAL_TEXTURES, &textures);
 }
 
 kiln_bind_group_layout kiln_material_layout_create(kiln_resources *res, kiln_error *err) {

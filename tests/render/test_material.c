@@ -30,6 +30,8 @@ TEST(the_uniform_puts_every_field_at_its_documented_offset) {
     m.uv_offset = (kiln_vec2){0.125f, 0.375f}, m.uv_scale = (kiln_vec2){2.0f, 3.0f};
     m.texcoords[KILN_TEX_NORMAL] = 1;
     m.texcoords[KILN_TEX_EMISSIVE] = 1;
+    m.textures[KILN_TEX_BASE_COLOR] = 7;
+    m.textures[KILN_TEX_OCCLUSION] = 9;
     uint8_t b[KILN_MATERIAL_UNIFORM_SIZE];
     memset(b, 0xAB, sizeof b);
     kiln_material_pack_uniform(&m, b);
@@ -50,7 +52,8 @@ TEST(the_uniform_puts_every_field_at_its_documented_offset) {
     CHECK_NEAR(f32_at(b, 72), 2.0, 0);
     CHECK_NEAR(f32_at(b, 76), 3.0, 0);
     CHECK_EQ_INT(u32_at(b, 80), (1u << KILN_TEX_NORMAL) | (1u << KILN_TEX_EMISSIVE));
-    for (size_t i = 84; i < sizeof b; i++) CHECK_EQ_INT(b[i], 0); /* padding is zeroed, not left over */
+    CHECK_EQ_INT(u32_at(b, 84), (1u << KILN_TEX_BASE_COLOR) | (1u << KILN_TEX_OCCLUSION)); /* the maps it names */
+    for (size_t i = 88; i < sizeof b; i++) CHECK_EQ_INT(b[i], 0); /* padding is zeroed, not left over */
 }
 
 
@@ -132,6 +135,25 @@ TEST(a_textured_material_samples_through_the_uv_transform) {
     const uint8_t expected[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
     for (int i = 0; i < 4; i++)
         for (int c = 0; c < 3; c++) CHECK_MSG(abs(got[i][c] - expected[i][c]) <= 8, "texel %d channel %d: %d", i, c, got[i][c]);
+}
+
+/* A material without textures is not sampled: a mesh with no texture coordinates (every uv the
+ * same, as a glTF primitive without TEXCOORD_0 loads) gives zero derivatives, where lavapipe
+ * sampled the default textures as NaN and the surface went black (the sample Box did). Here a
+ * uv scale of 0 makes every uv equal. */
+TEST(an_untextured_material_draws_its_colour_with_degenerate_uvs) {
+    material_env e = {0};
+    FIXTURE_OPEN(e.f);
+    kiln_error err = {0};
+    CHECK_MSG(env_open(&e, &err), "%s", err.message);
+    kiln_material m = kiln_material_default("red");
+    m.base_color = (kiln_vec4){1, 0, 0, 1};
+    uint8_t got[4] = {0};
+    bool rendered = render_material(&e, m, 0.0f, (kiln_vec2){0.5f, 0.5f}, got, &err);
+    kiln_renderer_destroy(e.r);
+    FIXTURE_CLOSE_CLEAN(e.f);
+    CHECK_MSG(rendered, "%s", err.message);
+    CHECK_MSG(got[0] > 250 && got[1] < 5 && got[2] < 5, "albedo %u %u %u", got[0], got[1], got[2]);
 }
 
 TEST(an_srgb_texture_mip_chain_averages_in_linear_light) {
@@ -301,6 +323,7 @@ TEST(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it) {
 }
 
 TEST_MAIN(T(the_uniform_puts_every_field_at_its_documented_offset), T(a_textured_material_samples_through_the_uv_transform),
+          T(an_untextured_material_draws_its_colour_with_degenerate_uvs),
           T(an_srgb_texture_mip_chain_averages_in_linear_light), T(a_nearest_sampler_state_samples_one_texel),
           T(materials_with_one_sampler_state_share_one_sampler), T(a_bad_material_is_refused_by_name_and_changes_nothing),
           T(the_registry_cannot_change_under_a_textured_material),

@@ -133,8 +133,12 @@ fn fs_masked(in: VertexOut) {
 // (glTF convention: bitangent = cross(normal, tangent.xyz) * tangent.w), flipped for back faces
 // of double-sided materials.
 fn shading_normal(in: VertexOut, front: bool) -> vec3<f32> {
-    // Sampled before any branch: implicit-derivative sampling needs uniform control flow.
-    let sample = textureSample(normal_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_NORMAL)).xyz * 2.0 - 1.0;
+    // Sampled before any branch on varying values: implicit-derivative sampling needs uniform
+    // control flow (material_has_map's branch is on a uniform). No normal map: the flat normal.
+    var sample = vec3<f32>(0.0, 0.0, 1.0);
+    if (material_has_map(TEX_NORMAL)) {
+        sample = textureSample(normal_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_NORMAL)).xyz * 2.0 - 1.0;
+    }
     var n = normalize(in.normal);
     var t = in.tangent.xyz - n * dot(n, in.tangent.xyz);
     let t_len = length(t);
@@ -277,15 +281,24 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         return vec4<f32>(cascade_tint(c) * (0.3 + 0.7 * sun_visibility * sun_cosine), 1.0);
     }
 
-    let mr = textureSample(metallic_roughness_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_METALLIC_ROUGHNESS));
-    let occlusion_texel = textureSample(occlusion_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_OCCLUSION)).r;
+    var mr = vec4<f32>(1.0);
+    if (material_has_map(TEX_METALLIC_ROUGHNESS)) {
+        mr = textureSample(metallic_roughness_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_METALLIC_ROUGHNESS));
+    }
+    var occlusion_texel = 1.0;
+    if (material_has_map(TEX_OCCLUSION)) {
+        occlusion_texel = textureSample(occlusion_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_OCCLUSION)).r;
+    }
     // The material's occlusion and the screen's both estimate what blocks ambient light; where
     // both see it, counting it twice would darken it twice, so the stronger one wins.
     let occlusion = min(mix(1.0, occlusion_texel, material.occlusion_strength), screen_ambient_occlusion(in.clip.xy));
     if (view.debug_mode == DEBUG_AO) {
         return vec4<f32>(vec3<f32>(occlusion), 1.0);
     }
-    let emissive_texel = textureSample(emissive_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_EMISSIVE)).rgb;
+    var emissive_texel = vec3<f32>(1.0);
+    if (material_has_map(TEX_EMISSIVE)) {
+        emissive_texel = textureSample(emissive_map, material_sampler, material_uv(in.uv0, in.uv1, TEX_EMISSIVE)).rgb;
+    }
 
     var s: Surface;
     s.albedo = base.rgb;

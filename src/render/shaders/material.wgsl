@@ -16,7 +16,7 @@ struct MaterialParams {
     uv_offset: vec2<f32>,
     uv_scale: vec2<f32>,
     texcoords: u32,               // bit i: map i reads uv1
-    pad0: u32,
+    textures: u32,                // bit i: map i names a texture (else its default, unsampled)
     pad1: u32,
     pad2: u32,
 };
@@ -44,6 +44,19 @@ fn material_uv(uv0: vec2<f32>, uv1: vec2<f32>, map: u32) -> vec2<f32> {
     return vec2<f32>(c * s.x + r * s.y, -r * s.x + c * s.y) + material.uv_offset;
 }
 
+// Whether map `map` names a texture. An absent map reads as its default (white; the flat normal)
+// without being sampled: no texture fetch for untextured materials, and no sampling at all of a
+// mesh without texture coordinates, whose constant uv gives zero derivatives, where lavapipe's
+// level-of-detail computation returns NaN (the surface went black). The branch is on a uniform,
+// so the samples inside stay in uniform control flow.
+fn material_has_map(map: u32) -> bool {
+    return ((material.textures >> map) & 1u) == 1u;
+}
+
 fn material_base_color(uv0: vec2<f32>, uv1: vec2<f32>) -> vec4<f32> {
-    return material.base_color * textureSample(base_color_map, material_sampler, material_uv(uv0, uv1, TEX_BASE_COLOR));
+    var texel = vec4<f32>(1.0);
+    if (material_has_map(TEX_BASE_COLOR)) {
+        texel = textureSample(base_color_map, material_sampler, material_uv(uv0, uv1, TEX_BASE_COLOR));
+    }
+    return material.base_color * texel;
 }
