@@ -184,7 +184,7 @@ typedef enum kiln_gltf_interpolation {
  * width floats (3, 4, or the target mesh's target_count), or for CUBICSPLINE three (in-tangent,
  * value, out-tangent), as the file lays them out. */
 typedef struct kiln_gltf_animation_sampler {
-    kiln_gltf_interpolation interpolation;
+    kiln_gltf_interpolation interpolation; /* LINEAR when the file names none */
     uint32_t key_count;        /* entries of times, at least 1 (2 for CUBICSPLINE) */
     float *times;              /* seconds */
     uint32_t value_count;      /* floats in values */
@@ -196,7 +196,7 @@ typedef struct kiln_gltf_animation_sampler {
 typedef struct kiln_gltf_animation_channel {
     uint32_t sampler;          /* index into the animation's samplers */
     uint32_t node;             /* index into the document's nodes (never one with a matrix) */
-    kiln_gltf_animation_path path;
+    kiln_gltf_animation_path path; /* the property driven */
     uint32_t width;            /* floats per value: 3 (translation, scale), 4 (rotation), or
                                 * the node's mesh's target_count (weights) */
 } kiln_gltf_animation_channel;
@@ -206,9 +206,9 @@ typedef struct kiln_gltf_animation_channel {
 typedef struct kiln_gltf_animation {
     char *name;                /* "" when the file names none */
     uint32_t channel_count;    /* entries of channels */
-    kiln_gltf_animation_channel *channels;
+    kiln_gltf_animation_channel *channels; /* what it drives, in the file's order (ignored ones left out) */
     uint32_t sampler_count;    /* entries of samplers */
-    kiln_gltf_animation_sampler *samplers;
+    kiln_gltf_animation_sampler *samplers; /* the file's samplers; channels index them */
     /*@{*/
     float start, end;          /* seconds: the earliest and latest keyframe */
     /*@}*/
@@ -217,9 +217,9 @@ typedef struct kiln_gltf_animation {
 /* A node's local pose: what animations drive. kiln_gltf_rest_pose fills one per node and
  * kiln_gltf_animation_sample overwrites the animated ones. */
 typedef struct kiln_gltf_node_pose {
-    kiln_vec3 translation;
-    kiln_quat rotation;
-    kiln_vec3 scale;
+    kiln_vec3 translation;     /* the local translation */
+    kiln_quat rotation;        /* the local rotation (a keyframe's value as written; else unit) */
+    kiln_vec3 scale;           /* the local scale */
     float weights[KILN_MAX_MORPH_TARGETS]; /* the weights of the mesh's kept morph targets */
 } kiln_gltf_node_pose;
 
