@@ -1,6 +1,6 @@
 /* kiln-render: headless rendering from the command line.
  *
- *   kiln-render MODEL.glb|MODEL.gltf -o out.png [common flags] [--scene N]
+ *   kiln-render MODEL.glb|MODEL.gltf -o out.png [common flags] [--scene N] [--time SECONDS]
  *               [--camera N | --look-from X,Y,Z --look-at X,Y,Z [--up X,Y,Z] [--fov-y RADIANS]]
  *               [--sun X,Y,Z | --no-sun] [--sun-lux F]
  *   kiln-render --demo -o out/demo.png [common flags]
@@ -49,7 +49,7 @@ static int usage(FILE *out, int status) {
     char tonemaps[128], debugs[128];
     list_names(tonemapper_at, tonemaps, sizeof tonemaps);
     list_names(debug_mode_at, debugs, sizeof debugs);
-    fprintf(out, "usage: kiln-render MODEL.glb|MODEL.gltf -o OUT.png [common flags] [--scene N]\n"
+    fprintf(out, "usage: kiln-render MODEL.glb|MODEL.gltf -o OUT.png [common flags] [--scene N] [--time SECONDS]\n"
                  "                   [--camera N | --look-from X,Y,Z --look-at X,Y,Z [--up X,Y,Z] [--fov-y RADIANS]]\n"
                  "                   [--sun X,Y,Z | --no-sun] [--sun-lux F]\n"
                  "       kiln-render --demo -o OUT.png [common flags]\n"
@@ -61,7 +61,8 @@ static int usage(FILE *out, int status) {
                  "              [--debug %s] [--stats] [--graph]\n"
                  "A model without --camera or --look-from is framed from its bounds; the framing is printed on\n"
                  "stderr as flags. Without lights of its own (or with --sun) it gets a sun along (-0.5,-1,-0.4)\n"
-                 "of 3 lux (--sun-lux). --env lights the scene with an equirectangular HDR map instead of the\n"
+                 "of 3 lux (--sun-lux). --time poses it with all its animations at that many seconds (default 0).\n"
+                 "--env lights the scene with an equirectangular HDR map instead of the\n"
                  "procedural sky (its centre faces +X at rotation 0) and shows it behind the scene.\n", tonemaps, debugs);
     return status;
 }
@@ -73,10 +74,10 @@ typedef struct options {
     uint32_t width, height;
     kiln_render_settings settings;
     /* The model's flags; each *_given says the flag was on the command line. */
-    bool scene_given, camera_given, look_from_given, look_at_given, up_given, fov_given, sun_given, no_sun;
+    bool scene_given, camera_given, look_from_given, look_at_given, up_given, fov_given, sun_given, no_sun, time_given;
     uint32_t scene, camera;
     kiln_vec3 look_from, look_at, up, sun;
-    float fov_y, sun_lux;
+    float fov_y, sun_lux, time;
 } options;
 
 /* "X,Y,Z" as three finite floats and nothing else. */
@@ -121,7 +122,7 @@ static bool parse_size(const char *text, uint32_t *width, uint32_t *height) {
 
 /* The flags that take a value, so a missing one is named as missing, not as unknown. */
 static bool takes_value(const char *flag) {
-    static const char *const flags[] = {"--scene", "--camera", "--look-from", "--look-at", "--up", "--sun", "--fov-y",
+    static const char *const flags[] = {"--scene", "--time", "--camera", "--look-from", "--look-at", "--up", "--sun", "--fov-y",
                                         "--sun-lux", "-o", "--size", "--tonemap", "--debug", "--msaa", "--exposure",
                                         "--bloom-strength", "--bloom-threshold", "--env", "--env-rotation",
                                         "--env-intensity", "--shadow-distance", "--ao-radius"};
@@ -149,10 +150,10 @@ static bool positive_number(const char *flag, const char *v, float *out) {
 /* The model-only flags, checked against each other once all are read; 0 or 2. */
 static int check_model_flags(const options *o) {
     bool any = o->scene_given || o->camera_given || o->look_from_given || o->look_at_given || o->up_given ||
-               o->fov_given || o->sun_given || o->no_sun || o->sun_lux > 0.0f;
+               o->fov_given || o->sun_given || o->no_sun || o->sun_lux > 0.0f || o->time_given;
     const char *why = NULL;
     if (o->demo && o->model) why = "--demo and a model are exclusive";
-    else if (o->demo && any) why = "--scene, --camera, --look-from, --look-at, --up, --fov-y and the sun flags are for a model, not --demo";
+    else if (o->demo && any) why = "--scene, --time, --camera, --look-from, --look-at, --up, --fov-y and the sun flags are for a model, not --demo";
     else if (o->camera_given && (o->look_from_given || o->look_at_given || o->up_given || o->fov_given))
         why = "--camera is exclusive with --look-from, --look-at, --up and --fov-y";
     else if (o->look_from_given != o->look_at_given) why = "--look-from and --look-at go together";
@@ -173,6 +174,12 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--scene") && v) {
             if (!parse_index(v, &o->scene)) return fprintf(stderr, "kiln-render: --scene wants an index, got '%s'\n", v), 2;
             o->scene_given = true, i++;
+        } else if (!strcmp(a, "--time") && v) {
+            char *end;
+            o->time = strtof(v, &end);
+            if (end == v || *end || !isfinite(o->time) || o->time < 0.0f)
+                return fprintf(stderr, "kiln-render: --time wants a finite number of seconds >= 0, got '%s'\n", v), 2;
+            o->time_given = true, i++;
         } else if (!strcmp(a, "--camera") && v) {
             if (!parse_index(v, &o->camera)) return fprintf(stderr, "kiln-render: --camera wants an index, got '%s'\n", v), 2;
             o->camera_given = true, i++;
@@ -319,7 +326,7 @@ static bool add_sun(const options *o, frame_scene *f, kiln_error *err) {
 static bool build_model(kiln_renderer *r, const options *o, const kiln_gltf *doc, frame_scene *f, kiln_error *err) {
     float aspect = (float)o->width / (float)o->height;
     kiln_gltf_import_options io = {.name = base_name(o->model), .use_camera = o->camera_given, .camera = o->camera,
-                                   .fov_y = o->fov_y, .aspect = aspect};
+                                   .fov_y = o->fov_y, .aspect = aspect, .time = o->time};
     if (!kiln_gltf_import(doc, r, &io, &f->model, err)) return false;
     for (uint32_t i = 0; i < f->model.warning_count; i++) fprintf(stderr, "kiln-render: warning: %s\n", f->model.warnings[i]);
     kiln_render_scene *s = &f->model.scene;

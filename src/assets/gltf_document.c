@@ -1,6 +1,7 @@
 /* The document: reading the file, the container (GLB or JSON), asset.version and extensions,
- * then the steps in dependency order (buffers, accessors, images and samplers, materials, meshes,
- * cameras, lights, nodes and the scene), and freeing it all. */
+ * then the steps in dependency order (buffers, accessors, images and samplers, materials, meshes
+ * with their morph targets, cameras, lights, nodes and the scene, skins, animations), and freeing
+ * it all. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,18 +59,6 @@ static bool check_asset(gltf_load *L) {
     return true;
 }
 
-/* What the loader reads nothing of yet gets one warning, so a caller knows the document is
- * not the whole file. */
-static bool warn_unread(gltf_load *L) {
-    static const char *const unread[] = {"skins", "animations"};
-    for (size_t i = 0; i < sizeof unread / sizeof unread[0]; i++) {
-        json_t *a = json_object_get(L->root, unread[i]);
-        if (json_array_size(a) > 0 && !gltf_warn(L, "%s: not loaded (%zu in the file)", unread[i], json_array_size(a)))
-            return false;
-    }
-    return true;
-}
-
 /* GLB by its magic, or by its name, so a damaged .glb reports its header rather than bad JSON. */
 static bool is_glb(const gltf_load *L, const uint8_t *bytes, size_t size) {
     size_t n = strlen(L->name);
@@ -88,9 +77,10 @@ static bool parse(gltf_load *L, const uint8_t *bytes, size_t size, const kiln_gl
     if (!L->root)
         return gltf_fail(L, KILN_ERR_FORMAT, "JSON: %d:%d: %s", jerr.line, jerr.column, jerr.text);
     if (!json_is_object(L->root)) return gltf_fail(L, KILN_ERR_FORMAT, "JSON: the top level is not an object");
-    return check_asset(L) && check_extensions(L) && warn_unread(L) && gltf_buffers_load(L) &&
-           gltf_accessors_check(L) && gltf_samplers_load(L) && gltf_images_load(L) && gltf_materials_load(L) &&
-           gltf_meshes_load(L) && gltf_cameras_load(L) && gltf_lights_load(L) && gltf_nodes_load(L, options);
+    return check_asset(L) && check_extensions(L) && gltf_buffers_load(L) && gltf_accessors_check(L) &&
+           gltf_samplers_load(L) && gltf_images_load(L) && gltf_materials_load(L) && gltf_meshes_load(L) &&
+           gltf_cameras_load(L) && gltf_lights_load(L) && gltf_nodes_load(L, options) && gltf_skins_load(L) &&
+           gltf_animations_load(L);
 }
 
 kiln_gltf *kiln_gltf_load_memory(const void *bytes, size_t size, const char *path,
@@ -141,6 +131,7 @@ void kiln_gltf_free(kiln_gltf *doc) {
         }
         free(m->primitives);
         free(m->name);
+        free(m->weights);
     }
     for (uint32_t i = 0; doc->materials && i < doc->material_count; i++) free(doc->materials[i].name);
     for (uint32_t i = 0; doc->images && i < doc->image_count; i++) {
@@ -152,6 +143,22 @@ void kiln_gltf_free(kiln_gltf *doc) {
     for (uint32_t i = 0; doc->nodes && i < doc->node_count; i++) {
         free(doc->nodes[i].name);
         free(doc->nodes[i].children);
+        free(doc->nodes[i].weights);
+    }
+    for (uint32_t i = 0; doc->skins && i < doc->skin_count; i++) {
+        free(doc->skins[i].name);
+        free(doc->skins[i].joints);
+        free(doc->skins[i].inverse_bind_matrices);
+    }
+    for (uint32_t i = 0; doc->animations && i < doc->animation_count; i++) {
+        kiln_gltf_animation *a = &doc->animations[i];
+        for (uint32_t s = 0; a->samplers && s < a->sampler_count; s++) {
+            free(a->samplers[s].times);
+            free(a->samplers[s].values);
+        }
+        free(a->samplers);
+        free(a->channels);
+        free(a->name);
     }
     for (uint32_t i = 0; i < doc->warning_count; i++) free(doc->warnings[i]);
     free(doc->meshes);
@@ -162,6 +169,8 @@ void kiln_gltf_free(kiln_gltf *doc) {
     free(doc->lights);
     free(doc->nodes);
     free(doc->roots);
+    free(doc->skins);
+    free(doc->animations);
     free(doc->warnings);
     free(doc);
 }

@@ -75,6 +75,10 @@ bool gltf_number(gltf_load *L, json_t *obj, const char *path, const char *key, d
                  float *out);
 /* Exactly n numbers; `out` keeps its values when the member is absent. */
 bool gltf_numbers(gltf_load *L, json_t *obj, const char *path, const char *key, size_t n, float *out);
+/* An array of exactly `count` finite numbers into new memory (*out NULL when absent); a wrong
+ * length fails as "<path>.<key>: 3 weights, but <why>" with `why` naming what sets the count. */
+bool gltf_float_array(gltf_load *L, json_t *obj, const char *path, const char *key, uint32_t count,
+                      const char *why, float **out);
 /* The string member, or `fallback` when absent; borrowed from the JSON. */
 bool gltf_string(gltf_load *L, json_t *obj, const char *path, const char *key, const char *fallback,
                  const char **out);
@@ -111,8 +115,23 @@ bool gltf_texture_source(gltf_load *L, uint32_t texture, int32_t *image, int32_t
 bool gltf_materials_load(gltf_load *L);
 /* gltf_meshes.c */
 bool gltf_meshes_load(gltf_load *L);
+/* gltf_morphs.c: a primitive's morph targets. gltf_morph_targets_read reads the POSITION and
+ * NORMAL deltas of the first `kept` targets of `targets` (checked: an array of objects, each
+ * accessor VEC3 of `vertex_count` elements), position_deltas[t] and normal_deltas[t] (NULL when
+ * the target has none), and tangent_deltas[t] likewise.
+ * gltf_mesh_weights_load reads mesh.weights into mesh->weights (target_count entries). */
+bool gltf_morph_targets_read(gltf_load *L, json_t *targets, const char *path, uint32_t vertex_count, uint32_t kept,
+                             float *position_deltas[KILN_MAX_MORPH_TARGETS],
+                             float *normal_deltas[KILN_MAX_MORPH_TARGETS],
+                             float *tangent_deltas[KILN_MAX_MORPH_TARGETS]);
+bool gltf_mesh_weights_load(gltf_load *L, json_t *mesh_json, const char *path, kiln_gltf_mesh *mesh);
 /* gltf_nodes.c: nodes, hierarchy, world transforms, the scene. */
 bool gltf_nodes_load(gltf_load *L, const kiln_gltf_options *options);
+/* gltf_skins.c: skins, after nodes (their joints are nodes; a node's skin must fit its mesh). */
+bool gltf_skins_load(gltf_load *L);
+/* gltf_animations.c: animations, after nodes and meshes (channels target nodes, weights their
+ * mesh's targets). */
+bool gltf_animations_load(gltf_load *L);
 /* gltf_cameras.c: cameras and KHR_lights_punctual. */
 bool gltf_cameras_load(gltf_load *L);
 bool gltf_lights_load(gltf_load *L);

@@ -152,3 +152,25 @@ bool gltf_count(gltf_load *L, const char *key, uint32_t *out) {
     *out = a ? (uint32_t)json_array_size(a) : 0;
     return ok;
 }
+
+bool gltf_float_array(gltf_load *L, json_t *obj, const char *path, const char *key, uint32_t count,
+                      const char *why, float **out) {
+    json_t *v = json_object_get(obj, key);
+    *out = NULL;
+    if (!v) return true;
+    if (!json_is_array(v)) return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: is not an array", path, key);
+    if (json_array_size(v) != count)
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s: %zu %s, but %s", path, key, json_array_size(v), key, why);
+    float *values = calloc((size_t)count + 1, sizeof *values);
+    if (!values) return gltf_fail(L, KILN_ERR_OUT_OF_MEMORY, "%s.%s: out of memory", path, key);
+    for (uint32_t i = 0; i < count; i++) {
+        json_t *item = json_array_get(v, i);
+        if (!json_is_number(item) || !isfinite((float)json_number_value(item))) {
+            free(values);
+            return gltf_fail(L, KILN_ERR_FORMAT, "%s.%s[%u]: is not a finite number", path, key, i);
+        }
+        values[i] = (float)json_number_value(item);
+    }
+    *out = values;
+    return true;
+}

@@ -1,8 +1,9 @@
 /* Meshes: each primitive becomes one triangle-list kiln_mesh_data. Strips and fans are unrolled
  * into lists (keeping glTF's winding), points and lines are skipped with a warning. Without
  * NORMAL the vertices are unshared, one per triangle corner, so the computed normals are the flat
- * face normals the spec asks for; tangents are generated when the material has a normal map and
- * the file gives none. */
+ * face normals the spec asks for (and a morph target's normal deltas are those of its own flat
+ * normals); tangents are generated when the material has a normal map and the file gives none.
+ * Morph targets (gltf_morphs.c) ride along every step a vertex takes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,10 @@ static const struct {
 
 typedef struct primitive_arrays {
     float *attr[ATTR_COUNT];
+    float *position_deltas[KILN_MAX_MORPH_TARGETS]; /* per kept target, 3 floats a vertex; NULL: none */
+    float *normal_deltas[KILN_MAX_MORPH_TARGETS];
+    float *tangent_deltas[KILN_MAX_MORPH_TARGETS];
+    uint32_t target_count;                           /* targets kept */
     uint32_t vertex_count;
     uint32_t *indices;
     uint32_t index_count;
@@ -35,6 +40,11 @@ typedef struct primitive_arrays {
 
 static void arrays_free(primitive_arrays *a) {
     for (int i = 0; i < ATTR_COUNT; i++) free(a->attr[i]);
+    for (int t = 0; t < KILN_MAX_MORPH_TARGETS; t++) {
+        free(a->position_deltas[t]);
+        free(a->normal_deltas[t]);
+        free(a->tangent_deltas[t]);
+    }
     free(a->indices);
 }
 
@@ -117,20 +127,60 @@ static bool read_triangles(gltf_load *L, json_t *prim, const char *path, uint64_
     return true;
 }
 
+/* `*values` (k floats a vertex) with one element per index. */
+static bool expand(gltf_load *L, const char *path, const primitive_arrays *a, uint32_t k, float **values) {
+    if (!*values) return true;
+    float *expanded = malloc((size_t)a->index_count * k * sizeof *expanded);
+    if (!expanded) return gltf_fail(L, KILN_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    for (uint32_t v = 0; v < a->index_count; v++)
+        memcpy(expanded + (size_t)v * k, *values + (size_t)a->indices[v] * k, k * sizeof *expanded);
+    free(*values);
+    *values = expanded;
+    return true;
+}
+
 /* One vertex per index, so no two triangles share a vertex (for flat normals). */
 static bool unweld(gltf_load *L, const char *path, primitive_arrays *a) {
-    for (int i = 0; i < ATTR_COUNT; i++) {
-        if (!a->attr[i]) continue;
-        uint32_t k = attributes[i].components;
-        float *expanded = malloc((size_t)a->index_count * k * sizeof *expanded);
-        if (!expanded) return gltf_fail(L, KILN_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
-        for (uint32_t v = 0; v < a->index_count; v++)
-            memcpy(expanded + (size_t)v * k, a->attr[i] + (size_t)a->indices[v] * k, k * sizeof *expanded);
-        free(a->attr[i]);
-        a->attr[i] = expanded;
-    }
+    for (int i = 0; i < ATTR_COUNT; i++)
+        if (!expand(L, path, a, attributes[i].components, &a->attr[i])) return false;
+    for (uint32_t t = 0; t < a->target_count; t++)
+        if (!expand(L, path, a, 3, &a->position_deltas[t]) || !expand(L, path, a, 3, &a->normal_deltas[t]) ||
+            !expand(L, path, a, 3, &a->tangent_deltas[t]))
+            return false;
     for (uint32_t v = 0; v < a->index_count; v++) a->indices[v] = v;
     a->vertex_count = a->index_count;
+    return true;
+}
+
+/* An unwelded mesh's flat normals with target t's position deltas added, less the base flat
+ * normals: what the morphed shape's own flat normals need at weight 1. */
+static void flat_normal_deltas(kiln_mesh_data *md, kiln_morph_target *target) {
+    for (uint32_t v = 0; v + 2 < md->vertex_count; v += 3) {
+        kiln_vec3 p[3];
+        for (int c = 0; c < 3; c++) p[c] = kiln_vec3_add(md->positions[v + c], target->position_deltas[v + c]);
+        kiln_vec3 n = kiln_vec3_cross(kiln_vec3_sub(p[1], p[0]), kiln_vec3_sub(p[2], p[0]));
+        float length = kiln_vec3_length(n);
+        for (int c = 0; c < 3; c++)
+            target->normal_deltas[v + c] =
+                length > 0.0f ? kiln_vec3_sub(kiln_vec3_scale(n, 1.0f / length), md->normals[v + c]) : (kiln_vec3){0, 0, 0};
+    }
+}
+
+/* The kept targets into md: deltas copied, absent ones left zero. */
+static bool attach_targets(gltf_load *L, const char *path, const primitive_arrays *a, kiln_mesh_data *md) {
+    size_t bytes = (size_t)a->vertex_count * sizeof(kiln_vec3);
+    for (uint32_t t = 0; t < a->target_count; t++) {
+        kiln_error mesh_err;
+        kiln_morph_target *target = kiln_mesh_data_add_morph_target(md, &mesh_err);
+        if (!target) return gltf_fail(L, mesh_err.code, "%s.targets[%u]: %s", path, t, mesh_err.message);
+        if (a->position_deltas[t]) memcpy(target->position_deltas, a->position_deltas[t], bytes);
+        if (a->normal_deltas[t]) memcpy(target->normal_deltas, a->normal_deltas[t], bytes);
+        if (a->tangent_deltas[t]) {
+            if (!(target->tangent_deltas = malloc(bytes)))
+                return gltf_fail(L, KILN_ERR_OUT_OF_MEMORY, "%s.targets[%u]: out of memory", path, t);
+            memcpy(target->tangent_deltas, a->tangent_deltas[t], bytes);
+        }
+    }
     return true;
 }
 
@@ -165,9 +215,11 @@ static bool build_mesh(gltf_load *L, const char *path, primitive_arrays *a, bool
         out->colors = (kiln_vec4 *)a->attr[ATTR_COLOR];
         a->attr[ATTR_COLOR] = NULL;
     }
+    if (!attach_targets(L, path, a, md)) return false;
     if (!kiln_mesh_data_validate(md, &mesh_err) || (flat && !kiln_mesh_data_compute_normals(md, &mesh_err)) ||
         (tangents && !a->attr[ATTR_TANGENT] && !kiln_mesh_data_compute_tangents(md, &mesh_err)))
         return gltf_fail(L, mesh_err.code, "%s: %s", path, mesh_err.message);
+    for (uint32_t t = 0; flat && t < md->morph_target_count; t++) flat_normal_deltas(md, &md->morph_targets[t]);
     return true;
 }
 
@@ -188,7 +240,11 @@ static bool load_primitive(gltf_load *L, json_t *prim, const char *path, kiln_gl
     if (mode < 4) return gltf_warn(L, "%s: mode %llu (%s) is not drawn; skipped", path, (unsigned long long)mode,
                                    mode_name(mode));
     primitive_arrays a = {0};
-    bool ok = read_attributes(L, prim, path, &a) && read_triangles(L, prim, path, mode, &a);
+    a.target_count = mesh->target_count < KILN_MAX_MORPH_TARGETS ? mesh->target_count : KILN_MAX_MORPH_TARGETS;
+    bool ok = read_attributes(L, prim, path, &a) &&
+              gltf_morph_targets_read(L, json_object_get(prim, "targets"), path, a.vertex_count, a.target_count,
+                                      a.position_deltas, a.normal_deltas, a.tangent_deltas) &&
+              read_triangles(L, prim, path, mode, &a);
     if (ok && a.index_count == 0) {
         ok = gltf_warn(L, "%s: has no triangles; skipped", path);
         arrays_free(&a);
@@ -205,6 +261,23 @@ static bool load_primitive(gltf_load *L, json_t *prim, const char *path, kiln_gl
     return ok;
 }
 
+/* Every primitive must have as many targets as the first (glTF: the same targets, in order). */
+static bool count_targets(gltf_load *L, json_t *prims, const char *path, kiln_gltf_mesh *mesh) {
+    for (size_t p = 0; p < json_array_size(prims); p++) {
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s.primitives[%zu]", path, p);
+        bool ok;
+        json_t *targets = gltf_array(L, json_array_get(prims, p), sub, "targets", &ok);
+        if (!ok) return false;
+        uint32_t n = (uint32_t)json_array_size(targets);
+        if (p == 0) mesh->target_count = n;
+        else if (n != mesh->target_count)
+            return gltf_fail(L, KILN_ERR_FORMAT, "%s.targets: %u morph targets, but primitives[0] has %u", sub, n,
+                             mesh->target_count);
+    }
+    return true;
+}
+
 static bool load_mesh(gltf_load *L, json_t *item, uint32_t i) {
     char path[64];
     snprintf(path, sizeof path, "meshes[%u]", i);
@@ -218,16 +291,15 @@ static bool load_mesh(gltf_load *L, json_t *item, uint32_t i) {
         return gltf_fail(L, KILN_ERR_FORMAT, "%s.primitives: is required and not empty", path);
     mesh->primitives = calloc(json_array_size(prims), sizeof *mesh->primitives);
     if (!mesh->primitives) return gltf_fail(L, KILN_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
-    bool warned_targets = false;
+    if (!count_targets(L, prims, path, mesh) || !gltf_mesh_weights_load(L, item, path, mesh)) return false;
+    if (mesh->target_count > KILN_MAX_MORPH_TARGETS &&
+        !gltf_warn(L, "%s: %u morph targets; the first %d are drawn (KILN_MAX_MORPH_TARGETS)", path, mesh->target_count,
+                   KILN_MAX_MORPH_TARGETS))
+        return false;
     for (size_t p = 0; p < json_array_size(prims); p++) {
         char sub[96];
         snprintf(sub, sizeof sub, "%s.primitives[%zu]", path, p);
         if (!load_primitive(L, json_array_get(prims, p), sub, mesh)) return false;
-        json_t *targets = json_object_get(json_array_get(prims, p), "targets");
-        if (targets && !warned_targets &&
-            !gltf_warn(L, "%s.targets: morph targets are not loaded; the base shape is", sub))
-            return false;
-        warned_targets |= targets != NULL;
     }
     return true;
 }

@@ -1,4 +1,5 @@
-/* Nodes and the scene: local transforms (matrix, or T * R * S), the parent of every node, world
+/* Nodes and the scene: local transforms (matrix, or T * R * S, the TRS kept for animation),
+ * the skin and morph weights of a node's mesh, the parent of every node, world
  * transforms, and the roots of the scene loaded. The hierarchy must be a forest: a node listed as
  * the child of two nodes, or its own ancestor, is refused, since its world transform would not
  * be defined. Walks are iterative over arrays of node_count, so a deep or hostile hierarchy cannot
@@ -15,23 +16,37 @@ static bool load_node(gltf_load *L, json_t *item, uint32_t i) {
     kiln_gltf *doc = L->doc;
     kiln_gltf_node *node = &doc->nodes[i];
     if (!(node->name = gltf_name(L, item, path))) return false;
-    if (!gltf_index(L, item, path, "mesh", false, doc->mesh_count, "meshes", &node->mesh) ||
-        !gltf_index(L, item, path, "camera", false, doc->camera_count, "cameras", &node->camera))
+    uint32_t skin_count;
+    if (!gltf_count(L, "skins", &skin_count) ||
+        !gltf_index(L, item, path, "mesh", false, doc->mesh_count, "meshes", &node->mesh) ||
+        !gltf_index(L, item, path, "camera", false, doc->camera_count, "cameras", &node->camera) ||
+        !gltf_index(L, item, path, "skin", false, skin_count, "skins", &node->skin))
+        return false;
+    if (node->skin >= 0 && node->mesh < 0) return gltf_fail(L, KILN_ERR_FORMAT, "%s.skin: the node has no mesh to skin", path);
+    char why[64];
+    if (node->mesh >= 0) snprintf(why, sizeof why, "meshes[%d] has %u morph targets", node->mesh, doc->meshes[node->mesh].target_count);
+    else snprintf(why, sizeof why, "the node has no mesh");
+    if (!gltf_float_array(L, item, path, "weights", node->mesh >= 0 ? doc->meshes[node->mesh].target_count : 0, why,
+                          &node->weights))
         return false;
     json_t *light = json_object_get(json_object_get(item, "extensions"), "KHR_lights_punctual");
     char sub[128];
     snprintf(sub, sizeof sub, "%s.extensions.KHR_lights_punctual", path);
     if (light && !gltf_index(L, light, sub, "light", true, doc->light_count, "lights", &node->light)) return false;
 
-    if (json_object_get(item, "matrix")) {
+    node->translation = (kiln_vec3){0, 0, 0};
+    node->rotation = (kiln_quat){0, 0, 0, 1};
+    node->scale = (kiln_vec3){1, 1, 1};
+    node->has_matrix = json_object_get(item, "matrix") != NULL;
+    if (node->has_matrix) {
         if (!gltf_numbers(L, item, path, "matrix", 16, node->local.m)) return false;
     } else {
-        kiln_vec3 t = {0, 0, 0}, s = {1, 1, 1};
-        kiln_quat r = {0, 0, 0, 1};
-        if (!gltf_numbers(L, item, path, "translation", 3, &t.x) ||
-            !gltf_numbers(L, item, path, "rotation", 4, &r.x) || !gltf_numbers(L, item, path, "scale", 3, &s.x))
+        if (!gltf_numbers(L, item, path, "translation", 3, &node->translation.x) ||
+            !gltf_numbers(L, item, path, "rotation", 4, &node->rotation.x) ||
+            !gltf_numbers(L, item, path, "scale", 3, &node->scale.x))
             return false;
-        node->local = kiln_mat4_trs(t, kiln_quat_normalize(r), s);
+        node->rotation = kiln_quat_normalize(node->rotation);
+        node->local = kiln_mat4_trs(node->translation, node->rotation, node->scale);
     }
 
     bool ok;
@@ -162,7 +177,7 @@ bool gltf_nodes_load(gltf_load *L, const kiln_gltf_options *options) {
         return gltf_fail(L, KILN_ERR_OUT_OF_MEMORY, "nodes: out of memory");
     }
     doc->node_count = n;
-    for (uint32_t i = 0; i < n; i++) doc->nodes[i].parent = doc->nodes[i].light = -1;
+    for (uint32_t i = 0; i < n; i++) doc->nodes[i].parent = doc->nodes[i].light = doc->nodes[i].skin = -1;
     json_t *scene = NULL;
     ok = true;
     for (uint32_t i = 0; ok && i < n; i++) ok = load_node(L, json_array_get(nodes, i), i);

@@ -1,6 +1,6 @@
 /* kiln_gltf_import (kiln/import.h): the document's textures, materials and meshes into the
- * renderer's registries, then the loaded scene's instances, lights, bounds and camera into a
- * kiln_imported_scene. */
+ * renderer's registries, then the loaded scene's instances (posed at the time asked, through
+ * import_pose.c), lights, bounds and camera into a kiln_imported_scene. */
 #include <kiln/core/utf8.h>
 #include <math.h>
 #include <stdarg.h>
@@ -79,12 +79,14 @@ static uint32_t scene_primitive_count(const kiln_gltf *doc) {
     return n;
 }
 
-/* One instance per node of the scene and primitive of its mesh, in node order, and the world
- * bounds over all of them. */
-static bool import_instances(import_context *c, const mesh_table *t) {
+/* One instance per node of the scene and primitive of its mesh, in node order, posed at
+ * `time`, and the world bounds over all of them as posed. */
+static bool import_instances(import_context *c, const mesh_table *t, const kiln_gltf_import_options *o) {
     const kiln_gltf *doc = c->doc;
     kiln_imported_scene *out = c->out;
     uint32_t count = scene_primitive_count(doc);
+    if (!import_pose_create(c, count, o->pick_animation, o->animation)) return false;
+    out->time = o->time;
     if (!count) return true;
     kiln_mesh_bounds *model_bounds = calloc(count, sizeof *model_bounds);
     out->instances = calloc(count, sizeof *out->instances);
@@ -101,19 +103,36 @@ static bool import_instances(import_context *c, const mesh_table *t) {
         for (uint32_t p = 0; ok && p < mesh->primitive_count; p++, n++) {
             kiln_render_instance *inst = &out->instances[n];
             inst->mesh = t->ids[t->first[node->mesh] + p];
-            inst->transform = node->world;
-            /* The bind pose: the loader reads no skins or animations, so there is no joint palette
-             * to index. The morph weights stay zero (the base shape): it loads no morph targets. */
-            inst->joint_offset = -1;
-            model_bounds[n] = kiln_mesh_data_bounds(&mesh->primitives[p].mesh);
+            out->pose->instance_nodes[n] = i;
             ok = import_material_index(c, mesh->primitives[p].material, &inst->material);
         }
     }
-    if (ok) out->bounds = bounds_of_instances(out->instances, model_bounds, count);
-    free(model_bounds);
     out->scene.instances = out->instances;
     out->scene.instance_count = count;
+    if (ok) {
+        import_pose_apply(out->pose, doc, o->time, out->instances, count);
+        n = 0;
+        for (uint32_t i = 0; i < doc->node_count; i++) {
+            const kiln_gltf_node *node = &doc->nodes[i];
+            if (!node->in_scene || node->mesh < 0) continue;
+            const kiln_gltf_mesh *mesh = &doc->meshes[node->mesh];
+            for (uint32_t p = 0; p < mesh->primitive_count; p++, n++)
+                model_bounds[n] = import_pose_mesh_bounds(out->pose, &out->instances[n], &mesh->primitives[p].mesh);
+        }
+        out->bounds = bounds_of_instances(out->instances, model_bounds, count);
+    }
+    free(model_bounds);
     return ok;
+}
+
+/* The time and the animation asked for, before anything is added to the renderer. */
+static bool check_pose_options(import_context *c, const kiln_gltf_import_options *o) {
+    if (!isfinite(o->time) || o->time < 0.0f)
+        return import_fail(c, KILN_ERR_INVALID_ARGUMENT, "time %g is not a finite number of seconds >= 0", (double)o->time);
+    if (o->pick_animation && o->animation >= c->doc->animation_count)
+        return import_fail(c, KILN_ERR_INVALID_ARGUMENT, "animations[%u]: out of range (%u animation%s)", o->animation,
+                           c->doc->animation_count, c->doc->animation_count == 1 ? "" : "s");
+    return true;
 }
 
 /* Lights at their nodes: the node's origin places a point or spot light, its -Z aims a sun or
@@ -175,8 +194,8 @@ bool kiln_gltf_import(const kiln_gltf *doc, kiln_renderer *r, const kiln_gltf_im
     import_context c = {.doc = doc, .r = r, .name = o.name ? o.name : "model", .out = out,
                         .default_material = KILN_INVALID_INDEX, .err = err};
     mesh_table meshes = {0};
-    bool ok = import_images(&c) && import_materials(&c) && import_meshes(&c, &meshes) && import_instances(&c, &meshes) &&
-              import_lights(&c);
+    bool ok = check_pose_options(&c, &o) && import_images(&c) && import_materials(&c) && import_meshes(&c, &meshes) &&
+              import_instances(&c, &meshes, &o) && import_lights(&c);
     if (ok && o.use_camera) ok = import_file_camera(&c, o.camera);
     else if (ok) {
         out->scene.camera = kiln_import_frame(&out->bounds, o.fov_y > 0 ? o.fov_y : KILN_IMPORT_DEFAULT_FOV_Y,
@@ -196,5 +215,20 @@ void kiln_imported_scene_free(kiln_imported_scene *s) {
     free(s->images);
     for (uint32_t i = 0; i < s->warning_count; i++) free(s->warnings[i]);
     free(s->warnings);
+    import_pose_free(s->pose);
     *s = (kiln_imported_scene){0};
+}
+
+bool kiln_imported_scene_pose(kiln_imported_scene *s, const kiln_gltf *doc, float time, kiln_error *err) {
+    if (!s || !s->pose || !doc)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "pose: %s", !doc ? "no document" : "the scene was not imported");
+    if (!isfinite(time) || time < 0.0f)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "pose: time %g is not a finite number of seconds >= 0",
+                              (double)time);
+    if (doc->node_count != s->pose->node_count)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "pose: the document has %u nodes, but the scene was imported "
+                              "from one with %u", doc->node_count, s->pose->node_count);
+    import_pose_apply(s->pose, doc, time, s->instances, s->scene.instance_count);
+    s->time = time;
+    return true;
 }

@@ -42,6 +42,10 @@ row 2 "kiln-render: --look-at wants X,Y,Z, got '1,2'"           -- "$box" -o "$t
 row 2 "kiln-render: --camera is exclusive with *"               -- "$box" -o "$tmp/x.png" --camera 0 --look-from 0,0,5 --look-at 0,0,0
 row 2 "kiln-render: --demo and a model are exclusive"           -- "$box" --demo -o "$tmp/x.png"
 row 2 "kiln-render: --sun and --no-sun are exclusive"           -- "$box" -o "$tmp/x.png" --sun 0,-1,0 --no-sun
+row 2 "kiln-render: --time wants a finite number of seconds >= 0, got '-1'" -- "$box" -o "$tmp/x.png" --time -1
+row 2 "kiln-render: --time wants a finite number of seconds >= 0, got 'inf'" -- "$box" -o "$tmp/x.png" --time inf
+row 2 "kiln-render: --time wants a finite number of seconds >= 0, got '2s'" -- "$box" -o "$tmp/x.png" --time 2s
+row 2 "kiln-render: --time needs a value"                         -- "$box" -o "$tmp/x.png" --time
 
 [ "$failures" -eq 0 ] || { echo "test_kiln_render_model: $failures row(s) failed"; exit 1; }
 echo "test_kiln_render_model: all rows pass"

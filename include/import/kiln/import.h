@@ -8,8 +8,14 @@
  * scene owns; kiln_imported_scene_free releases them (the renderer keeps what was added to its
  * registries until it is destroyed).
  *
+ * Animation: the scene is posed at options.time (kiln_imported_scene_pose says how), with every
+ * animation of the file at once or the one options.animation picks; skinned instances get their
+ * joint palettes in one shared scene.joints array, morphed ones their weights. The same
+ * imported scene is re-posed at another time, in place and allocating nothing, by
+ * kiln_imported_scene_pose.
+ *
  * What is not drawn: COLOR_0 (the renderer has no vertex colour stream; each primitive that has
- * one adds a warning), skins and morph targets (the loader keeps the bind pose and base shape).
+ * one adds a warning).
  *
  * Guide: docs/guides/assets.md, section "Importing into the renderer". */
 #ifndef KILN_IMPORT_H
@@ -36,14 +42,21 @@ extern "C" {
 #define KILN_IMPORT_DEFAULT_FOV_Y 0.7853982f
 
 /* Zero-initialised: messages name the model "model", the camera is framed from the bounds with
- * KILN_IMPORT_DEFAULT_FOV_Y for a square target. */
+ * KILN_IMPORT_DEFAULT_FOV_Y for a square target, and the scene is posed at time 0 by every
+ * animation of the file. */
 typedef struct kiln_gltf_import_options {
     const char *name;     /* the model in messages (its file name, say); NULL: "model" */
     bool use_camera;      /* the file's camera `camera` instead of a framed one */
     uint32_t camera;      /* index into the document's cameras; read only with use_camera */
     float fov_y;          /* framed camera: radians; 0: KILN_IMPORT_DEFAULT_FOV_Y */
     float aspect;         /* framed camera: width / height of the target; 0: 1 */
+    float time;           /* seconds the scene is posed at: finite and >= 0 */
+    bool pick_animation;  /* pose by animation `animation` alone, not by all of them together */
+    uint32_t animation;   /* index into the document's animations; read only with pick_animation */
 } kiln_gltf_import_options;
+
+/* The state re-posing needs (node poses, world matrices, the joint palette); import.c owns it. */
+typedef struct kiln_imported_pose kiln_imported_pose;
 
 /* The registry ids one image got: a colour (Rgba8Srgb) texture when some material samples it as
  * colour, a data (Rgba8) texture when some material samples it as data; 0: not made. */
@@ -53,10 +66,10 @@ typedef struct kiln_imported_image {
     /*@}*/
 } kiln_imported_image;
 
-/* What kiln_gltf_import made. `scene` points at `instances` and `lights`; its environment is the
- * default procedural sky. */
+/* What kiln_gltf_import made. `scene` points at `instances`, `lights` and the joint palette;
+ * its environment is the default procedural sky. */
 typedef struct kiln_imported_scene {
-    kiln_render_scene scene;        /* camera, lights and instances, ready to render */
+    kiln_render_scene scene;        /* camera, lights, instances and joints, ready to render */
     kiln_render_instance *instances; /* scene.instance_count entries, owned */
     kiln_light *lights;             /* scene.light_count entries, owned; may be NULL */
     kiln_mesh_bounds bounds;        /* world space, over every instance; zero when there are none */
@@ -68,6 +81,8 @@ typedef struct kiln_imported_scene {
     /*@}*/
     kiln_imported_image *images;    /* per document image, its registry ids */
     char **warnings;                /* "meshes[0].primitives[0]: COLOR_0 is not drawn ..." */
+    float time;                     /* the time the scene is posed at, seconds */
+    kiln_imported_pose *pose;       /* owned; what kiln_imported_scene_pose works from */
 } kiln_imported_scene;
 
 /* Imports `doc` into `r` and fills `out` (overwritten). The first failure stops the import and
@@ -79,6 +94,26 @@ bool kiln_gltf_import(const kiln_gltf *doc, kiln_renderer *r, const kiln_gltf_im
                       kiln_imported_scene *out, kiln_error *err);
 /* Releases the arrays the imported scene owns and zeroes it; safe on a zeroed struct. */
 void kiln_imported_scene_free(kiln_imported_scene *s);
+
+/* Poses `s` at `time` seconds, in place: the instances' transforms and morph weights and the
+ * joint palette are rewritten, nothing is allocated, and the scene's arrays stay where they are.
+ * `doc` must be the document `s` was imported from, still loaded.
+ *
+ * The pose: each node starts from its rest pose (its TRS, node.weights or else mesh.weights),
+ * then every animation of the file is sampled at `time` in file order, a later one winning
+ * where two drive the same property (what the glTF Sample Viewer does when it plays all), or
+ * only the animation the import picked. A sampler holds its first value before its first
+ * keyframe and its last after its last: `time` is clamped to each animation's range, with no
+ * looping. World matrices follow the hierarchy. A skinned node's instances keep the node's world
+ * transform, and its palette entry for joint j is inverse(node world) * world(joint j) *
+ * inverse_bind(j), so the renderer's transform * palette is glTF's world(joint) * inverse_bind,
+ * the node's own transform cancelled as glTF asks, while culling sees the bind pose's sphere
+ * at the node (a singular node world instead gives the identity transform and world palettes).
+ * `bounds` and the camera are not changed: they stay those of the import's time.
+ *
+ * Fails, changing nothing, for a `time` that is negative or not finite, or a document that is
+ * not the one imported (another node count). */
+bool kiln_imported_scene_pose(kiln_imported_scene *s, const kiln_gltf *doc, float time, kiln_error *err);
 
 /* The camera the framing rule above gives for `bounds`: at the distance d = margin * radius /
  * sin(half), where half is the smaller of fov_y / 2 and the horizontal half-angle

@@ -45,11 +45,19 @@ typedef struct kiln_gltf_primitive {
     int32_t material;    /* index into materials; -1: glTF's default material */
 } kiln_gltf_primitive;
 
-/* A glTF mesh: the triangle primitives it keeps, drawn together by every node that names it. */
+/* A glTF mesh: the triangle primitives it keeps, drawn together by every node that names it.
+ * Morph targets: every primitive of a mesh has the same targets in the same order (the file must
+ * say so); their POSITION and NORMAL deltas fill each primitive's mesh.morph_targets. A mesh
+ * with more than KILN_MAX_MORPH_TARGETS keeps the first KILN_MAX_MORPH_TARGETS (with a
+ * warning); `target_count` stays the file's, since animations of its weights are laid out by it. */
 typedef struct kiln_gltf_mesh {
     char *name;                      /* "" when the file names none */
     uint32_t primitive_count;        /* primitives kept (points and lines are skipped) */
     kiln_gltf_primitive *primitives; /* primitive_count entries, in the file's order */
+    uint32_t target_count;           /* morph targets in the file; min(target_count,
+                                      * KILN_MAX_MORPH_TARGETS) of them are in each mesh */
+    float *weights;                  /* target_count default weights (mesh.weights, else 0);
+                                      * NULL when target_count is 0 */
 } kiln_gltf_mesh;
 
 /* KHR_texture_transform of one texture reference: uv' = R(rotation) * (uv * scale) + offset. */
@@ -131,12 +139,89 @@ typedef struct kiln_gltf_node {
     uint32_t child_count;      /* entries of children */
     uint32_t *children;        /* indices into nodes */
     /*@{*/
-    int32_t mesh, camera, light;   /* indices into meshes, cameras and lights; -1: none */
+    int32_t mesh, camera, light, skin; /* indices into meshes, cameras, lights and skins; -1: none */
     /*@}*/
+    bool has_matrix;           /* the file gives `matrix` (such a node is never animated) */
+    kiln_vec3 translation;     /* the file's TRS (identity parts when absent, or with a matrix) */
+    kiln_quat rotation;        /* unit length */
+    kiln_vec3 scale;           /* see translation */
     kiln_mat4 local;           /* its matrix, or T * R * S */
     kiln_mat4 world;           /* parent's world * local */
+    float *weights;            /* node.weights: its mesh's target_count morph weights overriding
+                                * the mesh's; NULL when the file gives none */
     bool in_scene;             /* reachable from the loaded scene's roots */
 } kiln_gltf_node;
+
+/* A skin: the joints (nodes) that pose a skinned mesh and the inverse bind matrix of each, which
+ * takes a vertex of the mesh into that joint's space. A vertex of a node's skinned mesh lands at
+ * sum(weight_i * world(joints[joint_i]) * inverse_bind_matrices[joint_i]) * position; the
+ * node's own transform is not used (glTF). */
+typedef struct kiln_gltf_skin {
+    char *name;                 /* "" when the file names none */
+    uint32_t joint_count;       /* entries of joints and inverse_bind_matrices, at least 1 */
+    uint32_t *joints;           /* node indices, each once */
+    kiln_mat4 *inverse_bind_matrices; /* per joint; the identity when the file gives none */
+    int32_t skeleton;           /* the file's skeleton root node; -1: none. Informative only */
+} kiln_gltf_skin;
+
+/* What an animation channel drives. */
+typedef enum kiln_gltf_animation_path {
+    KILN_GLTF_ANIMATE_TRANSLATION,
+    KILN_GLTF_ANIMATE_ROTATION,
+    KILN_GLTF_ANIMATE_SCALE,
+    KILN_GLTF_ANIMATE_WEIGHTS,
+} kiln_gltf_animation_path;
+
+/* How a sampler interpolates between its keyframes. */
+typedef enum kiln_gltf_interpolation {
+    KILN_GLTF_INTERPOLATION_LINEAR,      /* lerp; rotations slerp along the shorter arc */
+    KILN_GLTF_INTERPOLATION_STEP,        /* the value of the last keyframe at or before t */
+    KILN_GLTF_INTERPOLATION_CUBICSPLINE, /* Hermite, tangents scaled by the keyframe interval;
+                                          * rotations normalised after */
+} kiln_gltf_interpolation;
+
+/* Keyframes: `times` strictly increasing from >= 0, and for each a value of the channel's
+ * width floats (3, 4, or the target mesh's target_count), or for CUBICSPLINE three (in-tangent,
+ * value, out-tangent), as the file lays them out. */
+typedef struct kiln_gltf_animation_sampler {
+    kiln_gltf_interpolation interpolation; /* LINEAR when the file names none */
+    uint32_t key_count;        /* entries of times, at least 1 (2 for CUBICSPLINE) */
+    float *times;              /* seconds */
+    uint32_t value_count;      /* floats in values */
+    float *values;             /* normalized integers already mapped to floats */
+} kiln_gltf_animation_sampler;
+
+/* One animated property of one node. The loader has checked that the sampler's values fit:
+ * key_count * width (times 3 for CUBICSPLINE) floats. */
+typedef struct kiln_gltf_animation_channel {
+    uint32_t sampler;          /* index into the animation's samplers */
+    uint32_t node;             /* index into the document's nodes (never one with a matrix) */
+    kiln_gltf_animation_path path; /* the property driven */
+    uint32_t width;            /* floats per value: 3 (translation, scale), 4 (rotation), or
+                                * the node's mesh's target_count (weights) */
+} kiln_gltf_animation_channel;
+
+/* An animation: channels over samplers, spanning [start, end] seconds (the first and last
+ * keyframe time of all its samplers). */
+typedef struct kiln_gltf_animation {
+    char *name;                /* "" when the file names none */
+    uint32_t channel_count;    /* entries of channels */
+    kiln_gltf_animation_channel *channels; /* what it drives, in the file's order (ignored ones left out) */
+    uint32_t sampler_count;    /* entries of samplers */
+    kiln_gltf_animation_sampler *samplers; /* the file's samplers; channels index them */
+    /*@{*/
+    float start, end;          /* seconds: the earliest and latest keyframe */
+    /*@}*/
+} kiln_gltf_animation;
+
+/* A node's local pose: what animations drive. kiln_gltf_rest_pose fills one per node and
+ * kiln_gltf_animation_sample overwrites the animated ones. */
+typedef struct kiln_gltf_node_pose {
+    kiln_vec3 translation;     /* the local translation */
+    kiln_quat rotation;        /* the local rotation (a keyframe's value as written; else unit) */
+    kiln_vec3 scale;           /* the local scale */
+    float weights[KILN_MAX_MORPH_TARGETS]; /* the weights of the mesh's kept morph targets */
+} kiln_gltf_node_pose;
 
 /* A loaded glTF document, from kiln_gltf_load; released with kiln_gltf_free. Its arrays are the
  * file's own, in the file's order, so document indices index them directly. */
@@ -145,7 +230,7 @@ typedef struct kiln_gltf {
     /* The entries of each array below: mesh_count of meshes, ..., root_count of roots,
      * warning_count of warnings. */
     uint32_t mesh_count, material_count, image_count, sampler_count, camera_count, light_count,
-        node_count, root_count, warning_count;
+        node_count, root_count, skin_count, animation_count, warning_count;
     /*@}*/
     kiln_gltf_mesh *meshes;        /* the file's meshes */
     kiln_gltf_material *materials; /* the file's materials */
@@ -154,6 +239,8 @@ typedef struct kiln_gltf {
     kiln_gltf_camera *cameras;     /* the file's cameras */
     kiln_gltf_light *lights;       /* KHR_lights_punctual lights */
     kiln_gltf_node *nodes;         /* every node, world matrices computed */
+    kiln_gltf_skin *skins;         /* the file's skins */
+    kiln_gltf_animation *animations; /* the file's animations */
     int32_t scene;             /* the scene loaded; -1 when the file has none (roots: every root node) */
     uint32_t *roots;           /* node indices of the loaded scene, in the file's order */
     char **warnings;           /* "meshes[0].primitives[1]: mode 1 (lines) is not drawn; skipped" */
@@ -168,6 +255,19 @@ kiln_gltf *kiln_gltf_load_memory(const void *bytes, size_t size, const char *pat
                                  const kiln_gltf_options *options, kiln_error *err);
 /* Releases the document and everything it owns; NULL is ignored. */
 void kiln_gltf_free(kiln_gltf *doc);
+
+/* Writes every node's pose as the file gives it into poses[0 .. node_count): its translation,
+ * rotation and scale, and the weights node.weights or else its mesh's weights (zeros past the
+ * mesh's kept targets). */
+void kiln_gltf_rest_pose(const kiln_gltf *doc, kiln_gltf_node_pose *poses);
+/* Overwrites in poses[0 .. node_count) what animation `animation` drives with its values at
+ * `time` seconds; other nodes and properties are left as they are, so sampling several
+ * animations into one array plays them together, a later one winning where two drive the same
+ * property. Each sampler holds its first value before its first keyframe and its last value
+ * after its last one, so `time` is in effect clamped to the animation's [start, end]; there is no
+ * looping (wrap `time` for that). Allocates nothing. False, poses untouched, when `animation` is
+ * out of range or `time` is not finite. */
+bool kiln_gltf_animation_sample(const kiln_gltf *doc, uint32_t animation, float time, kiln_gltf_node_pose *poses);
 
 #ifdef __cplusplus
 }
