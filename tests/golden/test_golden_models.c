@@ -143,8 +143,8 @@ int main(int argc, char **argv) {
         return 77;
     }
     static const golden_set sets[] = {
-        {"", "--size 512x512 --msaa 4 --sun -0.5,-1,-0.4 --sun-lux 3"},
-        {"-env", "--size 512x512 --msaa 4 --env '%s/env/chinese_garden_1k.hdr' --no-sun --tonemap pbr-neutral"},
+        {"", "--size 512x512 --msaa 4 --sun -0.5,-1,-0.4 --sun-lux 3 --time 1"},
+        {"-env", "--size 512x512 --msaa 4 --env '%s/env/chinese_garden_1k.hdr' --no-sun --tonemap pbr-neutral --time 1"},
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) failures += check_set(argv[1], model, assets, &sets[i]);
