@@ -37,6 +37,19 @@ kiln_json_runtime *kiln_json_runtime_create(kiln_gfx *gfx, kiln_resources *res, 
     return rt;
 }
 
+bool kiln_json_runtime_recreate(kiln_json_runtime *rt, kiln_gfx *gfx, kiln_resources *res, kiln_error *err) {
+    if (!rt) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_json_runtime_recreate needs a runtime");
+    kiln_resources *old_res = kiln_texture_registry_resources(rt->textures);
+    kiln_texture_registry_move_to(rt->textures, res);
+    kiln_programs *programs = kiln_programs_recreate(rt->programs, gfx, res, rt->textures, err);
+    if (!programs) {
+        kiln_texture_registry_move_to(rt->textures, old_res); /* as it was: nothing changed */
+        return false;
+    }
+    rt->programs = programs;
+    return true;
+}
+
 void kiln_json_runtime_destroy(kiln_json_runtime *rt) {
     if (!rt) return;
     /* Programs hold registry ids and views, so they go first. */

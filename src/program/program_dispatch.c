@@ -157,6 +157,10 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
     if (!texture_ids) texture_count = 0;
     if (!uniforms) uniforms_size = 0;
     program *prog = programs_lookup(p, program_id);
+    if (!prog && p->quarantined && program_id && program_id <= p->program_count && p->quarantined[program_id - 1])
+        return drop(p, KILN_DISPATCH_UNKNOWN_PROGRAM, program_id,
+                    "program_id: program %u is quarantined: its pipelines did not build on the replacement device",
+                    program_id);
     if (!prog)
         return drop(p, KILN_DISPATCH_UNKNOWN_PROGRAM, program_id, "program_id: program %u is not registered",
                     program_id);

@@ -5,6 +5,7 @@
  *   programs.c           create/destroy, the id sequence, destroy_program, log, stats, timings
  *   program_register.c   register: compile, reflect, validate, plan, layouts, pipelines
  *   program_dispatch.c   the drop checks and the queue
+ *   program_replace.c    device replacement: every program rebuilt on a new device under its id
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
  *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing */
 #ifndef KILN_PROGRAM_INTERNAL_H
@@ -92,6 +93,7 @@ typedef struct program {
     uint32_t *binding_pass;     /* per binding: the first pass naming it (PROGRAM_NONE: none) */
     const kiln_texture_info **binding_info; /* per binding: scratch of the dispatch being checked */
     uint32_t output_binding;    /* the binding the final pass writes: the reference extent */
+    char *wgsl;                 /* the authored WGSL, kept for a device replacement to compile again */
     size_t uniform_bytes;       /* staging bytes one dispatch takes: every pass's slots, every iteration */
     uint32_t graph_passes;      /* graph passes one dispatch records: the sum of its passes' iterations */
 } program;
@@ -174,6 +176,8 @@ struct kiln_programs {
     kiln_shader fullscreen;                 /* vs_fullscreen of the built-in fullscreen.wgsl */
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
+    uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
+                                             * replacement device (kiln_programs_recreate); NULL: none */
     uint32_t program_count, program_capacity; /* ids handed out; the next id is count + 1 */
     program_queue queue;
     /* Uniforms: each record call stages its windows and uploads them with one queue write into the
@@ -227,6 +231,8 @@ void program_slot_extent(const program *prog, program_slot slot, uint32_t ref_w,
 kiln_texture_format program_slot_format(const program *prog, program_slot slot);
 
 /* program_register.c: builds the plan and the GPU objects of a validated desc. */
+/* Register without the id: scan, compile, validate and build, keeping a copy of the WGSL. */
+program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t wgsl_bytes, kiln_program_error *err);
 program *program_build(kiln_programs *p, const kiln_program_desc *desc, const kiln_wgsl_module *module,
                        kiln_shader shader, kiln_program_error *err);
 

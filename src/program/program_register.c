@@ -278,6 +278,47 @@ static bool reserve_id(kiln_programs *p) {
     return grown != NULL;
 }
 
+/* Scans, compiles, validates and builds a program on p's device: everything register does but
+ * the id (kiln_programs_recreate rebuilds registered programs through it). Keeps a copy of the
+ * WGSL, which a device replacement compiles again. */
+program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t wgsl_bytes, kiln_program_error *err) {
+    kiln_error e = {0};
+    kiln_wgsl_module *module = kiln_wgsl_reflect(desc->wgsl, wgsl_bytes, PROGRAM_SOURCE_NAME, &e);
+    if (!module) {
+        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
+        return NULL;
+    }
+    WGPUShaderModule raw = kiln_gfx_compile_shader(p->gfx, PROGRAM_SOURCE_NAME, desc->wgsl, NULL, &e);
+    if (!raw) {
+        kiln_wgsl_module_free(module);
+        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
+        return NULL;
+    }
+    /* Adopted before validation so that every path out releases it through kiln_resources. */
+    kiln_shader shader = kiln_resources_adopt_shader(p->res, raw, PROGRAM_SOURCE_NAME, &e);
+    if (!shader.id) {
+        kiln_wgsl_module_free(module);
+        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "%s", e.message);
+        return NULL;
+    }
+    program *prog = NULL;
+    if (kiln_program_validate(desc, module, p->gfx->features.float32_blendable, err))
+        prog = program_build(p, desc, module, shader, err);
+    else
+        kiln_resources_destroy_shader(p->res, shader, NULL);
+    kiln_wgsl_module_free(module);
+    if (prog && !(prog->wgsl = malloc(wgsl_bytes + 1))) {
+        program_free(p, prog);
+        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+        return NULL;
+    }
+    if (prog) {
+        memcpy(prog->wgsl, desc->wgsl, wgsl_bytes);
+        prog->wgsl[wgsl_bytes] = '\0';
+    }
+    return prog;
+}
+
 uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc, kiln_program_error *err) {
     kiln_program_error local;
     if (!err) err = &local;
@@ -299,31 +340,7 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
         return 0;
     }
 
-    kiln_error e = {0};
-    kiln_wgsl_module *module = kiln_wgsl_reflect(desc->wgsl, wgsl_bytes, PROGRAM_SOURCE_NAME, &e);
-    if (!module) {
-        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
-        return 0;
-    }
-    WGPUShaderModule raw = kiln_gfx_compile_shader(p->gfx, PROGRAM_SOURCE_NAME, desc->wgsl, NULL, &e);
-    if (!raw) {
-        kiln_wgsl_module_free(module);
-        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
-        return 0;
-    }
-    /* Adopted before validation so that every path out releases it through kiln_resources. */
-    kiln_shader shader = kiln_resources_adopt_shader(p->res, raw, PROGRAM_SOURCE_NAME, &e);
-    if (!shader.id) {
-        kiln_wgsl_module_free(module);
-        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "%s", e.message);
-        return 0;
-    }
-    program *prog = NULL;
-    if (kiln_program_validate(desc, module, p->gfx->features.float32_blendable, err))
-        prog = program_build(p, desc, module, shader, err);
-    else
-        kiln_resources_destroy_shader(p->res, shader, NULL);
-    kiln_wgsl_module_free(module);
+    program *prog = program_compile(p, desc, wgsl_bytes, err);
     if (!prog) return 0;
     prog->id = ++p->program_count;
     p->programs[prog->id - 1] = prog;

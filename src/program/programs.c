@@ -69,6 +69,7 @@ void kiln_programs_destroy(kiln_programs *p) {
     if (!p) return;
     for (uint32_t i = 0; i < p->program_count; i++) program_free(p, p->programs[i]);
     free(p->programs);
+    free(p->quarantined);
     program_queue_free(&p->queue);
     program_executor_free(p);
     kiln_frame_graph_destroy(p->graph);
@@ -103,6 +104,7 @@ void program_free(kiln_programs *p, program *prog) {
     if (prog->passes)
         for (uint32_t i = 0; i < prog->pass_count; i++) release_pass(p->res, &prog->passes[i]);
     if (prog->module.id) kiln_resources_destroy_shader(p->res, prog->module, NULL);
+    free(prog->wgsl);
     free(prog->bindings);
     free(prog->transients);
     free(prog->passes);

@@ -193,6 +193,10 @@ void kiln_texture_registry_move_to(kiln_texture_registry *reg, kiln_resources *r
         texture_entry *e = reg->entries[i];
         if (!e) continue;
         texture_gpu_release(reg, e);
+        /* A Writable texture's pixels lived on the lost GPU, and its CPU copy is whatever it was
+         * created or last updated with, not what was painted since: it comes back cleared (the
+         * programs spec's device replacement), until the next dispatch paints it. */
+        if (e->info.usage == KILN_USAGE_WRITABLE && e->pixels) memset(e->pixels, 0, e->pixels_size);
         texture_registry_mark_pending(reg, e);
     }
     reg->res = res;

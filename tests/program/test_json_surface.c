@@ -821,6 +821,41 @@ TEST(a_failed_dispatch_fails_only_the_reads_of_what_it_writes) {
     CHECK_MSG(text[0] != '\0', "no reason given");
 }
 
+/* Device replacement through the JSON surface: the runtime recreated on a second device after the
+ * first is lost keeps its program and texture ids, and the same dispatch paints the same pixels. */
+TEST(the_json_runtime_recreated_after_device_loss_keeps_its_ids) {
+    surface_env e, next;
+    ENV_OPEN(e);
+    FIXTURE_OPEN(next.f);
+    json_int_t input, output;
+    CHECK(create_e2e_textures(e.rt, &input, &output));
+    CHECK(register_e2e(e.rt));
+    static const char dispatch[] = "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1, 2], "
+                                   "\"geometries\": [], \"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAIA/AAAAAA\"}";
+    CHECK(send_ok(e.rt, dispatch, NULL));
+    kiln_json_blob before = {0}, after = {0};
+    json_t *reply = read_back(e.rt, output, &before);
+    CHECK(reply);
+    json_decref(reply);
+    wgpuDeviceForceLoss(e.f.gfx->device, WGPUDeviceLostReason_Unknown, (WGPUStringView){"test loss", WGPU_STRLEN});
+    kiln_gfx_pump(e.f.gfx, true);
+    kiln_error err = {0};
+    bool recreated = kiln_json_runtime_recreate(e.rt, next.f.gfx, next.f.res, &err);
+    next.rt = e.rt;
+    e.rt = NULL;
+    bool dispatched = recreated && send_ok(next.rt, dispatch, NULL);
+    reply = dispatched ? read_back(next.rt, output, &after) : NULL;
+    bool same = reply && after.size == before.size && memcmp(after.bytes, before.bytes, before.size) == 0;
+    json_decref(reply);
+    kiln_json_blob_free(&before);
+    kiln_json_blob_free(&after);
+    fixture_close(&e.f);
+    ENV_CLOSE_CLEAN(next);
+    CHECK_MSG(recreated, "%s", err.message);
+    CHECK(dispatched);
+    CHECK(same);
+}
+
 /* Messages a fresh runtime refuses after decoding them, with the exact class and error of the Err
  * reply. Ids: "runtime-N". */
 static const refusal_case RUNTIME_REFUSALS[] = {
@@ -990,6 +1025,7 @@ TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
           T(every_required_field_describe_kinds_lists_is_enforced),
           T(every_described_kind_reaches_a_handler), T(spec_forms_register_dispatch_and_read_back_a_program),
           T(read_texture_records_queued_dispatches_first),
+          T(the_json_runtime_recreated_after_device_loss_keeps_its_ids),
           T(a_dispatch_sees_its_input_as_it_was_when_the_dispatch_arrived), T(a_failed_dispatch_fails_only_the_reads_of_what_it_writes), T(runtime_refusals_reply_their_class_and_error), T(error_text_cut_mid_character_still_replies_its_class),
           T(dropped_dispatch_replies_its_class_and_the_logged_warning),
           T(dispatch_naming_geometries_drops_with_geometry_count), T(update_then_read_returns_the_exact_float_pixels),

@@ -208,6 +208,16 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
                                     kiln_error *err);
 /* Destroys the runtime with every program, pipeline and pooled transient; NULL is a no-op. */
 void kiln_programs_destroy(kiln_programs *p);
+/* Device replacement, after the device was lost: a runtime on the new gfx and res, over
+ * `textures` (the old registry moved with kiln_texture_registry_move_to, or another), with every
+ * registered program rebuilt under its id from its kept WGSL and validated plan, its timings
+ * carried over; a program whose pipelines do not build on the new device is quarantined (its id
+ * stays taken, its dispatches warn-drop as unknown_program saying so) while the others carry
+ * on. Queued dispatches are dropped, never replayed. Returns the new runtime and destroys `old`
+ * (destroy the old resources and gfx after); NULL with err, `old` untouched, when the new
+ * runtime cannot be made. */
+kiln_programs *kiln_programs_recreate(kiln_programs *old, kiln_gfx *gfx, kiln_resources *res,
+                                      kiln_texture_registry *textures, kiln_error *err);
 
 /* Returns the program id (dense from 1, never reused), or 0 with err filled. A rejected register
  * consumes no id. */

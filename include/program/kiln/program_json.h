@@ -48,6 +48,11 @@ typedef struct kiln_json_runtime kiln_json_runtime;
 kiln_json_runtime *kiln_json_runtime_create(kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
 /* Destroys the runtime's programs, then its texture registry; NULL is a no-op. */
 void kiln_json_runtime_destroy(kiln_json_runtime *rt);
+/* Device replacement for the JSON surface: its texture registry moved to `res` (Writable textures
+ * cleared) and its programs rebuilt there under their ids (kiln_programs_recreate); then destroy
+ * the old resources and gfx. False with err, nothing changed, when the new runtime cannot be
+ * made. */
+bool kiln_json_runtime_recreate(kiln_json_runtime *rt, kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
 /* Handles one message; returns the reply as a malloc'd NUL-terminated compact JSON text the caller
  * frees (NULL only when memory runs out). A NULL rt, or a NULL message with a non-zero length, is
  * refused with a bad_message reply saying so. */

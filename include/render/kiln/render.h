@@ -57,7 +57,7 @@ void kiln_renderer_destroy(kiln_renderer *r);
  * shared through kiln_renderer_set_texture_registry is the caller's to move first (refused
  * otherwise). Returns the new renderer and destroys `old`; on failure returns NULL with err and
  * leaves `old` as it was. What lived only on the lost GPU is gone: a Writable texture comes back
- * with its CPU copy, not what a program last painted into it. */
+ * cleared until a program paints it again. */
 kiln_renderer *kiln_renderer_recreate(kiln_renderer *old, kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
 
 /* The settings as requested, resolved and checked at the start of every render: change them

@@ -129,8 +129,9 @@ kiln_texture_view kiln_texture_registry_view_handle(kiln_texture_registry *reg, 
 /* Moves the registry to other resources (a new device after the old one was lost): every GPU
  * texture and view is released through the old resources, which must still exist, and every
  * texture is realized again in `res` from its CPU copy at the next sync. Ids and infos are
- * unchanged; what a program painted into a Writable texture is lost with the device (its CPU
- * copy, from create or the last update, comes back). Cannot fail. */
+ * unchanged. A Writable texture comes back cleared (zeros): what a program painted lived only on
+ * the lost GPU, and its CPU copy is older than that; the next dispatch paints it again. Cannot
+ * fail. */
 void kiln_texture_registry_move_to(kiln_texture_registry *reg, kiln_resources *res);
 /* The resources the registry's GPU textures live in. */
 kiln_resources *kiln_texture_registry_resources(const kiln_texture_registry *reg);
