@@ -127,7 +127,6 @@ void kiln_gltf_free(kiln_gltf *doc) {
         kiln_gltf_mesh *m = &doc->meshes[i];
         for (uint32_t p = 0; p < m->primitive_count; p++) {
             kiln_mesh_data_free(&m->primitives[p].mesh);
-            free(m->primitives[p].colors);
         }
         free(m->primitives);
         free(m->name);

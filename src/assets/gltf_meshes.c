@@ -211,8 +211,10 @@ static bool build_mesh(gltf_load *L, const char *path, primitive_arrays *a, bool
             md->joints[v].j[j] = (uint16_t)joint;
         }
     memcpy(md->indices, a->indices, (size_t)a->index_count * sizeof *md->indices);
+    /* COLOR_0 is the mesh's colour stream; out->colors names the same array. */
     if (a->attr[ATTR_COLOR]) {
-        out->colors = (kiln_vec4 *)a->attr[ATTR_COLOR];
+        md->colors = (kiln_vec4 *)a->attr[ATTR_COLOR];
+        out->colors = md->colors;
         a->attr[ATTR_COLOR] = NULL;
     }
     if (!attach_targets(L, path, a, md)) return false;

@@ -14,7 +14,7 @@ bool kiln_mesh_data_init(kiln_mesh_data *md, uint32_t vertex_count, uint32_t ind
     if (vertex_count == 0 || index_count == 0)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh: init with %u vertices and %u indices: both must be positive",
                               vertex_count, index_count);
-    const uint32_t known = KILN_MESH_TANGENTS | KILN_MESH_UV1 | KILN_MESH_SKIN;
+    const uint32_t known = KILN_MESH_TANGENTS | KILN_MESH_UV1 | KILN_MESH_SKIN | KILN_MESH_COLORS;
     if (flags & ~known)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "mesh: unknown stream flags 0x%x", flags & ~known);
 
@@ -27,6 +27,7 @@ bool kiln_mesh_data_init(kiln_mesh_data *md, uint32_t vertex_count, uint32_t ind
     md->indices = calloc(index_count, sizeof *md->indices);
     if (flags & KILN_MESH_TANGENTS) md->tangents = calloc(n, sizeof *md->tangents);
     if (flags & KILN_MESH_UV1) md->uv1 = calloc(n, sizeof *md->uv1);
+    if (flags & KILN_MESH_COLORS) md->colors = calloc(n, sizeof *md->colors);
     if (flags & KILN_MESH_SKIN) {
         md->joints = calloc(n, sizeof *md->joints);
         md->weights = calloc(n, sizeof *md->weights);
@@ -34,6 +35,7 @@ bool kiln_mesh_data_init(kiln_mesh_data *md, uint32_t vertex_count, uint32_t ind
     bool ok = md->positions && md->normals && md->uv0 && md->indices;
     if (flags & KILN_MESH_TANGENTS) ok = ok && md->tangents;
     if (flags & KILN_MESH_UV1) ok = ok && md->uv1;
+    if (flags & KILN_MESH_COLORS) ok = ok && md->colors;
     if (flags & KILN_MESH_SKIN) ok = ok && md->joints && md->weights;
     if (!ok) {
         kiln_mesh_data_free(md);
@@ -48,6 +50,7 @@ void kiln_mesh_data_free(kiln_mesh_data *md) {
     free(md->positions);
     free(md->normals);
     free(md->tangents);
+    free(md->colors);
     free(md->uv0);
     free(md->uv1);
     free(md->joints);
@@ -88,6 +91,7 @@ bool kiln_mesh_data_copy(kiln_mesh_data *dst, const kiln_mesh_data *src, kiln_er
         .tangents = copy_array(src->tangents, n, sizeof *src->tangents, &ok),
         .uv0 = copy_array(src->uv0, n, sizeof *src->uv0, &ok),
         .uv1 = copy_array(src->uv1, n, sizeof *src->uv1, &ok),
+        .colors = copy_array(src->colors, n, sizeof *src->colors, &ok),
         .joints = copy_array(src->joints, n, sizeof *src->joints, &ok),
         .weights = copy_array(src->weights, n, sizeof *src->weights, &ok),
         .index_count = src->index_count,

@@ -37,6 +37,7 @@ static vertex_streams streams_of(kiln_mesh_data *md) {
     add_stream(&s, (void **)&md->tangents, sizeof *md->tangents);
     add_stream(&s, (void **)&md->uv0, sizeof *md->uv0);
     add_stream(&s, (void **)&md->uv1, sizeof *md->uv1);
+    add_stream(&s, (void **)&md->colors, sizeof *md->colors);
     add_stream(&s, (void **)&md->joints, sizeof *md->joints);
     add_stream(&s, (void **)&md->weights, sizeof *md->weights);
     for (uint32_t t = 0; t < md->morph_target_count; t++) {

@@ -5,7 +5,14 @@
 
 #include <string.h>
 
-_Static_assert(KILN_VERTEX_OFFSET_UV1 + 8 == KILN_VERTEX_STRIDE, "the vertex stream ends with uv1");
+_Static_assert(KILN_VERTEX_OFFSET_COLOR + 8 == KILN_VERTEX_STRIDE, "the vertex stream ends with the colour");
+
+/* A colour channel in [0, 1] as unorm16, rounded; out of range and NaN clamp (NaN to 0). */
+static uint16_t unorm16(float c) {
+    if (!(c > 0.0f)) return 0;
+    if (c >= 1.0f) return 65535;
+    return (uint16_t)(c * 65535.0f + 0.5f);
+}
 _Static_assert(KILN_SKIN_OFFSET_WEIGHTS + 16 == KILN_SKIN_STRIDE, "the skin stream ends with the weights");
 _Static_assert(sizeof(kiln_vec3) == 12 && sizeof(kiln_vec4) == 16 && sizeof(kiln_vec2) == 8 &&
                    sizeof(kiln_joints4) == 8,
@@ -25,6 +32,10 @@ size_t kiln_mesh_pack_vertices(const kiln_mesh_data *md, void *out, size_t out_s
         memcpy(p + KILN_VERTEX_OFFSET_TANGENT, md->tangents ? &md->tangents[v] : &default_tangent, 16);
         memcpy(p + KILN_VERTEX_OFFSET_UV0, &md->uv0[v], 8);
         memcpy(p + KILN_VERTEX_OFFSET_UV1, md->uv1 ? &md->uv1[v] : &md->uv0[v], 8);
+        /* unorm16 rather than unorm8: COLOR_0 is linear, where 8 bits band in the darks. */
+        kiln_vec4 c = md->colors ? md->colors[v] : (kiln_vec4){1, 1, 1, 1};
+        const uint16_t color[4] = {unorm16(c.x), unorm16(c.y), unorm16(c.z), unorm16(c.w)};
+        memcpy(p + KILN_VERTEX_OFFSET_COLOR, color, 8);
     }
     return size;
 }

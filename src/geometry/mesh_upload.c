@@ -9,13 +9,14 @@
 kiln_vertex_layout kiln_mesh_vertex_layout(void) {
     return (kiln_vertex_layout){
         .stride = KILN_VERTEX_STRIDE,
-        .attribute_count = 5,
+        .attribute_count = 6,
         .attributes = {
             {WGPUVertexFormat_Float32x3, KILN_VERTEX_OFFSET_POSITION, KILN_LOCATION_POSITION},
             {WGPUVertexFormat_Float32x3, KILN_VERTEX_OFFSET_NORMAL, KILN_LOCATION_NORMAL},
             {WGPUVertexFormat_Float32x4, KILN_VERTEX_OFFSET_TANGENT, KILN_LOCATION_TANGENT},
             {WGPUVertexFormat_Float32x2, KILN_VERTEX_OFFSET_UV0, KILN_LOCATION_UV0},
             {WGPUVertexFormat_Float32x2, KILN_VERTEX_OFFSET_UV1, KILN_LOCATION_UV1},
+            {WGPUVertexFormat_Unorm16x4, KILN_VERTEX_OFFSET_COLOR, KILN_LOCATION_COLOR},
         },
     };
 }

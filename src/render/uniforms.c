@@ -201,7 +201,7 @@ static const block_layout SKIN_VERTEX_BLOCK = {"SkinVertex", KILN_SKIN_STRIDE, S
 static const block_member MESH_VERTEX_MEMBERS_[] = {
     {"position", KILN_VERTEX_OFFSET_POSITION, 12}, {"normal", KILN_VERTEX_OFFSET_NORMAL, 12},
     {"tangent", KILN_VERTEX_OFFSET_TANGENT, 16},   {"uv0", KILN_VERTEX_OFFSET_UV0, 8},
-    {"uv1", KILN_VERTEX_OFFSET_UV1, 8},
+    {"uv1", KILN_VERTEX_OFFSET_UV1, 8}, {"color", KILN_VERTEX_OFFSET_COLOR, 8},
 };
 static const block_layout MESH_VERTEX_BLOCK = {"MeshVertex", KILN_VERTEX_STRIDE, MESH_VERTEX_MEMBERS_,
                                                sizeof MESH_VERTEX_MEMBERS_ / sizeof MESH_VERTEX_MEMBERS_[0]};

@@ -64,9 +64,6 @@ static bool import_meshes(import_context *c, mesh_table *t) {
             t->ids[n] = kiln_renderer_add_mesh(c->r, label, &mesh->primitives[p].mesh, true, &why);
             if (t->ids[n++] == KILN_INVALID_INDEX)
                 return import_fail(c, why.code, "meshes[%u].primitives[%u]: %s", m, p, why.message);
-            if (mesh->primitives[p].colors &&
-                !import_warn(c, "meshes[%u].primitives[%u]: COLOR_0 is not drawn (the renderer has no vertex colour stream)", m, p))
-                return false;
         }
     }
     return true;

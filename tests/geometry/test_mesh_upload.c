@@ -38,15 +38,15 @@ static uint16_t u16_at(const uint8_t *bytes, size_t offset) {
 
 TEST(vertex_layouts_describe_the_two_streams) {
     kiln_vertex_layout v = kiln_mesh_vertex_layout(), s = kiln_mesh_skin_layout();
-    CHECK_EQ_INT(v.stride, 56);
+    CHECK_EQ_INT(v.stride, 64);
     CHECK(!v.per_instance);
-    CHECK_EQ_INT(v.attribute_count, 5);
-    const struct { WGPUVertexFormat format; uint32_t offset, location; } expected[7] = {
+    CHECK_EQ_INT(v.attribute_count, 6);
+    const struct { WGPUVertexFormat format; uint32_t offset, location; } expected[8] = {
         {WGPUVertexFormat_Float32x3, 0, 0},  {WGPUVertexFormat_Float32x3, 12, 1}, {WGPUVertexFormat_Float32x4, 24, 2},
-        {WGPUVertexFormat_Float32x2, 40, 3}, {WGPUVertexFormat_Float32x2, 48, 4}, {WGPUVertexFormat_Uint16x4, 0, 5},
-        {WGPUVertexFormat_Float32x4, 8, 6},
+        {WGPUVertexFormat_Float32x2, 40, 3}, {WGPUVertexFormat_Float32x2, 48, 4}, {WGPUVertexFormat_Unorm16x4, 56, 7},
+        {WGPUVertexFormat_Uint16x4, 0, 5},   {WGPUVertexFormat_Float32x4, 8, 6},
     };
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         CHECK_EQ_INT(v.attributes[i].format, expected[i].format);
         CHECK_EQ_INT(v.attributes[i].offset, expected[i].offset);
         CHECK_EQ_INT(v.attributes[i].location, expected[i].location);
@@ -54,39 +54,43 @@ TEST(vertex_layouts_describe_the_two_streams) {
     CHECK_EQ_INT(s.stride, 24);
     CHECK_EQ_INT(s.attribute_count, 2);
     for (int i = 0; i < 2; i++) {
-        CHECK_EQ_INT(s.attributes[i].format, expected[5 + i].format);
-        CHECK_EQ_INT(s.attributes[i].offset, expected[5 + i].offset);
-        CHECK_EQ_INT(s.attributes[i].location, expected[5 + i].location);
+        CHECK_EQ_INT(s.attributes[i].format, expected[6 + i].format);
+        CHECK_EQ_INT(s.attributes[i].offset, expected[6 + i].offset);
+        CHECK_EQ_INT(s.attributes[i].location, expected[6 + i].location);
     }
 }
 
 TEST(packed_vertices_put_each_attribute_at_its_offset) {
     kiln_mesh_data md;
-    make_distinct_square(&md, KILN_MESH_TANGENTS | KILN_MESH_UV1);
-    uint8_t bytes[4 * 56];
+    make_distinct_square(&md, KILN_MESH_TANGENTS | KILN_MESH_UV1 | KILN_MESH_COLORS);
+    for (uint32_t v = 0; v < 4; v++) md.colors[v] = (kiln_vec4){0.0f, 0.5f, 1.0f, 2.0f}; /* 2 clamps to 1 */
+    uint8_t bytes[4 * 64];
     size_t written = kiln_mesh_pack_vertices(&md, bytes, sizeof bytes);
     kiln_mesh_data_free(&md);
-    CHECK_EQ_INT(written, 224);
+    CHECK_EQ_INT(written, 256);
     for (uint32_t v = 0; v < 4; v++) {
-        const uint8_t *p = bytes + v * 56;
+        const uint8_t *p = bytes + v * 64;
         float f = (float)v;
         const float expected[14] = {f + 0.1f, f + 0.2f, f + 0.3f, f + 1.1f, f + 1.2f, f + 1.3f, f + 2.1f,
                                     f + 2.2f, f + 2.3f, -1.0f,    f + 3.1f, f + 3.2f, f + 4.1f, f + 4.2f};
-        /* 14 floats fill the 56 bytes with no gaps: position 0, normal 12, tangent 24, uv0 40, uv1 48 */
+        /* 14 floats fill the first 56 bytes with no gaps: position 0, normal 12, tangent 24, uv0 40,
+         * uv1 48; the colour's unorm16x4 follows at 56. */
         for (int k = 0; k < 14; k++) CHECK_MSG(float_at(p, (size_t)k * 4) == expected[k], "vertex %u float %d", v, k);
+        CHECK(u16_at(p, 56) == 0 && u16_at(p, 58) == 32768 && u16_at(p, 60) == 65535 && u16_at(p, 62) == 65535);
     }
 }
 
 TEST(absent_tangents_and_uv1_pack_their_defaults) {
     kiln_mesh_data md;
     make_distinct_square(&md, 0);
-    uint8_t bytes[4 * 56];
+    uint8_t bytes[4 * 64];
     size_t written = kiln_mesh_pack_vertices(&md, bytes, sizeof bytes);
     kiln_mesh_data_free(&md);
-    CHECK_EQ_INT(written, 224);
-    const uint8_t *p = bytes + 2 * 56;
+    CHECK_EQ_INT(written, 256);
+    const uint8_t *p = bytes + 2 * 64;
     CHECK(float_at(p, 24) == 1.0f && float_at(p, 28) == 0.0f && float_at(p, 32) == 0.0f && float_at(p, 36) == 1.0f);
     CHECK(float_at(p, 48) == 2.0f + 3.1f && float_at(p, 52) == 2.0f + 3.2f); /* uv1 repeats uv0 */
+    for (int c = 0; c < 4; c++) CHECK(u16_at(p, 56 + (size_t)c * 2) == 65535); /* no colours: white */
 }
 
 TEST(packing_into_a_short_buffer_writes_nothing) {
@@ -96,7 +100,7 @@ TEST(packing_into_a_short_buffer_writes_nothing) {
     CHECK(t);
     uint8_t bytes[256];
     memset(bytes, 0xAB, sizeof bytes);
-    size_t v = kiln_mesh_pack_vertices(&md, bytes, 223);
+    size_t v = kiln_mesh_pack_vertices(&md, bytes, 255);
     size_t s = kiln_mesh_pack_skin(&md, bytes, 95);
     size_t m = kiln_mesh_pack_morph_deltas(&md, bytes, 127);
     kiln_mesh_data_free(&md);
@@ -169,7 +173,7 @@ TEST(uploaded_buffers_hold_exactly_the_packed_streams) {
     kiln_morph_target *t = kiln_mesh_data_add_morph_target(&md, NULL);
     CHECK(t);
     t->position_deltas[2] = kiln_vec3_make(0.5f, -0.5f, 0.25f);
-    uint8_t packed_vertices[4 * 56], packed_skin[4 * 24], packed_morph[4 * KILN_MORPH_DELTA_STRIDE];
+    uint8_t packed_vertices[4 * 64], packed_skin[4 * 24], packed_morph[4 * KILN_MORPH_DELTA_STRIDE];
     kiln_mesh_pack_vertices(&md, packed_vertices, sizeof packed_vertices);
     kiln_mesh_pack_skin(&md, packed_skin, sizeof packed_skin);
     kiln_mesh_pack_morph_deltas(&md, packed_morph, sizeof packed_morph);
@@ -179,12 +183,12 @@ TEST(uploaded_buffers_hold_exactly_the_packed_streams) {
     bool uploaded = kiln_gpu_mesh_upload(f.res, &md, "square", &mesh, &err);
     kiln_mesh_data_free(&md);
     CHECK_MSG(uploaded, "%s", err.message);
-    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.vertices), 224);
+    CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.vertices), 256);
     CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.skin), 96);
     CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.indices), 24);
     CHECK_EQ_INT(kiln_resources_buffer_size(f.res, mesh.morph_deltas), 4 * KILN_MORPH_DELTA_STRIDE);
 
-    uint8_t vertices[224], skin[96], morph[4 * KILN_MORPH_DELTA_STRIDE];
+    uint8_t vertices[256], skin[96], morph[4 * KILN_MORPH_DELTA_STRIDE];
     uint32_t indices[6];
     CHECK_MSG(read_back(f.res, mesh.vertices, sizeof vertices, vertices, &err), "%s", err.message);
     CHECK_MSG(read_back(f.res, mesh.skin, sizeof skin, skin, &err), "%s", err.message);

@@ -156,6 +156,30 @@ TEST(an_untextured_material_draws_its_colour_with_degenerate_uvs) {
     CHECK_MSG(got[0] > 250 && got[1] < 5 && got[2] < 5, "albedo %u %u %u", got[0], got[1], got[2]);
 }
 
+/* COLOR_0: a mesh's vertex colours multiply the base colour (here a white material on a plane
+ * whose vertices are all (0, 0.5, 1): the albedo view shows that colour, sRGB-encoded). */
+TEST(vertex_colours_multiply_the_base_colour) {
+    material_env e = {0};
+    FIXTURE_OPEN(e.f);
+    kiln_error err = {0};
+    CHECK_MSG(env_open(&e, &err), "%s", err.message);
+    kiln_mesh_data md = {0};
+    bool built = kiln_mesh_plane(&md, 20.0f, 1, &err);
+    if (built && (md.colors = calloc(md.vertex_count, sizeof *md.colors)) != NULL)
+        for (uint32_t v = 0; v < md.vertex_count; v++) md.colors[v] = (kiln_vec4){0.0f, 0.5f, 1.0f, 1.0f};
+    uint32_t coloured = built && md.colors ? kiln_renderer_add_mesh(e.r, "coloured plane", &md, false, &err) : KILN_INVALID_INDEX;
+    kiln_mesh_data_free(&md);
+    kiln_material white = kiln_material_default("white");
+    uint32_t material = kiln_renderer_add_material(e.r, &white, &err);
+    uint8_t got[4] = {0};
+    bool rendered = coloured != KILN_INVALID_INDEX && render_center(&e.f, e.r, coloured, material, got, &err);
+    kiln_renderer_destroy(e.r);
+    FIXTURE_CLOSE_CLEAN(e.f);
+    CHECK_MSG(rendered, "%s", err.message);
+    /* linear 0.5 is sRGB 188 */
+    CHECK_MSG(got[0] < 3 && got[1] > 184 && got[1] < 192 && got[2] > 252, "albedo %u %u %u", got[0], got[1], got[2]);
+}
+
 TEST(an_srgb_texture_mip_chain_averages_in_linear_light) {
     material_env e = {0};
     FIXTURE_OPEN(e.f);
@@ -323,7 +347,7 @@ TEST(a_registry_texture_updated_on_the_cpu_reaches_the_material_sampling_it) {
 }
 
 TEST_MAIN(T(the_uniform_puts_every_field_at_its_documented_offset), T(a_textured_material_samples_through_the_uv_transform),
-          T(an_untextured_material_draws_its_colour_with_degenerate_uvs),
+          T(an_untextured_material_draws_its_colour_with_degenerate_uvs), T(vertex_colours_multiply_the_base_colour),
           T(an_srgb_texture_mip_chain_averages_in_linear_light), T(a_nearest_sampler_state_samples_one_texel),
           T(materials_with_one_sampler_state_share_one_sampler), T(a_bad_material_is_refused_by_name_and_changes_nothing),
           T(the_registry_cannot_change_under_a_textured_material),

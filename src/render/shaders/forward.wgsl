@@ -49,6 +49,7 @@ struct VertexIn {
     @location(2) tangent: vec4<f32>,
     @location(3) uv0: vec2<f32>,
     @location(4) uv1: vec2<f32>,
+    @location(7) color: vec4<f32>,      // COLOR_0, white where the mesh has none
 };
 
 // The skin stream on vertex slot 1, for the skinned entry points only.
@@ -67,6 +68,7 @@ struct VertexOut {
     @location(3) uv0: vec2<f32>,
     @location(4) uv1: vec2<f32>,
     @location(5) @interpolate(flat) lod: u32, // the instance's level of detail, for the lod view
+    @location(6) color: vec4<f32>,      // the vertex colour, multiplying the base colour
 };
 
 fn rest_vertex(v: VertexIn) -> DeformedVertex {
@@ -97,6 +99,7 @@ fn place_vertex(v: VertexIn, d: DeformedVertex) -> VertexOut {
     out.uv0 = v.uv0;
     out.uv1 = v.uv1;
     out.lod = (inst.params.y >> 8u) & 0xFFu;
+    out.color = v.color;
     return out;
 }
 
@@ -124,7 +127,7 @@ fn vs_morphed_skinned(v: VertexIn, s: SkinIn) -> VertexOut {
 // Depth prepass for alpha-masked materials: discard what the cutoff removes.
 @fragment
 fn fs_masked(in: VertexOut) {
-    if (material_base_color(in.uv0, in.uv1).a < material.alpha_cutoff) {
+    if (material_base_color(in.uv0, in.uv1).a * in.color.a < material.alpha_cutoff) {
         discard;
     }
 }
@@ -240,7 +243,7 @@ fn heat(count: u32) -> vec3<f32> {
 
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    let base = material_base_color(in.uv0, in.uv1);
+    let base = material_base_color(in.uv0, in.uv1) * in.color;
     if (material.alpha_mode == 1u && base.a < material.alpha_cutoff) {
         discard;
     }

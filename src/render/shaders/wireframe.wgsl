@@ -11,7 +11,7 @@
 #include "common.wgsl"
 #include "deform.wgsl"
 
-// One vertex of slot 0 (kiln/geometry/mesh_data.h, 56 bytes), read as storage. Scalar arrays,
+// One vertex of slot 0 (kiln/geometry/mesh_data.h, 64 bytes), read as storage. Scalar arrays,
 // not vec3s, keep WGSL's member offsets those of the stream (src/render/uniforms.c checks them).
 struct MeshVertex {
     position: array<f32, 3>,
@@ -19,6 +19,7 @@ struct MeshVertex {
     tangent: array<f32, 4>,
     uv0: array<f32, 2>,
     uv1: array<f32, 2>,
+    color: array<u32, 2>,   // unorm16x4, unread here
 };
 
 // One vertex of slot 1, the skin stream (24 bytes): four u16 joint indices in two words, then

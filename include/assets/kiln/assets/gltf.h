@@ -41,7 +41,8 @@ typedef struct kiln_gltf_options {
  * streams. */
 typedef struct kiln_gltf_primitive {
     kiln_mesh_data mesh; /* the vertex streams and indices, owned */
-    kiln_vec4 *colors;   /* COLOR_0 as linear RGBA (alpha 1 for VEC3), vertex_count entries; NULL: none */
+    kiln_vec4 *colors;   /* COLOR_0 as linear RGBA (alpha 1 for VEC3), vertex_count entries; NULL: none.
+                          * The same array as mesh.colors (the renderer draws it), freed with it */
     int32_t material;    /* index into materials; -1: glTF's default material */
 } kiln_gltf_primitive;
 

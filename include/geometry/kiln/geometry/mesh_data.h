@@ -13,9 +13,9 @@
  *     points. This is MikkTSpace run on (u, 1 - v).
  *
  * Vertex streams (shared with the WGSL side):
- *   slot 0, KILN_VERTEX_STRIDE = 56 bytes per vertex:
+ *   slot 0, KILN_VERTEX_STRIDE = 64 bytes per vertex:
  *     @0  position f32x3 (location 0)   @12 normal f32x3 (location 1)   @24 tangent f32x4 (2)
- *     @40 uv0 f32x2 (location 3)        @48 uv1 f32x2 (location 4)
+ *     @40 uv0 f32x2 (location 3)        @48 uv1 f32x2 (location 4)      @56 color unorm16x4 (7)
  *   slot 1, KILN_SKIN_STRIDE = 24 bytes per vertex, only for skinned meshes:
  *     @0  joints u16x4 (location 5)     @8  weights f32x4 (location 6)
  *   morph deltas, a storage buffer of KILN_MORPH_DELTA_STRIDE = 48 bytes per vertex per target:
@@ -41,7 +41,7 @@ extern "C" {
 #define KILN_MAX_MORPH_TARGETS 8    /* morph targets (blend shapes) one mesh may carry */
 #define KILN_MESH_MAX_LODS 4        /* levels of detail one GPU mesh may describe */
 
-#define KILN_VERTEX_STRIDE 56       /* bytes per vertex of stream slot 0 */
+#define KILN_VERTEX_STRIDE 64       /* bytes per vertex of stream slot 0 */
 #define KILN_SKIN_STRIDE 24         /* bytes per vertex of stream slot 1 (skinned meshes) */
 #define KILN_MORPH_DELTA_STRIDE 48  /* bytes per vertex per target of the morph delta buffer */
 
@@ -52,6 +52,7 @@ enum {
     KILN_VERTEX_OFFSET_TANGENT = 24,
     KILN_VERTEX_OFFSET_UV0 = 40,
     KILN_VERTEX_OFFSET_UV1 = 48,
+    KILN_VERTEX_OFFSET_COLOR = 56,
     KILN_SKIN_OFFSET_JOINTS = 0,
     KILN_SKIN_OFFSET_WEIGHTS = 8,
 };
@@ -65,6 +66,7 @@ enum {
     KILN_LOCATION_UV1 = 4,
     KILN_LOCATION_JOINTS = 5,
     KILN_LOCATION_WEIGHTS = 6,
+    KILN_LOCATION_COLOR = 7,
 };
 
 /* Which optional streams kiln_mesh_data_init allocates. Positions, normals, uv0 and indices are
@@ -73,6 +75,7 @@ enum {
     KILN_MESH_TANGENTS = 1u << 0,
     KILN_MESH_UV1 = 1u << 1,
     KILN_MESH_SKIN = 1u << 2, /* joints and weights, always together */
+    KILN_MESH_COLORS = 1u << 3,
 };
 
 /* Four joint indices of one vertex, into the skin's joint palette. */
@@ -89,7 +92,7 @@ typedef struct kiln_morph_target {
 
 /* A triangle mesh on the CPU: parallel per-vertex arrays of vertex_count entries each.
  * Required: positions, normals, uv0, indices. Optional (NULL when absent; the upload packs the
- * default): tangents (1, 0, 0, 1), uv1 (a copy of uv0). joints and weights are a pair: both NULL
+ * default): tangents (1, 0, 0, 1), uv1 (a copy of uv0), colors (white). joints and weights are a pair: both NULL
  * or both present; with them the mesh is skinned. */
 typedef struct kiln_mesh_data {
     uint32_t vertex_count;    /* entries of every per-vertex array */
@@ -98,6 +101,8 @@ typedef struct kiln_mesh_data {
     kiln_vec4 *tangents;      /* xyz unit and perpendicular to the normal, w = +1 or -1 */
     kiln_vec2 *uv0;           /* texture coordinates set 0; required */
     kiln_vec2 *uv1;           /* texture coordinates set 1; optional */
+    kiln_vec4 *colors;        /* vertex colours (glTF's COLOR_0), linear RGBA in [0, 1] multiplying
+                               * the base colour; optional; packed as unorm16 */
     kiln_joints4 *joints;     /* skin joint indices; optional, paired with weights */
     kiln_vec4 *weights;       /* packed as given: glTF requires them to sum to 1 */
     uint32_t index_count;     /* a multiple of 3 */
