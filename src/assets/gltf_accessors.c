@@ -43,7 +43,7 @@ static bool view_range(gltf_load *L, const char *path, int32_t v, uint64_t offse
         return gltf_fail(L, KILN_ERR_FORMAT,
                          "%s: %s needs bytes %llu..%llu of bufferViews[%d], which has %zu", path, what,
                          (unsigned long long)offset, (unsigned long long)(offset + need), v, view->length);
-    *out = L->buffers[view->buffer].data + view->offset + offset;
+    *out = view->data + offset;
     return true;
 }
 

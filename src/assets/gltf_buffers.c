@@ -1,6 +1,8 @@
 /* Buffers and buffer views. A buffer's bytes come from the GLB binary chunk (no uri), a data URI or
  * a file; each must hold at least its byteLength, which is checked before any view or accessor
- * reads it, so later steps trust view ranges without re-checking the buffer. */
+ * reads it, so later steps trust view ranges without re-checking the buffer. An
+ * EXT_meshopt_compression fallback buffer is not read at all (gltf_meshopt.c decodes the views that
+ * refer to it from their compressed bytes), so it needs neither a uri nor the GLB chunk. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,10 +15,13 @@ static bool load_buffer(gltf_load *L, json_t *item, uint32_t i) {
     uint64_t length;
     if (!gltf_uint(L, item, path, "byteLength", true, 0, SIZE_MAX / 2, &length)) return false;
     const char *uri;
-    if (!gltf_string(L, item, path, "uri", NULL, &uri)) return false;
     gltf_buffer *b = &L->buffers[i];
+    if (!gltf_string(L, item, path, "uri", NULL, &uri) || !gltf_meshopt_fallback(L, item, path, &b->fallback))
+        return false;
     size_t present;
-    if (!uri) {
+    if (b->fallback) {
+        present = (size_t)length;
+    } else if (!uri) {
         if (!L->bin)
             return gltf_fail(L, KILN_ERR_FORMAT, "%s: has no uri and the file has no GLB binary chunk", path);
         if (i != 0)
@@ -50,12 +55,24 @@ static bool load_view(gltf_load *L, json_t *item, uint32_t i) {
     if (stride != 0 && stride < 4)
         return gltf_fail(L, KILN_ERR_FORMAT, "%s.byteStride: %llu is below the minimum of 4", path,
                          (unsigned long long)stride);
-    size_t size = L->buffers[buffer].size;
-    if (offset > size || length > size - offset)
+    const gltf_buffer *b = &L->buffers[buffer];
+    if (offset > b->size || length > b->size - offset)
         return gltf_fail(L, KILN_ERR_FORMAT, "%s: bytes %llu..%llu are past the end of buffers[%d] (%zu bytes)",
-                         path, (unsigned long long)offset, (unsigned long long)(offset + length), buffer, size);
-    L->views[i] = (gltf_view){.buffer = (uint32_t)buffer, .offset = offset, .length = length,
-                              .stride = (uint32_t)stride};
+                         path, (unsigned long long)offset, (unsigned long long)(offset + length), buffer, b->size);
+    gltf_view *view = &L->views[i];
+    *view = (gltf_view){.length = length, .stride = (uint32_t)stride};
+
+    bool ok;
+    char sub[80];
+    snprintf(sub, sizeof sub, "%s.extensions", path);
+    json_t *extensions = gltf_object(L, item, path, "extensions", &ok);
+    json_t *meshopt = ok && extensions ? gltf_object(L, extensions, sub, "EXT_meshopt_compression", &ok) : NULL;
+    if (!ok) return false;
+    if (meshopt) return gltf_meshopt_view_decode(L, meshopt, path, view);
+    if (b->fallback)
+        return gltf_fail(L, KILN_ERR_FORMAT, "%s.buffer: buffers[%d] is an EXT_meshopt_compression fallback buffer "
+                         "(it holds no data), but this view is not compressed", path, buffer);
+    view->data = b->data + offset;
     return true;
 }
 
@@ -82,6 +99,7 @@ bool gltf_buffers_load(gltf_load *L) {
 void gltf_buffers_free(gltf_load *L) {
     for (uint32_t i = 0; L->buffers && i < L->buffer_count; i++)
         if (L->buffers[i].owned) free(L->buffers[i].data);
+    for (uint32_t i = 0; L->views && i < L->view_count; i++) free(L->views[i].decoded);
     free(L->buffers);
     free(L->views);
 }

@@ -9,6 +9,7 @@
 
 /* Extensions kiln reads; a file that requires any other is refused. */
 static const char *const supported_extensions[] = {
+    "EXT_meshopt_compression",
     "KHR_lights_punctual",
     "KHR_materials_emissive_strength",
     "KHR_mesh_quantization",

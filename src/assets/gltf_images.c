@@ -30,7 +30,7 @@ static bool load_image(gltf_load *L, json_t *item, uint32_t i) {
     } else {
         snprintf(source, sizeof source, "%s.bufferView", path);
         const gltf_view *v = &L->views[view];
-        bytes = L->buffers[v->buffer].data + v->offset;
+        bytes = v->data;
         size = v->length;
     }
     kiln_error decode_err;

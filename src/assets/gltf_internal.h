@@ -10,17 +10,23 @@
 
 #include <kiln/assets/gltf.h>
 
-/* A buffer's bytes: the GLB chunk (borrowed) or a decoded data URI / file (owned). */
+/* A buffer's bytes: the GLB chunk (borrowed) or a decoded data URI / file (owned). An
+ * EXT_meshopt_compression fallback buffer is never read: its data is NULL and only compressed
+ * views, which decode their bytes from another buffer, may refer to it. */
 typedef struct gltf_buffer {
     uint8_t *data;
     size_t size;      /* the buffer's byteLength; the bytes present are at least this many */
     bool owned;
+    bool fallback;
 } gltf_buffer;
 
+/* A buffer view's bytes: a range of its buffer, or for an EXT_meshopt_compression view the bytes
+ * decoded at load (owned in `decoded`), so accessors and images read both the same way. */
 typedef struct gltf_view {
-    uint32_t buffer;
-    size_t offset, length;
+    const uint8_t *data;
+    size_t length;
     uint32_t stride;  /* 0: tightly packed */
+    uint8_t *decoded;
 } gltf_view;
 
 /* An accessor after its checks: every range it reads lies inside its buffer view. */
@@ -47,6 +53,7 @@ typedef struct gltf_load {
     uint32_t buffer_count;
     gltf_view *views;
     uint32_t view_count;
+    size_t meshopt_decoded;      /* bytes decoded from EXT_meshopt_compression views so far */
     gltf_accessor *accessors;
     uint32_t accessor_count;
     uint32_t texture_count;
@@ -93,6 +100,13 @@ bool gltf_glb_split(gltf_load *L, const uint8_t *bytes, size_t size, const char 
 /* gltf_buffers.c: buffers (GLB chunk, data URIs, files) and buffer views. */
 bool gltf_buffers_load(gltf_load *L);
 void gltf_buffers_free(gltf_load *L);
+/* gltf_meshopt.c: EXT_meshopt_compression. gltf_meshopt_fallback reads a buffer's
+ * extensions.EXT_meshopt_compression.fallback (false when absent); `path` is "buffers[i]".
+ * gltf_meshopt_view_decode checks the extension object `extension` of the view at `path`
+ * ("bufferViews[i]"), whose own byteLength and byteStride are already in `view`, and decodes it
+ * into view->decoded (view->data then points there). */
+bool gltf_meshopt_fallback(gltf_load *L, json_t *buffer, const char *path, bool *fallback);
+bool gltf_meshopt_view_decode(gltf_load *L, json_t *extension, const char *path, gltf_view *view);
 /* gltf_uri.c: resolve a URI (data: or relative path) into new bytes the caller frees. `path` is
  * the JSON path of the uri member, for messages. */
 bool gltf_uri_read(gltf_load *L, const char *uri, const char *path, uint8_t **bytes, size_t *size);
