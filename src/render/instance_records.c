@@ -86,7 +86,8 @@ void renderer_pack_records(kiln_renderer *r, const kiln_render_scene *scene) {
         return;
     }
     /* Flags never used before belong to instances never packed, which this pass marks. */
-    memset((uint8_t *)r->record_dirty.data + dirty_before, 0, r->record_dirty.capacity - dirty_before);
+    if (r->record_dirty.capacity > dirty_before)
+        memset((uint8_t *)r->record_dirty.data + dirty_before, 0, r->record_dirty.capacity - dirty_before);
     if (r->records_packed > n) r->records_packed = n;
     pack_job job = {.r = r, .scene = scene};
     uint32_t ranges = instance_workers_ranges(r->workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);

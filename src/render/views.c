@@ -127,7 +127,7 @@ bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln
         !scratch_reserve(&r->sort_order, (size_t)n * sizeof(uint32_t)) ||
         !scratch_reserve(&r->sort_order_spare, (size_t)n * sizeof(uint32_t)))
         return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
-    memset(r->camera_lods.data, 0, n);
+    if (n) memset(r->camera_lods.data, 0, n); /* an empty scene may have no scratch yet */
     begin_job job = {.r = r, .scene = scene, .mesh_count = kiln_geometry_registry_count(r->geometry)};
     clear_failures(&job.failures);
     uint32_t ranges = instance_workers_ranges(r->workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);
@@ -274,6 +274,7 @@ static bool start_batch(kiln_renderer *r, const render_view *v, uint32_t instanc
  * are one batch, unless `own_batches` (blended items) or the instance is morphed. */
 static bool sort_and_batch(kiln_renderer *r, render_view *v, const view_item *items, uint32_t count, bool wide,
                            bool own_batches, kiln_error *err) {
+    if (count == 0) return true; /* and the item array may not exist yet */
     uint32_t *order = r->sort_order.data;
     batch_keys_sort(&items[0].key, sizeof *items, count, wide, order, r->sort_keys.data, r->sort_keys_spare.data,
                     r->sort_order_spare.data);
