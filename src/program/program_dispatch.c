@@ -34,10 +34,9 @@ static const char *binding_site(const program *prog, uint32_t binding, char *buf
     return buf;
 }
 
-/* The highest byte a pass's windows reach: offset + (count - 1) * stride + length. A pass with no
- * window reads nothing and reaches nothing. */
+/* The highest byte a pass's windows reach: the spec's offset + (count - 1) * stride + length, a
+ * zero-length window included (it reads nothing, but its offset must still lie in the blob). */
 static uint64_t window_reach(const program_pass *pass) {
-    if (pass->spec.uniform_length == 0) return 0;
     return (uint64_t)pass->spec.uniform_offset + (uint64_t)(pass->iterations - 1) * pass->spec.repeat_uniform_stride +
            pass->spec.uniform_length;
 }

@@ -167,6 +167,28 @@ TEST(uniforms_shorter_than_a_window_are_dropped) {
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
 
+/* A zero-length window still reaches its offset (the spec's formula with length 0): offset 64,
+ * length 0 and an empty blob is dropped; a 64-byte blob is enough (#11's conformance finding). */
+TEST(a_zero_length_window_still_reaches_its_offset) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    static const char *const FLAT_WGSL = "@fragment fn fs_flat() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
+    kiln_slot_spec bindings[] = {target_slot(KILN_FORMAT_RGBA8)};
+    kiln_pass_spec passes[] = {with_window(fragment_pass("fs_flat", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 64, 0)};
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(FLAT_WGSL, bindings, passes);
+    kiln_program_error err;
+    uint32_t prog = kiln_programs_register(f.programs, &desc, &err);
+    CHECK_MSG(prog, "%s", err.message);
+    uint32_t out = make_texture(&f, KILN_FORMAT_RGBA8, 8, 8, NULL, true);
+    static const uint8_t blob[64] = {0};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &out, 1, NULL, 0), KILN_DISPATCH_UNIFORMS_SHORT);
+    CHECK_STR_CONTAINS(last_log(&f), "pass 0 (fs_flat), uniform window: reaches byte 64 (offset 64, 1 iteration of "
+                                     "stride 0, length 0); the blob has 0 bytes");
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, &out, 1, blob, sizeof blob), KILN_DISPATCH_OK);
+    CHECK(run_frame(&f));
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+}
+
 /* A repeated window reaches offset + (count - 1) * stride + length. */
 TEST(a_repeated_window_reaches_past_its_first_iteration) {
     program_fixture f;
@@ -345,6 +367,6 @@ TEST_MAIN(T(an_accepted_dispatch_is_ok_and_logs_nothing), T(an_unknown_program_i
           T(a_wrong_binding_count_is_dropped), T(an_unknown_texture_is_dropped), T(a_format_mismatch_is_dropped),
           T(a_target_of_the_wrong_size_is_dropped), T(a_plain_texture_where_an_array_is_declared_is_dropped),
           T(a_sampled_texture_where_the_program_writes_is_dropped), T(uniforms_shorter_than_a_window_are_dropped),
-          T(a_repeated_window_reaches_past_its_first_iteration), T(a_dispatch_past_the_frame_pass_limit_is_dropped), T(a_dispatch_whose_uniforms_pass_the_largest_buffer_is_dropped), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
+          T(a_zero_length_window_still_reaches_its_offset), T(a_repeated_window_reaches_past_its_first_iteration), T(a_dispatch_past_the_frame_pass_limit_is_dropped), T(a_dispatch_whose_uniforms_pass_the_largest_buffer_is_dropped), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
           T(checks_run_in_the_documented_order), T(a_dropped_dispatch_records_nothing),
           T(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing))
