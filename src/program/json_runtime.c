@@ -16,6 +16,7 @@
 #include <kiln/program_json.h>
 
 #include "program_forms.h"
+#include "program_internal.h"
 
 struct kiln_json_runtime {
     kiln_texture_registry *textures;
@@ -199,18 +200,13 @@ static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kil
 /* ---- program kinds ---------------------------------------------------------------------------- */
 
 static json_t *handle_register(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
-    kiln_json_program program;
-    if (!kiln_json_decode_program(msg, &program, err)) return NULL;
+    kiln_json_program decoded;
+    if (!kiln_json_decode_program(msg, &decoded, err)) return NULL;
     kiln_program_error perr = {0};
-    uint32_t id = kiln_programs_register(rt->programs, &program.desc, &perr);
-    kiln_json_program_free(&program);
+    uint32_t id = kiln_programs_register(rt->programs, &decoded.desc, &perr);
+    kiln_json_program_free(&decoded);
     if (id) return ok_id("program_id", id, err);
     return set_error(err, kiln_program_class_name(perr.cls), perr.message);
-}
-
-static bool program_known(const kiln_json_runtime *rt, uint32_t id) {
-    kiln_pass_timing row;
-    return kiln_programs_timings(rt->programs, id, &row, 1) > 0;
 }
 
 /* Geometry slots and draw-set lists have no C parameter yet: every program declares none, so a
@@ -229,7 +225,10 @@ static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_js
     kiln_json_dispatch d;
     if (!kiln_json_decode_dispatch(msg, &d, err)) return NULL;
     json_t *reply;
-    if ((d.geometry_count || d.draw_set_list_count) && program_known(rt, d.program_id)) {
+    /* The spec's order: an unknown program, then the binding count, then the geometry count; a
+     * dispatch wrong in the first two is left to kiln_programs_dispatch, which drops it so. */
+    const program *prog = programs_lookup(rt->programs, d.program_id);
+    if ((d.geometry_count || d.draw_set_list_count) && prog && d.binding_count == prog->binding_count) {
         reply = refuse_lists(rt, &d, err);
     } else {
         log_mark before = mark_log(rt->programs);

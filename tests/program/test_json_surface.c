@@ -963,7 +963,13 @@ TEST(dispatch_naming_geometries_drops_with_geometry_count) {
                                "\"geometries\": [5], \"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAAAAAAAAAA\"}");
     bool dropped = err_class(reply) && strcmp(err_class(reply), "geometry_count") == 0;
     json_decref(reply);
+    /* The binding count is checked first (the spec's order), geometries or not. */
+    reply = send(e.rt, "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1], "
+                       "\"geometries\": [5], \"draw_sets\": [], \"uniforms\": \"AAAAAAAAAAAAAAAAAAAAAA\"}");
+    bool binding_first = err_class(reply) && strcmp(err_class(reply), "binding_count") == 0;
+    json_decref(reply);
     CHECK(dropped);
+    CHECK(binding_first);
     ENV_CLOSE_CLEAN(e);
 }
 
