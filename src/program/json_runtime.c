@@ -253,6 +253,14 @@ static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, 
 static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
+    /* The GPU times of submitted frames come back through timestamp readbacks that only a pump
+     * delivers and only a collect folds; a caller on this surface asks for timings between
+     * frames, so let the submitted work finish and fold what came back first. */
+    kiln_gfx *gfx = rt->programs->gfx;
+    if (gfx->features.timestamp_query && kiln_gfx_wait_for_queue(gfx, NULL)) {
+        for (int i = 0; i < 4; i++) kiln_gfx_pump(gfx, true);
+        program_gpu_collect(rt->programs);
+    }
     /* The C call reports at most `max` rows, so grow until a call leaves room to spare. */
     uint32_t max = 64, n;
     kiln_pass_timing *rows = NULL;
