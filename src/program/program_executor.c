@@ -280,8 +280,38 @@ static bool step_failed(kiln_programs *p, const program_step *step, const kiln_e
 
 /* Executes one dispatch's steps, segment by segment. A failure stops its remaining passes and is
  * logged naming the program and pass; the dispatches after it still record. */
+/* Every registry texture the span's dispatch binds, viewable now (realized and uploaded if its CPU
+ * copy changed): checked before any of its passes records, so a texture removed after the
+ * dispatch was accepted fails the dispatch whole. */
+static bool dispatch_textures_ready(kiln_programs *p, const program_span *span, kiln_error *err) {
+    if (span->count == 0) return true;
+    const program_step *first = &p->steps[span->first];
+    const program_dispatch *d = &p->queue.items[first->dispatch];
+    for (uint32_t b = 0; b < first->prog->binding_count; b++) {
+        kiln_error why = {0};
+        if (!kiln_texture_registry_view_handle(p->textures, p->queue.ids[d->ids_at + b], &why).id)
+            return kiln_error_set(err, why.code, "program %u: binding %u: %s; the dispatch records nothing",
+                                  d->program_id, b, why.message);
+    }
+    return true;
+}
+
 static bool execute_dispatch(record_state *s, const program_span *span, kiln_error *err) {
     kiln_programs *p = s->p;
+    kiln_error missing = {0};
+    if (!dispatch_textures_ready(p, span, &missing)) {
+        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "%s", missing.message);
+        *err = missing;
+        return false;
+    }
+    /* A dispatch that could not be declared whole (a registry texture it names is gone) records
+     * none of its passes: the spec's rejected dispatch records nothing, and its output keeps its
+     * prior content rather than holding the passes before the failure. */
+    if (span->failed) {
+        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "%s", span->error.message);
+        *err = span->error;
+        return false;
+    }
     uint32_t k = span->first, end = span->first + span->count;
     uint32_t first_piece = s->segment ? s->segment->count : 0;
     while (k < end) {
@@ -302,11 +332,6 @@ static bool execute_dispatch(record_state *s, const program_span *span, kiln_err
         }
         s->passes_in_encoder += count;
         k += count;
-    }
-    if (span->failed) {
-        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "%s", span->error.message);
-        *err = span->error;
-        return false;
     }
     return true;
 }

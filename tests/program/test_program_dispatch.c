@@ -343,6 +343,52 @@ TEST(a_dropped_dispatch_records_nothing) {
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
 
+/* #11's conformance finding: a texture destroyed after its dispatch was accepted fails the
+ * dispatch at the frame, and none of its passes records: pass 0 (a fill that needs no input)
+ * used to write the output before pass 1, reading the destroyed input, failed. The output keeps
+ * the green the previous dispatch left. */
+TEST(a_dispatch_whose_input_vanished_before_the_frame_records_none_of_its_passes) {
+    program_fixture f;
+    PROGRAM_FIXTURE_OPEN(f);
+    static const char *const TWO_WGSL =
+        "struct Fill { color: vec4<f32> }\n"
+        "@group(0) @binding(0) var<uniform> fill: Fill;\n"
+        "@group(1) @binding(0) var src: texture_2d<f32>;\n"
+        "@group(1) @binding(1) var src_sampler: sampler;\n"
+        "@fragment fn fs_fill() -> @location(0) vec4<f32> { return fill.color; }\n"
+        "@fragment fn fs_copy(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n"
+        "    return textureSample(src, src_sampler, uv);\n"
+        "}\n";
+    kiln_slot_spec bindings[] = {target_slot(KILN_FORMAT_RGBA8), texture_slot(KILN_FORMAT_RGBA8)};
+    kiln_pass_spec passes[] = {
+        with_window(fragment_pass("fs_fill", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, 16),
+        with_input(fragment_pass("fs_copy", to_binding(0), KILN_PROGRAM_BLEND_ALPHA), from_binding(1)),
+    };
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(TWO_WGSL, bindings, passes);
+    kiln_program_error perr;
+    uint32_t prog = kiln_programs_register(f.programs, &desc, &perr);
+    CHECK_MSG(prog, "%s", perr.message);
+    uint8_t clear[4 * 4 * 4] = {0};
+    uint32_t ids[] = {make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, NULL, true),
+                      make_texture(&f, KILN_FORMAT_RGBA8, 4, 4, clear, false)};
+    const float green[4] = {0, 1, 0, 1}, red[4] = {1, 0, 0, 1};
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, green, sizeof green), KILN_DISPATCH_OK);
+    CHECK(run_frame(&f));
+    CHECK_EQ_INT(kiln_programs_dispatch(f.programs, prog, ids, 2, red, sizeof red), KILN_DISPATCH_OK);
+    kiln_error err = {0};
+    CHECK(kiln_texture_registry_remove(f.reg, ids[1], &err));
+    bool frame_ok = kiln_programs_frame(f.programs, &err);
+    float texels[4 * 4 * 4];
+    CHECK(read_texels(&f, ids[0], texels));
+    PROGRAM_FIXTURE_CLOSE_CLEAN(f);
+    CHECK(!frame_ok);
+    CHECK_STR_CONTAINS(err.message, "unknown texture id 2");
+    for (int i = 0; i < 16; i++) {
+        CHECK_MSG(texels[4 * i + 0] < 1e-6 && texels[4 * i + 1] > 1 - 1e-6, "texel %d: %g %g (pass 0 recorded)", i,
+                  (double)texels[4 * i + 0], (double)texels[4 * i + 1]);
+    }
+}
+
 /* Destroying a program drops what it had queued: the frame records nothing for it and says so. */
 TEST(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing) {
     program_fixture f;
@@ -368,5 +414,5 @@ TEST_MAIN(T(an_accepted_dispatch_is_ok_and_logs_nothing), T(an_unknown_program_i
           T(a_target_of_the_wrong_size_is_dropped), T(a_plain_texture_where_an_array_is_declared_is_dropped),
           T(a_sampled_texture_where_the_program_writes_is_dropped), T(uniforms_shorter_than_a_window_are_dropped),
           T(a_zero_length_window_still_reaches_its_offset), T(a_repeated_window_reaches_past_its_first_iteration), T(a_dispatch_past_the_frame_pass_limit_is_dropped), T(a_dispatch_whose_uniforms_pass_the_largest_buffer_is_dropped), T(one_texture_as_input_and_output_of_a_pass_is_dropped),
-          T(checks_run_in_the_documented_order), T(a_dropped_dispatch_records_nothing),
+          T(checks_run_in_the_documented_order), T(a_dropped_dispatch_records_nothing), T(a_dispatch_whose_input_vanished_before_the_frame_records_none_of_its_passes),
           T(a_dispatch_of_a_program_destroyed_before_the_frame_records_nothing))
