@@ -412,6 +412,29 @@ static bool assigned_id(const char *reply_text, uint32_t *id) {
 }
 
 /* Runs message `index`; false only when the script must stop. */
+/* The library names an inline WGSL source "program.wgsl" in its messages; when the source came
+ * from a wgsl_path, the reply names that file instead, so its line:column points somewhere real.
+ * Returns a new reply text, or NULL to keep `answer`. */
+static char *name_wgsl_file(const char *answer, const char *wgsl_path) {
+    static const char inline_name[] = "program.wgsl:";
+    json_t *reply = json_loads(answer, 0, NULL);
+    json_t *err = json_object_get(reply, "Err");
+    const char *text = json_string_value(json_object_get(err, "error"));
+    char *renamed = NULL;
+    if (text && !strncmp(text, inline_name, sizeof inline_name - 1)) {
+        size_t n = strlen(wgsl_path) + strlen(text) + 2;
+        char *message = malloc(n);
+        if (message) {
+            snprintf(message, n, "%s:%s", wgsl_path, text + sizeof inline_name - 1);
+            json_object_set_new(err, "error", json_string(message));
+            renamed = json_dumps(reply, JSON_COMPACT);
+            free(message);
+        }
+    }
+    json_decref(reply);
+    return renamed;
+}
+
 static bool run_message(script_run *run, const json_t *original, size_t index) {
     if (!json_is_object(original)) {
         print_json(err_reply("bad_message", "message: expected an object"));
@@ -424,10 +447,13 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
     if (as && !json_is_string(as)) reply = err_reply("bad_message", "as: expected a string");
     else if (as) as_name = strdup(json_string_value(as));
     json_object_del(msg, "as");
+    const json_t *path_value = json_object_get(msg, "wgsl_path");
+    char *wgsl_path = json_is_string(path_value) ? strdup(json_string_value(path_value)) : NULL;
     if (!reply && !resolve_names(run, msg, why, sizeof why)) reply = err_reply("bad_message", "%s", why);
     if (!reply && !inline_wgsl(run, msg, index, &reply)) {
         json_decref(msg);
         free(as_name);
+        free(wgsl_path);
         return false;
     }
     const char *kind = json_string_value(json_object_get(msg, "kind"));
@@ -438,6 +464,11 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
     } else {
         char *text = json_dumps(msg, JSON_COMPACT);
         char *answer = text ? kiln_json_runtime_handle(run->rt, text, strlen(text)) : NULL;
+        char *renamed = answer && wgsl_path ? name_wgsl_file(answer, wgsl_path) : NULL;
+        if (renamed) {
+            free(answer);
+            answer = renamed;
+        }
         uint32_t id;
         puts(answer ? answer : "{\"Err\":{\"class\":\"out_of_memory\",\"error\":\"out of memory\"}}");
         if (as_name) {
@@ -450,6 +481,7 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
     fflush(stdout);
     json_decref(msg);
     free(as_name);
+    free(wgsl_path);
     return true;
 }
 

@@ -369,6 +369,33 @@ TEST(paths_are_confined_to_the_script_directory_and_out) {
     rmdir(root);
 }
 
+/* #11's conformance finding: invalid WGSL read through wgsl_path is reported at that file's
+ * line and column, not at the library's name for an inline source ("program.wgsl"). */
+TEST(invalid_wgsl_from_a_wgsl_path_names_the_file) {
+    char dir[PATH_MAX], wgsl[PATH_MAX + 16], script[PATH_MAX + 16];
+    fixture_tmp_path(dir, sizeof dir, "kiln_run_wgsl_name");
+    mkdir(dir, 0700);
+    snprintf(wgsl, sizeof wgsl, "%s/broken.wgsl", dir);
+    snprintf(script, sizeof script, "%s/script.json", dir);
+    FILE *f = fopen(wgsl, "wb");
+    CHECK(f);
+    fputs("fn f( {}\n", f);
+    fclose(f);
+    f = fopen(script, "wb");
+    CHECK(f);
+    fputs("[{\"kind\": \"program.register\", \"wgsl_path\": \"broken.wgsl\", \"bindings\": [], \"transients\": [], "
+          "\"geometries\": [], \"depth_transients\": [], \"passes\": [{\"stage\": \"Fragment\", \"entry_point\": \"f\", "
+          "\"inputs\": [], \"output\": {\"Binding\": {\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0, "
+          "\"uniform_length\": 0, \"repeat\": null}]}]", f);
+    fclose(f);
+    run_result r;
+    CHECK(run_kiln_run(script, dir, &r));
+    unlink(wgsl);
+    unlink(script);
+    rmdir(dir);
+    CHECK_STR_CONTAINS(r.out, "{\"Err\":{\"class\":\"invalid_wgsl\",\"error\":\"broken.wgsl:1:5: '(' is never closed\"}}");
+}
+
 TEST(missing_script_exits_non_zero) {
     char out_dir[PATH_MAX];
     fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_none");
@@ -383,4 +410,4 @@ TEST_MAIN(T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
           T(save_texture_writes_a_normalised_preview_beside_the_pfm), T(save_texture_writes_an_rgba8_texture_as_png),
           T(malformed_script_exits_non_zero_with_line_and_column),
           T(unreadable_wgsl_path_exits_non_zero_naming_the_file),
-          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte), T(as_on_a_refused_message_unbinds_the_name), T(paths_are_confined_to_the_script_directory_and_out), T(missing_script_exits_non_zero))
+          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte), T(as_on_a_refused_message_unbinds_the_name), T(paths_are_confined_to_the_script_directory_and_out), T(invalid_wgsl_from_a_wgsl_path_names_the_file), T(missing_script_exits_non_zero))
