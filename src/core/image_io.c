@@ -14,6 +14,8 @@
 
 #include <kiln/core/half.h>
 
+#include "stb_guards.h"
+
 #include <stb_image.h>
 #include <stb_image_write.h>
 
@@ -28,6 +30,9 @@ static bool decode_named(kiln_image *img, const void *bytes, size_t size, const 
         return kiln_error_set(err, KILN_ERR_FORMAT, "%s: %zu bytes is too large to decode", what,
                               size);
 
+    char refusal[128];
+    if (kiln_stb_guard_refuses(bytes, size, refusal, sizeof refusal))
+        return kiln_error_set(err, KILN_ERR_FORMAT, "%s: cannot decode image: %s", what, refusal);
     const stbi_uc *data = bytes;
     int len = (int)size;
     int w = 0, h = 0, channels_in_file = 0;
