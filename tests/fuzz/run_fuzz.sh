@@ -28,7 +28,7 @@ for d in "$here/corpus/$name" "$seeds/$name" "$here/regressions/$name"; do
     # libFuzzer refuses a corpus directory that does not exist; an empty one adds nothing.
     [ -d "$d" ] && dirs+=("$d")
 done
-flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
        -artifact_prefix="$work/$name/")
 [ -f "$here/$name.dict" ] && flags+=(-dict="$here/$name.dict")
 

@@ -332,6 +332,22 @@ TEST(a_radiance_hdr_run_length_count_of_zero_is_refused) {
               err.message);
 }
 
+/* Fuzz regression (tests/fuzz/regressions/image/tga_header_claiming_17731x8970.tga): a header
+ * alone can claim an image of gigabytes, which stb would allocate and fill with zeros; kiln
+ * refuses it before decoding. An 18-byte uncompressed TGA header claiming 9000x9000. */
+TEST(an_image_over_the_pixel_limit_is_refused_before_decoding) {
+    uint8_t file[18] = {0, 0, 2};
+    file[12] = 9000 & 0xFF, file[13] = 9000 >> 8; /* width, little-endian */
+    file[14] = 9000 & 0xFF, file[15] = 9000 >> 8; /* height */
+    file[16] = 24;                                /* bits per pixel */
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file, &err));
+    CHECK_EQ_INT(err.code, KILN_ERR_CAPACITY);
+    CHECK_MSG(strcmp(err.message, "<memory, 18 bytes>: 9000x9000 is more than the 67108864 pixels an image may have "
+                                  "(8192x8192)") == 0, "%s", err.message);
+}
+
 TEST(radiance_hdr_decodes_to_rgba32f) {
     /* A 2x1 flat (uncompressed) Radiance file. RGBE (128, 64, 32, 129) is mantissa * 2^(e-136):
      * 1.0, 0.5, 0.25. */
@@ -561,6 +577,7 @@ TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_fille
           T(a_jpeg_huffman_table_of_more_than_256_codes_is_refused),
           T(a_jpeg_huffman_table_past_the_first_of_a_segment_is_checked),
           T(a_radiance_hdr_run_length_count_of_zero_is_refused),
+          T(an_image_over_the_pixel_limit_is_refused_before_decoding),
           T(radiance_hdr_decodes_to_rgba32f), T(load_hdr_gives_half_floats_clamped_to_the_half_range),
           T(load_hdr_refuses_an_image_that_is_not_radiance_hdr), T(ssim_of_identical_images_is_one),
           T(ssim_falls_as_noise_grows), T(ssim_weighs_channels_by_rec709_luma),
