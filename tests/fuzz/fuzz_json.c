@@ -28,7 +28,7 @@ static void check_refusal(const kiln_json_error *err) {
     FUZZ_CHECK(kiln_utf8_check(err->message, strlen(err->message), NULL));
 }
 
-static void decode_texture_id(const json_t *msg, const char *field) {
+static void decode_id(const json_t *msg, const char *field) {
     kiln_json_error err = {0};
     uint32_t id = 0;
     if (!kiln_json_decode_u32_field(msg, field, &id, &err)) check_refusal(&err);
@@ -47,7 +47,7 @@ static void decode_create_texture(const json_t *msg) {
 }
 
 static void decode_update_texture(const json_t *msg) {
-    decode_texture_id(msg, "texture_id");
+    decode_id(msg, "texture_id");
     const json_t *value = json_object_get(msg, "pixels");
     if (!value) return; /* refused by the handler before decoding, as a missing field */
     kiln_json_error err = {0};
@@ -102,10 +102,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (!strcmp(kind, "create_texture")) decode_create_texture(msg);
     else if (!strcmp(kind, "update_texture")) decode_update_texture(msg);
-    else if (!strcmp(kind, "destroy_texture") || !strcmp(kind, "read_texture")) decode_texture_id(msg, "texture_id");
+    else if (!strcmp(kind, "destroy_texture") || !strcmp(kind, "read_texture")) decode_id(msg, "texture_id");
     else if (!strcmp(kind, "program.register")) decode_register(msg);
     else if (!strcmp(kind, "program.dispatch")) decode_dispatch(msg);
-    else if (!strcmp(kind, "program.destroy") || !strcmp(kind, "program.timings")) decode_texture_id(msg, "program_id");
+    else if (!strcmp(kind, "program.destroy") || !strcmp(kind, "program.timings")) decode_id(msg, "program_id");
     else if (!strcmp(kind, "describe_kinds")) describe_kinds(msg);
     json_decref(msg);
     return 0;
