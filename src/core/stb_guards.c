@@ -13,8 +13,11 @@
  * of its Huffman arrays. The markers are walked as stb walks them. Returns the offending table's
  * code count, or 0 when every table fits (or it is not a JPEG). */
 static size_t jpeg_oversized_huffman_table(const uint8_t *p, size_t n) {
-    if (n < 2 || p[0] != 0xFF || p[1] != 0xD8) return 0;
-    size_t at = 2;
+    /* SOI, after any number of 0xFF fill bytes, which stb skips there too. */
+    size_t at = 0;
+    while (at < n && p[at] == 0xFF) at++;
+    if (at == 0 || at >= n || p[at] != 0xD8) return 0;
+    at++;
     for (;;) {
         /* stb skips anything up to the next 0xFF, then 0xFF fill bytes, to find a marker. */
         while (at < n && p[at] != 0xFF) at++;

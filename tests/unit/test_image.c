@@ -295,6 +295,19 @@ TEST(a_jpeg_huffman_table_of_more_than_256_codes_is_refused) {
                                   "codes (at most 256)") == 0, "%s", err.message);
 }
 
+/* Fuzz regression (jpeg_huffman_table_over_256_codes_after_fill.jpg): stb skips 0xFF fill bytes
+ * before SOI as well, so the guard does. */
+TEST(a_jpeg_with_fill_bytes_before_its_start_is_guarded_too) {
+    uint8_t file[3 + 4 + 17 + 2] = {0xFF, 0xFF, 0xD8, 0xFF, 0xC4, 0x00, 2 + 17, 0x10};
+    memset(file + 8, 255, 16);
+    file[sizeof file - 2] = 0xFF;
+    file[sizeof file - 1] = 0xD9;
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file, &err));
+    CHECK_STR_CONTAINS(err.message, "a Huffman table of 4080 codes (at most 256)");
+}
+
 /* The guard reads every table of a segment, as stb does: a first table that fits does not hide a
  * second that does not. */
 TEST(a_jpeg_huffman_table_past_the_first_of_a_segment_is_checked) {
@@ -576,6 +589,7 @@ TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_fille
           T(loading_a_truncated_png_file_names_the_path), T(decoding_empty_input_fails_cleanly),
           T(a_jpeg_huffman_table_of_more_than_256_codes_is_refused),
           T(a_jpeg_huffman_table_past_the_first_of_a_segment_is_checked),
+          T(a_jpeg_with_fill_bytes_before_its_start_is_guarded_too),
           T(a_radiance_hdr_run_length_count_of_zero_is_refused),
           T(an_image_over_the_pixel_limit_is_refused_before_decoding),
           T(radiance_hdr_decodes_to_rgba32f), T(load_hdr_gives_half_floats_clamped_to_the_half_range),
