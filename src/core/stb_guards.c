@@ -119,6 +119,42 @@ static long hdr_zero_count_scanline(const uint8_t *p, size_t n) {
     return 0;
 }
 
+/* ---- PNM: 16-bit samples ------------------------------------------------------------------------
+ * For a binary PGM/PPM (P5, P6) whose maximum value is over 255, stb allocates one byte per
+ * sample and then reads two, past the end of its buffer. The header is read as stb reads it:
+ * whitespace and # comments, then width, height and maximum value. Returns that maximum value
+ * (saturated) when it is over 255, else 0. */
+static bool pnm_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+
+static void pnm_skip_space(byte_reader *r, char *c) {
+    for (;;) {
+        while (r->at < r->n && pnm_space(*c)) *c = (char)get8(r);
+        if (r->at >= r->n || *c != '#') break;
+        while (r->at < r->n && *c != '\n' && *c != '\r') *c = (char)get8(r);
+    }
+}
+
+static uint64_t pnm_integer(byte_reader *r, char *c) {
+    uint64_t value = 0;
+    while (r->at < r->n && *c >= '0' && *c <= '9') {
+        if (value < UINT32_MAX) value = value * 10 + (uint64_t)(*c - '0');
+        *c = (char)get8(r);
+    }
+    return value;
+}
+
+static uint64_t pnm_sixteen_bit_maximum(const uint8_t *p, size_t n) {
+    if (n < 2 || p[0] != 'P' || (p[1] != '5' && p[1] != '6')) return 0;
+    byte_reader r = {p, n, 2};
+    char c = (char)get8(&r);
+    uint64_t maximum = 0;
+    for (int field = 0; field < 3; field++) {
+        pnm_skip_space(&r, &c);
+        maximum = pnm_integer(&r, &c);
+    }
+    return maximum > 255 ? maximum : 0;
+}
+
 bool kiln_stb_guard_refuses(const void *bytes, size_t size, char *why, size_t why_size) {
     size_t codes = jpeg_oversized_huffman_table(bytes, size);
     if (codes) {
@@ -128,6 +164,11 @@ bool kiln_stb_guard_refuses(const void *bytes, size_t size, char *why, size_t wh
     long scanline = hdr_zero_count_scanline(bytes, size);
     if (scanline) {
         snprintf(why, why_size, "corrupt HDR: a run-length count of 0 in scanline %ld", scanline);
+        return true;
+    }
+    uint64_t maximum = pnm_sixteen_bit_maximum(bytes, size);
+    if (maximum) {
+        snprintf(why, why_size, "16-bit PNM (maximum value %llu) is not supported", (unsigned long long)maximum);
         return true;
     }
     return false;

@@ -345,6 +345,20 @@ TEST(a_radiance_hdr_run_length_count_of_zero_is_refused) {
               err.message);
 }
 
+/* Fuzz regression (tests/fuzz/regressions/image/pnm_16_bit_samples.ppm): stb_image 2.27 reads two
+ * bytes per sample of a 16-bit binary PNM from a buffer of one byte per sample, so kiln refuses
+ * PNM files with a maximum value over 255. */
+TEST(a_sixteen_bit_pnm_is_refused) {
+    static const char file[] = "P6\n# a comment\n2 1\n65535\n\1\2\3\4\5\6\7\10\11\12\13\14";
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file - 1, &err));
+    CHECK_STR_CONTAINS(err.message, "cannot decode image: 16-bit PNM (maximum value 65535) is not supported");
+    static const char eight_bit[] = "P6\n2 1\n255\n\1\2\3\4\5\6";
+    CHECK_MSG(kiln_image_decode(&img, eight_bit, sizeof eight_bit - 1, &err), "%s", err.message);
+    kiln_image_free(&img);
+}
+
 /* Fuzz regression (tests/fuzz/regressions/image/tga_header_claiming_17731x8970.tga): a header
  * alone can claim an image of gigabytes, which stb would allocate and fill with zeros; kiln
  * refuses it before decoding. An 18-byte uncompressed TGA header claiming 9000x9000. */
@@ -592,6 +606,7 @@ TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_fille
           T(a_jpeg_with_fill_bytes_before_its_start_is_guarded_too),
           T(a_radiance_hdr_run_length_count_of_zero_is_refused),
           T(an_image_over_the_pixel_limit_is_refused_before_decoding),
+          T(a_sixteen_bit_pnm_is_refused),
           T(radiance_hdr_decodes_to_rgba32f), T(load_hdr_gives_half_floats_clamped_to_the_half_range),
           T(load_hdr_refuses_an_image_that_is_not_radiance_hdr), T(ssim_of_identical_images_is_one),
           T(ssim_falls_as_noise_grows), T(ssim_weighs_channels_by_rec709_luma),
