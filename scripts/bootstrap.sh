@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything kiln needs on Debian 12 (bookworm) x86-64, idempotently:
-#   - apt packages (build tools, libraries, Xvfb, Doxygen for the API reference);
+#   - apt packages (build tools, libraries, Xvfb, Doxygen for the API reference, and clang with
+#     its compiler runtime, which holds libFuzzer, for the fuzz targets of tests/fuzz);
 #   - Mesa's lavapipe >= 25 from bookworm-backports (Dawn refuses the Mesa 22 that bookworm ships);
 #   - Dawn, as libwebgpu_wrapper.so from the npm package bun-webgpu-linux-x64@0.1.7, into .deps/,
 #     after checking the tarball against the sha512 integrity pinned below.
@@ -16,7 +17,7 @@ DAWN_INTEGRITY="sha512-UEP7UZdEhx9otvkZczjsszL8ZVlrODANQvgl+C88/bNVmxDoFi7w1fWzG
 MESA_MIN_MAJOR=25
 
 APT_PACKAGES="cmake ninja-build gcc make pkg-config openssl libvulkan1 mesa-vulkan-drivers \
-libstb-dev libmeshoptimizer-dev libjansson-dev libglfw3-dev xvfb xauth doxygen"
+libstb-dev libmeshoptimizer-dev libjansson-dev libglfw3-dev xvfb xauth doxygen clang libclang-rt-dev"
 
 say()  { printf 'bootstrap: %s\n' "$*"; }
 fail() { printf 'bootstrap: error: %s\n' "$*" >&2; exit 1; }

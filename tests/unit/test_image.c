@@ -280,6 +280,101 @@ TEST(decoding_empty_input_fails_cleanly) {
     CHECK_STR_CONTAINS(err.message, "<memory, 0 bytes>");
 }
 
+/* Fuzz regression (tests/fuzz/regressions/image/jpeg_huffman_table_over_256_codes.jpg): stb_image
+ * 2.27 writes past its Huffman arrays for a DHT table whose sixteen code counts sum past 256, so
+ * kiln refuses the table before stb reads the file. Here every count is 255: 4080 codes. */
+TEST(a_jpeg_huffman_table_of_more_than_256_codes_is_refused) {
+    uint8_t file[2 + 4 + 17 + 2] = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 2 + 17, 0x10};
+    memset(file + 7, 255, 16);
+    file[sizeof file - 2] = 0xFF;
+    file[sizeof file - 1] = 0xD9;
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file, &err));
+    CHECK_MSG(strcmp(err.message, "<memory, 25 bytes>: cannot decode image: corrupt JPEG: a Huffman table of 4080 "
+                                  "codes (at most 256)") == 0, "%s", err.message);
+}
+
+/* Fuzz regression (jpeg_huffman_table_over_256_codes_after_fill.jpg): stb skips 0xFF fill bytes
+ * before SOI as well, so the guard does. */
+TEST(a_jpeg_with_fill_bytes_before_its_start_is_guarded_too) {
+    uint8_t file[3 + 4 + 17 + 2] = {0xFF, 0xFF, 0xD8, 0xFF, 0xC4, 0x00, 2 + 17, 0x10};
+    memset(file + 8, 255, 16);
+    file[sizeof file - 2] = 0xFF;
+    file[sizeof file - 1] = 0xD9;
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file, &err));
+    CHECK_STR_CONTAINS(err.message, "a Huffman table of 4080 codes (at most 256)");
+}
+
+/* The guard reads every table of a segment, as stb does: a first table that fits does not hide a
+ * second that does not. */
+TEST(a_jpeg_huffman_table_past_the_first_of_a_segment_is_checked) {
+    uint8_t file[2 + 4 + 17 + 1 + 17 + 2] = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 2 + 17 + 1 + 17, 0x00, 1};
+    file[2 + 4 + 17] = 0x42;                /* table 0: one code, symbol 0x42 */
+    file[2 + 4 + 17 + 1] = 0x11;            /* table 1: AC, id 1 */
+    memset(file + 2 + 4 + 17 + 2, 17, 16);  /* 16 x 17 = 272 codes */
+    file[sizeof file - 2] = 0xFF;
+    file[sizeof file - 1] = 0xD9;
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file, &err));
+    CHECK_STR_CONTAINS(err.message, "a Huffman table of 272 codes (at most 256)");
+}
+
+/* Fuzz regression (tests/fuzz/regressions/image/hdr_run_length_count_of_zero.hdr): stb_image 2.27
+ * never returns from a run-length scanline holding a count of 0 (or ending with the file, which
+ * reads as zeros), so kiln refuses it. A 9-pixel-wide file: scanline 1 is complete, scanline 2
+ * stops after its header. */
+TEST(a_radiance_hdr_run_length_count_of_zero_is_refused) {
+    static const char header[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 9\n";
+    uint8_t file[sizeof header - 1 + 4 + 4 * 2 + 4];
+    size_t n = sizeof header - 1;
+    memcpy(file, header, n);
+    const uint8_t scanline_header[4] = {2, 2, 0, 9};
+    memcpy(file + n, scanline_header, 4);
+    n += 4;
+    for (int k = 0; k < 4; k++) file[n++] = 128 + 9, file[n++] = 100; /* a run of 9 per channel */
+    memcpy(file + n, scanline_header, 4);
+    n += 4;
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, n, &err));
+    CHECK_MSG(strstr(err.message, "cannot decode image: corrupt HDR: a run-length count of 0 in scanline 2"), "%s",
+              err.message);
+}
+
+/* Fuzz regression (tests/fuzz/regressions/image/pnm_16_bit_samples.ppm): stb_image 2.27 reads two
+ * bytes per sample of a 16-bit binary PNM from a buffer of one byte per sample, so kiln refuses
+ * PNM files with a maximum value over 255. */
+TEST(a_sixteen_bit_pnm_is_refused) {
+    static const char file[] = "P6\n# a comment\n2 1\n65535\n\1\2\3\4\5\6\7\10\11\12\13\14";
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file - 1, &err));
+    CHECK_STR_CONTAINS(err.message, "cannot decode image: 16-bit PNM (maximum value 65535) is not supported");
+    static const char eight_bit[] = "P6\n2 1\n255\n\1\2\3\4\5\6";
+    CHECK_MSG(kiln_image_decode(&img, eight_bit, sizeof eight_bit - 1, &err), "%s", err.message);
+    kiln_image_free(&img);
+}
+
+/* Fuzz regression (tests/fuzz/regressions/image/tga_header_claiming_17731x8970.tga): a header
+ * alone can claim an image of gigabytes, which stb would allocate and fill with zeros; kiln
+ * refuses it before decoding. An 18-byte uncompressed TGA header claiming 9000x9000. */
+TEST(an_image_over_the_pixel_limit_is_refused_before_decoding) {
+    uint8_t file[18] = {0, 0, 2};
+    file[12] = 9000 & 0xFF, file[13] = 9000 >> 8; /* width, little-endian */
+    file[14] = 9000 & 0xFF, file[15] = 9000 >> 8; /* height */
+    file[16] = 24;                                /* bits per pixel */
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file, &err));
+    CHECK_EQ_INT(err.code, KILN_ERR_CAPACITY);
+    CHECK_MSG(strcmp(err.message, "<memory, 18 bytes>: 9000x9000 is more than the 67108864 pixels an image may have "
+                                  "(8192x8192)") == 0, "%s", err.message);
+}
+
 TEST(radiance_hdr_decodes_to_rgba32f) {
     /* A 2x1 flat (uncompressed) Radiance file. RGBE (128, 64, 32, 129) is mantissa * 2^(e-136):
      * 1.0, 0.5, 0.25. */
@@ -506,6 +601,12 @@ TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_fille
           T(loading_a_missing_file_names_the_path),
           T(decoding_a_truncated_png_names_the_input_and_the_reason),
           T(loading_a_truncated_png_file_names_the_path), T(decoding_empty_input_fails_cleanly),
+          T(a_jpeg_huffman_table_of_more_than_256_codes_is_refused),
+          T(a_jpeg_huffman_table_past_the_first_of_a_segment_is_checked),
+          T(a_jpeg_with_fill_bytes_before_its_start_is_guarded_too),
+          T(a_radiance_hdr_run_length_count_of_zero_is_refused),
+          T(an_image_over_the_pixel_limit_is_refused_before_decoding),
+          T(a_sixteen_bit_pnm_is_refused),
           T(radiance_hdr_decodes_to_rgba32f), T(load_hdr_gives_half_floats_clamped_to_the_half_range),
           T(load_hdr_refuses_an_image_that_is_not_radiance_hdr), T(ssim_of_identical_images_is_one),
           T(ssim_falls_as_noise_grows), T(ssim_weighs_channels_by_rec709_luma),

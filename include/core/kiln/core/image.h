@@ -43,8 +43,13 @@ bool kiln_image_create(kiln_image *img, uint32_t width, uint32_t height, kiln_im
 /* Frees the pixels and leaves img empty (all zero); an empty image is fine. */
 void kiln_image_free(kiln_image *img);
 
+/* The most pixels a decoded image may have: 8192 x 8192, WebGPU's default largest 2D texture.
+ * A file whose header claims more is refused (KILN_ERR_CAPACITY) before anything is allocated,
+ * since a few hundred bytes can claim an image of gigabytes that stb would fill with zeros. */
+#define KILN_IMAGE_MAX_PIXELS (8192u * 8192u)
+
 /* PNG/JPEG (anything stb_image reads) -> RGBA8; Radiance .hdr -> RGBA32F. The error names the
- * path and stb's reason. */
+ * path and stb's reason. Images over KILN_IMAGE_MAX_PIXELS are refused. */
 bool kiln_image_load(kiln_image *img, const char *path, kiln_error *err);
 /* A Radiance .hdr environment map as RGBA16F, the texture format the renderer samples it in
  * (KILN_FORMAT_RGBA16_FLOAT): every value clamped to [0, 65504], the largest finite half, so a
