@@ -111,6 +111,9 @@ static bool build_model(kiln_renderer *r, const kiln_render_options *o, const ki
         fprintf(stderr, "kiln-render: framing: --look-from %.9g,%.9g,%.9g --look-at %.9g,%.9g,%.9g --fov-y %.9g\n",
                 (double)e.x, (double)e.y, (double)e.z, (double)t.x, (double)t.y, (double)t.z, (double)s->camera.fov_y);
     }
+    /* Unless --shadow-distance says otherwise, the cascades cover the model and no more. */
+    if (o->settings.shadow_distance == 0.0f)
+        kiln_renderer_settings(r)->shadow_distance = kiln_import_shadow_distance(&f->model.bounds, &s->camera);
     bool sun = !o->no_sun && (o->sun_given || o->sun_lux > 0.0f || s->light_count == 0);
     return !sun || add_sun(o, f, err);
 }

@@ -120,6 +120,27 @@ TEST(framed_camera_is_its_look_at_again_bit_for_bit) {
     CHECK(framed.near > 0.0f && framed.near < kiln_vec3_length(kiln_vec3_sub(framed.position, b.center)) - b.radius);
 }
 
+/* The shadow distance ends just behind the model whatever its size: the framed camera's view
+ * depth of the centre plus the radius, so a 6 cm model gets centimetres of cascades, not 60 m. */
+TEST(the_shadow_distance_covers_the_model_and_no_more) {
+    const float radii[] = {0.03f, 1.0f, 40.0f};
+    for (size_t i = 0; i < 3; i++) {
+        float r = radii[i];
+        kiln_mesh_bounds b = {.min = {-r, -r, -r}, .max = {r, r, r}, .center = {0, r, 0}, .radius = r};
+        kiln_camera c = kiln_import_frame(&b, KILN_IMPORT_DEFAULT_FOV_Y, 1.0f);
+        float distance = kiln_import_shadow_distance(&b, &c);
+        float depth = kiln_vec3_length(kiln_vec3_sub(b.center, c.position));
+        CHECK_NEAR(distance, depth + r, 1e-4 * (depth + r));
+        CHECK(distance > c.near);
+    }
+    /* A camera inside the bounds still covers the far side. */
+    kiln_mesh_bounds big = {.min = {-10, -10, -10}, .max = {10, 10, 10}, .center = {0, 0, 0}, .radius = 17.3f};
+    kiln_camera inside = kiln_camera_look_at((kiln_vec3){0, 0, 5}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.05f);
+    CHECK_NEAR(kiln_import_shadow_distance(&big, &inside), 5.0f + 17.3f, 1e-4);
+    kiln_camera away = kiln_camera_look_at((kiln_vec3){0, 0, 30}, (kiln_vec3){0, 0, 60}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.05f);
+    CHECK(kiln_import_shadow_distance(&big, &away) >= away.near + big.radius);
+}
+
 /* Duck's camera 0 sits at its node (nodes[1], under no parent): the camera's eye is the node's
  * origin and its view the node's -Z. */
 TEST(file_camera_is_placed_by_its_node) {
@@ -229,6 +250,6 @@ TEST(a_camera_index_past_the_file_is_refused_naming_it) {
 
 TEST_MAIN(T(every_sample_model_imports_and_draws_over_the_sky), T(box_is_one_mesh_one_material_one_instance),
           T(box_textured_base_colour_is_one_srgb_texture_with_mips), T(multi_node_models_get_an_instance_per_node_and_primitive),
-          T(framed_camera_holds_the_bounding_sphere), T(framed_camera_is_its_look_at_again_bit_for_bit),
+          T(framed_camera_holds_the_bounding_sphere), T(framed_camera_is_its_look_at_again_bit_for_bit), T(the_shadow_distance_covers_the_model_and_no_more),
           T(file_camera_is_placed_by_its_node), T(lights_land_at_their_nodes_and_an_orthographic_camera_keeps_its_box),
           T(a_camera_index_past_the_file_is_refused_naming_it))
