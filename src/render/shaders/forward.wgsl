@@ -318,5 +318,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // The ambient occlusion takes away only indirect light (direct light has its shadows).
     color += indirect_light(s) * occlusion;
     color += material.emissive * material.emissive_strength * emissive_texel;
-    return vec4<f32>(color, base.a);
+    // Coverage: only blended materials are partly transparent (OPAQUE and MASK ignore alpha), so
+    // a transparent background composites opaque surfaces whole.
+    return vec4<f32>(color, select(1.0, base.a, material.alpha_mode == 2u));
 }

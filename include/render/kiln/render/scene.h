@@ -74,6 +74,15 @@ typedef enum kiln_debug_mode {
     KILN_DEBUG_COUNT
 } kiln_debug_mode;
 
+/* What fills the frame where no geometry is: the sky (the environment, procedural or a map), a
+ * solid colour, or nothing (alpha 0, for compositing). The environment lights the scene in all
+ * three; only the backdrop changes. */
+typedef enum kiln_background_mode {
+    KILN_BACKGROUND_SKY = 0,      /* the environment, as the sky pass draws it */
+    KILN_BACKGROUND_COLOR,        /* settings.background_color, a display value */
+    KILN_BACKGROUND_TRANSPARENT,  /* alpha 0 where nothing is drawn, coverage at edges */
+} kiln_background_mode;
+
 /* Zero-initialised means every documented default (the field comments give it). Switches that
  * default to on are phrased as disable_* so that zero keeps them on. The renderer resolves the
  * defaults at the start of every frame, so a field set back to zero between frames means its
@@ -103,6 +112,14 @@ typedef struct kiln_render_settings {
                                    * term is occluded by the material's occlusion texture alone */
     float ao_radius;              /* metres around a point within which geometry occludes it; 0
                                    * means 0.5 */
+    kiln_background_mode background; /* default KILN_BACKGROUND_SKY. COLOR and TRANSPARENT draw no
+                                   * sky pass; the tone map composites the lit image, un-premultiplied
+                                   * by its coverage, over background_color or writes it with its
+                                   * coverage as alpha (straight alpha). Bloom glows over the
+                                   * model only; debug views ignore the setting */
+    kiln_vec3 background_color;   /* KILN_BACKGROUND_COLOR: the display colour (0..1 per channel,
+                                   * as written to the target: sRGB-encoded values for sRGB and
+                                   * unorm targets), not tone mapped */
     float shadow_distance;        /* metres in front of the camera the last cascade ends; 0 means
                                    * 60. A camera whose near plane is at or beyond it gets no
                                    * shadows */
