@@ -24,8 +24,23 @@ static bool copy_file(const char *from, const char *to) {
     return ok;
 }
 
+/* Removes the .wgsl files an earlier run left in `dir`: one the source tree no longer has would
+ * otherwise shadow the built-in it was moved to. */
+static void clear_shader_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (strstr(e->d_name, ".wgsl")) remove(path);
+    }
+    closedir(d);
+}
+
 static bool copy_shader_dir(const char *to) {
     mkdir(to, 0755);
+    clear_shader_dir(to);
     DIR *d = opendir(KILN_RENDER_SHADER_DIR);
     if (!d) return false;
     bool ok = true;
@@ -83,7 +98,7 @@ TEST(editing_the_post_program_rebuilds_the_tonemap_pipeline) {
     CHECK(kiln_renderer_render(r, &scene, target, &err));
     CHECK(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &before, &err));
 
-    CHECK(edit(post, "return vec4<f32>(color, 1.0);", "return vec4<f32>(1.0, 0.0, 1.0, 1.0);", 2));
+    CHECK(edit(post, "return vec4<f32>(color * step(1e-4, coverage), coverage);", "return vec4<f32>(1.0, 0.0, 1.0, 1.0);", 2));
     uint32_t reloaded = kiln_renderer_reload_shaders(r);
     CHECK(kiln_renderer_render(r, &scene, target, &err));
     CHECK(kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), &after, &err));
