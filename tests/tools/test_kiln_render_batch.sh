@@ -87,6 +87,7 @@ cat >"$tmp/bad/manifest.jsonl" <<EOF
 {"model": "$gltf/Box/Box.glb", "out": "img/camera.png", "size": [32, 32], "camera": {"index": 4}}
 {"model": "$gltf/Box/Box.glb", "out": "img/good-1.png", "size": [32, 32], "view": {"azimuth": 3}}
 {"model": "$gltf/Box/Box.glb", "out": "img/env.png", "size": [32, 32], "env": "$gltf/Box/screenshot.png"}
+{"model": "$gltf/Box/Box.glb", "out": "img/view.png", "size": [32, 32], "view": {}}
 EOF
 "$render" --batch "$tmp/bad/manifest.jsonl" 2>"$tmp/bad.err"
 rc=$?
@@ -101,6 +102,8 @@ kiln-render: line 7: $gltf/Box/screenshot.png: not a Radiance HDR image
 EOF
 diff "$tmp/bad.want" "$tmp/bad.lines" >/dev/null || fail "bad lines: stderr differs: $(diff "$tmp/bad.want" "$tmp/bad.lines")"
 [ -s "$tmp/bad/img/good-0.png" ] && [ -s "$tmp/bad/img/good-1.png" ] || fail "bad lines: the good lines did not render"
+# An empty view is the framing itself, bit for bit.
+cmp -s "$tmp/bad/img/good-0.png" "$tmp/bad/img/view.png" || fail "\"view\": {} differs from the framed camera"
 sed 's/"ms":[0-9.e+-]*/"ms":T/' "$tmp/bad/manifest.report-0-of-1.jsonl" >"$tmp/bad.report"
 cat >"$tmp/bad.report.want" <<EOF
 {"line":1,"status":"ok","ms":T}
@@ -110,6 +113,7 @@ cat >"$tmp/bad.report.want" <<EOF
 {"line":5,"status":"error","ms":T,"error":"line 5: Box.glb: cameras[4]: out of range (0 cameras)"}
 {"line":6,"status":"ok","ms":T}
 {"line":7,"status":"error","ms":T,"error":"line 7: $gltf/Box/screenshot.png: not a Radiance HDR image"}
+{"line":8,"status":"ok","ms":T}
 EOF
 diff "$tmp/bad.report.want" "$tmp/bad.report" >/dev/null || fail "bad lines: report differs: $(diff "$tmp/bad.report.want" "$tmp/bad.report")"
 
@@ -153,6 +157,8 @@ row 2 "kiln-render: --jobs wants 1 (one process renders on one device: run more 
     -- --batch "$tmp/manifest.jsonl" --jobs 4
 row 2 "kiln-render: --batch takes no '--size': per-item settings go in the manifest" -- --batch "$tmp/manifest.jsonl" --size 64x64
 row 2 "kiln-render: --batch needs a value" -- --batch
+row 0 "kiln-render: batch: shard 0/20 of $tmp/manifest.jsonl has no items; report $tmp/manifest.report-0-of-20.jsonl" \
+    -- --batch "$tmp/manifest.jsonl" --shard 0/20
 row 2 "kiln-render: $tmp/none.jsonl: cannot open: No such file or directory" -- --batch "$tmp/none.jsonl"
 
 [ "$failures" -eq 0 ] || { echo "test_kiln_render_batch: $failures row(s) failed"; exit 1; }
