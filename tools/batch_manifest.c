@@ -426,3 +426,41 @@ bool batch_item_output_path(const batch_item *item, unsigned output, char *path,
                 : snprintf(path, size, "%.*s.%s.png", (int)(strlen(item->out) - 4), item->out, batch_output_name(output));
     return n >= 0 && (size_t)n < size;
 }
+
+/* One item's output path and where the item is, sorted to find repeats. */
+typedef struct output_entry {
+    char *out;
+    uint32_t index;
+} output_entry;
+
+static int compare_outputs(const void *a, const void *b) {
+    const output_entry *x = a, *y = b;
+    int c = strcmp(x->out, y->out);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+bool batch_manifest_find_repeated_outputs(const batch_manifest *m, uint32_t *earlier_line, char *why, size_t why_size) {
+    memset(earlier_line, 0, m->line_count * sizeof *earlier_line);
+    output_entry *entries = calloc(m->line_count ? m->line_count : 1, sizeof *entries);
+    static batch_item item;
+    char ignored[512];
+    uint32_t count = 0;
+    bool ok = entries != NULL;
+    for (uint32_t i = 0; ok && i < m->line_count; i++) {
+        if (!batch_item_parse(&m->lines[i], m->dir, &item, ignored, sizeof ignored)) continue;
+        ok = (entries[count].out = strdup(item.out)) != NULL;
+        entries[count++].index = i;
+    }
+    if (ok) {
+        qsort(entries, count, sizeof *entries, compare_outputs);
+        /* Within a run of one path the entries are in manifest order: the first is the earliest. */
+        for (uint32_t k = 1, first = 0; k < count; k++) {
+            if (strcmp(entries[k].out, entries[first].out)) first = k;
+            else earlier_line[entries[k].index] = m->lines[entries[first].index].number;
+        }
+    }
+    for (uint32_t k = 0; entries && k < count; k++) free(entries[k].out);
+    free(entries);
+    if (!ok) snprintf(why, why_size, "out of memory for the outputs of %u lines", m->line_count);
+    return ok;
+}

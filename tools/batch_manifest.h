@@ -82,6 +82,13 @@ void batch_manifest_free(batch_manifest *m);
  * exclude each other. */
 bool batch_item_parse(const batch_line *line, const char *dir, batch_item *item, char *why, size_t why_size);
 
+/* For each item of the manifest (entry i for lines[i]), the line number of an earlier item whose
+ * "out" is the same path, else 0: such a line would overwrite the earlier one's image, or, in
+ * another shard running at the same time, write the same file. Lines that do not parse get 0
+ * (they fail on their own). Every shard computes the same table, so the later line is refused
+ * whichever shard has it. False, with why, when memory runs out. */
+bool batch_manifest_find_repeated_outputs(const batch_manifest *m, uint32_t *earlier_line, char *why, size_t why_size);
+
 /* The path of one output of an item: OUT itself for colour, STEM.NAME.png beside it otherwise
  * (STEM is OUT without its .png). False when the path would not fit in size bytes. */
 bool batch_item_output_path(const batch_item *item, unsigned output, char *path, size_t size);

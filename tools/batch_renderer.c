@@ -71,8 +71,10 @@ batch_renderer *batch_renderer_create(kiln_error *err) {
 /* ---- the model ----------------------------------------------------------------------------- */
 
 /* Removes what the current model (or a failed import) added: every live mesh and material (the
- * renderer holds no other), and every texture items added but the environment map. */
-static void release_model(batch_renderer *b) {
+ * renderer holds no other), and every texture items added but the environment map. Returns the
+ * loaded document when keep_document asks for it (to import it again at another time), else
+ * frees it and returns NULL. */
+static kiln_gltf *release_model(batch_renderer *b, bool keep_document) {
     kiln_renderer *r = b->renderer;
     for (uint32_t i = 0; i < kiln_renderer_mesh_count(r); i++)
         if (kiln_renderer_mesh_lod_count(r, i)) kiln_renderer_remove_mesh(r, i, NULL);
@@ -82,8 +84,10 @@ static void release_model(batch_renderer *b) {
     for (uint32_t id = b->texture_base + 1; id <= b->texture_high; id++)
         if (id != b->env_texture && kiln_texture_registry_info(reg, id)) kiln_texture_registry_remove(reg, id, NULL);
     kiln_imported_scene_free(&b->model.scene);
-    kiln_gltf_free(b->model.doc);
+    kiln_gltf *doc = b->model.doc;
+    if (!keep_document) kiln_gltf_free(doc), doc = NULL;
     b->model = (loaded_model){0};
+    return doc;
 }
 
 static bool model_serves(const loaded_model *m, const batch_item *item) {
@@ -103,13 +107,19 @@ static void print_warnings(const batch_item *item, char **warnings, uint32_t cou
 
 static bool use_model(batch_renderer *b, const batch_item *item, kiln_error *err) {
     if (model_serves(&b->model, item)) return true;
-    /* Read before the current model goes, so a missing file does not cost the next item its model. */
-    kiln_gltf *doc = kiln_gltf_load(item->model, NULL, err);
-    if (!doc) return false;
-    if (b->model.loaded) release_model(b);
+    /* The same file at another time or camera is imported again from the document in memory; a
+     * new file is read before the current model goes, so a missing one does not cost the next
+     * item its model. */
+    bool same_file = b->model.loaded && !strcmp(b->model.path, item->model);
+    kiln_gltf *doc = same_file ? NULL : kiln_gltf_load(item->model, NULL, err);
+    if (!same_file && !doc) return false;
+    if (!same_file) print_warnings(item, doc->warnings, doc->warning_count), b->counts.model_reads++;
+    if (b->model.loaded) {
+        kiln_gltf *kept = release_model(b, same_file);
+        if (same_file) doc = kept;
+    }
     loaded_model *m = &b->model;
     m->doc = doc;
-    print_warnings(item, m->doc->warnings, m->doc->warning_count);
     kiln_gltf_import_options io = {.name = base_name(item->model), .use_camera = item->camera == BATCH_CAMERA_FILE,
                                    .camera = item->camera_index, .time = item->time};
     bool ok = kiln_gltf_import(m->doc, b->renderer, &io, &m->scene, err);
@@ -117,7 +127,7 @@ static bool use_model(batch_renderer *b, const batch_item *item, kiln_error *err
     kiln_texture_registry *reg = kiln_renderer_texture_registry(b->renderer);
     while (kiln_texture_registry_info(reg, b->texture_high + 1)) b->texture_high++;
     if (!ok) {
-        release_model(b);
+        release_model(b, false);
         return false;
     }
     print_warnings(item, m->scene.warnings, m->scene.warning_count);
@@ -127,7 +137,7 @@ static bool use_model(batch_renderer *b, const batch_item *item, kiln_error *err
     m->file_camera = io.use_camera;
     m->camera_index = item->camera_index;
     m->loaded = true;
-    b->counts.model_loads++;
+    b->counts.model_imports++;
     return true;
 }
 
@@ -284,7 +294,7 @@ void batch_renderer_print_diagnostics(batch_renderer *b) {
 
 void batch_renderer_destroy(batch_renderer *b) {
     if (!b) return;
-    if (b->renderer) release_model(b);
+    if (b->renderer) release_model(b, false);
     if (b->view.id) kiln_resources_destroy_texture_view(b->res, b->view, NULL);
     if (b->target.id) kiln_resources_destroy_texture(b->res, b->target, NULL);
     kiln_renderer_destroy(b->renderer);

@@ -21,7 +21,9 @@ typedef struct batch_renderer batch_renderer;
 
 /* Counts of the work done, for the summary line and the tests of warmth. */
 typedef struct batch_renderer_counts {
-    uint32_t model_loads;       /* files read and imported */
+    uint32_t model_reads;       /* model files read (kiln_gltf_load) */
+    uint32_t model_imports;     /* imports into the renderer: a file read once is imported again
+                                 * for another time of its animations or another file camera */
     uint32_t environment_loads; /* .hdr files read */
     uint32_t environment_bakes; /* frames that baked the image-based lighting */
 } batch_renderer_counts;

@@ -147,11 +147,20 @@ int kiln_render_batch_main(int argc, char **argv) {
     }
     uint32_t first, end;
     kiln_render_batch_shard_range(m.line_count, o.shard, o.shards, &first, &end);
+    uint32_t *earlier = malloc((m.line_count ? m.line_count : 1) * sizeof *earlier);
+    if (!earlier || !batch_manifest_find_repeated_outputs(&m, earlier, why, sizeof why)) {
+        fprintf(stderr, "kiln-render: %s: %s\n", o.manifest, earlier ? why : "out of memory");
+        free(earlier);
+        fclose(report);
+        batch_manifest_free(&m);
+        return 1;
+    }
     kiln_error err = {0};
     batch_renderer *b = end > first ? batch_renderer_create(&err) : NULL;
     if (end > first && !b) {
         fprintf(stderr, "kiln-render: %s\n", err.message);
         fclose(report);
+        free(earlier);
         batch_manifest_free(&m);
         return 1;
     }
@@ -162,6 +171,8 @@ int kiln_render_batch_main(int argc, char **argv) {
         const batch_line *line = &m.lines[i];
         double t0 = now_seconds();
         bool ok = batch_item_parse(line, m.dir, &item, why, sizeof why);
+        if (ok && earlier[i])
+            ok = false, snprintf(why, sizeof why, "line %u: out: %s is line %u's output too", line->number, item.out, earlier[i]);
         if (ok && o.resume && item_is_done(&item)) {
             report_item(report, line->number, "skipped", 0.0, NULL);
             p.skipped++;
@@ -181,9 +192,9 @@ int kiln_render_batch_main(int argc, char **argv) {
     if (b) {
         batch_renderer_print_diagnostics(b);
         batch_renderer_counts c = batch_renderer_counts_of(b);
-        fprintf(stderr, "kiln-render: batch: shard %u/%u of %s: %u items, %u failed, %u already done, %u model loads, "
-                        "%u environment loads, %u environment bakes, on %s; report %s\n",
-                o.shard, o.shards, o.manifest, p.total, p.failed, p.skipped, c.model_loads, c.environment_loads,
+        fprintf(stderr, "kiln-render: batch: shard %u/%u of %s: %u items, %u failed, %u already done, %u model reads, "
+                        "%u model imports, %u environment loads, %u environment bakes, on %s; report %s\n",
+                o.shard, o.shards, o.manifest, p.total, p.failed, p.skipped, c.model_reads, c.model_imports, c.environment_loads,
                 c.environment_bakes, batch_renderer_adapter(b), report_path);
     } else {
         fprintf(stderr, "kiln-render: batch: shard %u/%u of %s has no items; report %s\n", o.shard, o.shards, o.manifest, report_path);
@@ -194,6 +205,7 @@ int kiln_render_batch_main(int argc, char **argv) {
         p.failed++;
     }
     batch_renderer_destroy(b);
+    free(earlier);
     batch_manifest_free(&m);
     return p.failed ? 1 : 0;
 }

@@ -236,9 +236,36 @@ TEST(a_manifest_in_the_working_directory_takes_paths_from_dot) {
     batch_manifest_free(&m);
 }
 
+TEST(a_repeated_output_names_the_earliest_line_that_has_it) {
+    batch_manifest m;
+    char why[512];
+    const char *tmp = getenv("KILN_TEST_TMP");
+    char absolute[1200];
+    snprintf(absolute, sizeof absolute,
+             "{\"model\": \"a.glb\", \"out\": \"a.png\"}\n"
+             "{\"model\": \"b.glb\", \"out\": \"b.png\"}\n"
+             "{ not json\n"
+             "{\"model\": \"c.glb\", \"out\": \"a.png\"}\n"
+             "{\"model\": \"d.glb\", \"out\": \"%s/a.png\"}\n"
+             "{\"model\": \"e.glb\", \"out\": \"b.png\", \"size\": [1, 1]}\n",
+             tmp && *tmp ? tmp : "/tmp");
+    CHECK_MSG(load_text("manifest_repeats.jsonl", absolute, &m, why, sizeof why), "%s", why);
+    uint32_t earlier[6] = {9, 9, 9, 9, 9, 9};
+    CHECK_EQ_INT(m.line_count, 6);
+    CHECK_MSG(batch_manifest_find_repeated_outputs(&m, earlier, why, sizeof why), "%s", why);
+    CHECK_EQ_INT(earlier[0], 0);
+    CHECK_EQ_INT(earlier[1], 0);
+    CHECK_EQ_INT(earlier[2], 0); /* not JSON: it fails on its own */
+    CHECK_EQ_INT(earlier[3], 1);
+    CHECK_EQ_INT(earlier[4], 1); /* the same file, spelled absolute */
+    CHECK_EQ_INT(earlier[5], 2);
+    batch_manifest_free(&m);
+}
+
 TEST_MAIN(T(a_line_of_model_and_out_gets_kiln_renders_defaults), T(absolute_paths_stay_as_they_are), T(every_field_is_read),
           T(a_view_left_partly_out_keeps_the_framings_angles), T(a_camera_is_a_file_camera_or_a_look_at),
           T(extra_outputs_sit_beside_the_colour_image_with_its_stem), T(each_bad_line_is_refused_naming_its_line_and_field),
           T(a_path_too_long_is_refused_not_cut), T(the_manifest_keeps_each_lines_number_and_skips_blank_lines),
           T(an_empty_manifest_has_no_items), T(a_missing_manifest_is_named),
-          T(a_manifest_in_the_working_directory_takes_paths_from_dot))
+          T(a_manifest_in_the_working_directory_takes_paths_from_dot),
+          T(a_repeated_output_names_the_earliest_line_that_has_it))

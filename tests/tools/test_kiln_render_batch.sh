@@ -52,8 +52,10 @@ in_dir one
 "$render" --batch "$tmp/one/manifest.jsonl" 2>"$tmp/one.err" || fail "one shard exited $?: $(cat "$tmp/one.err")"
 [ "$(grep -c '"status":"ok"' "$tmp/one/manifest.report-0-of-1.jsonl")" -eq 12 ] || fail "one shard: want 12 ok lines in the report"
 grep -q "kiln-render: batch: 12/12 items (0 failed, 0 already done)" "$tmp/one.err" || fail "one shard: no final progress line"
-# The warm renderer: each run of lines sharing a model loads it once (the animated one per time).
-grep -q "7 model loads, 1 environment loads" "$tmp/one.err" || fail "one shard: want 7 model loads and 1 environment load: $(tail -1 "$tmp/one.err")"
+# The warm renderer: each run of lines sharing a model reads it once, and imports it once (the
+# animated one once per time).
+grep -q "6 model reads, 7 model imports, 1 environment loads" "$tmp/one.err" ||
+    fail "one shard: want 6 model reads, 7 imports and 1 environment load: $(tail -1 "$tmp/one.err")"
 
 # Three shards write the same bytes; their reports together hold each line once.
 in_dir three
@@ -88,6 +90,7 @@ cat >"$tmp/bad/manifest.jsonl" <<EOF
 {"model": "$gltf/Box/Box.glb", "out": "img/good-1.png", "size": [32, 32], "view": {"azimuth": 3}}
 {"model": "$gltf/Box/Box.glb", "out": "img/env.png", "size": [32, 32], "env": "$gltf/Box/screenshot.png"}
 {"model": "$gltf/Box/Box.glb", "out": "img/view.png", "size": [32, 32], "view": {}}
+{"model": "$gltf/Duck/Duck.glb", "out": "img/good-0.png", "size": [32, 32]}
 EOF
 "$render" --batch "$tmp/bad/manifest.jsonl" 2>"$tmp/bad.err"
 rc=$?
@@ -99,6 +102,7 @@ kiln-render: line 3: unknown field "colour"
 kiln-render: line 4: JSON: column 5: string or '}' expected near 'not'
 kiln-render: line 5: Box.glb: cameras[4]: out of range (0 cameras)
 kiln-render: line 7: $gltf/Box/screenshot.png: not a Radiance HDR image
+kiln-render: line 9: out: $tmp/bad/img/good-0.png is line 1's output too
 EOF
 diff "$tmp/bad.want" "$tmp/bad.lines" >/dev/null || fail "bad lines: stderr differs: $(diff "$tmp/bad.want" "$tmp/bad.lines")"
 [ -s "$tmp/bad/img/good-0.png" ] && [ -s "$tmp/bad/img/good-1.png" ] || fail "bad lines: the good lines did not render"
@@ -114,6 +118,7 @@ cat >"$tmp/bad.report.want" <<EOF
 {"line":6,"status":"ok","ms":T}
 {"line":7,"status":"error","ms":T,"error":"line 7: $gltf/Box/screenshot.png: not a Radiance HDR image"}
 {"line":8,"status":"ok","ms":T}
+{"line":9,"status":"error","ms":T,"error":"line 9: out: $tmp/bad/img/good-0.png is line 1's output too"}
 EOF
 diff "$tmp/bad.report.want" "$tmp/bad.report" >/dev/null || fail "bad lines: report differs: $(diff "$tmp/bad.report.want" "$tmp/bad.report")"
 
