@@ -129,83 +129,114 @@ static void progress_print(progress *p, bool last) {
     fputc('\n', stderr);
 }
 
-int kiln_render_batch_main(int argc, char **argv) {
-    batch_options o;
-    int rc = parse_options(argc, argv, &o);
-    if (rc) return rc;
-    char why[1024];
-    batch_manifest m;
-    if (!batch_manifest_load(&m, o.manifest, why, sizeof why)) return fprintf(stderr, "kiln-render: %s\n", why), 2;
-    char report_path[BATCH_PATH_MAX + 64];
-    if (o.report) snprintf(report_path, sizeof report_path, "%s", o.report);
-    else default_report_path(&o, report_path, sizeof report_path);
-    FILE *report = fopen(report_path, "w");
-    if (!report) {
-        fprintf(stderr, "kiln-render: %s: cannot write the report: %s\n", report_path, strerror(errno));
-        batch_manifest_free(&m);
-        return 2;
-    }
+/* What one shard's run holds: its manifest, its range, the repeated outputs, the report, the
+ * renderer (NULL for a shard without items) and the counts. */
+typedef struct batch_run {
+    batch_options options;
+    batch_manifest manifest;
     uint32_t first, end;
-    kiln_render_batch_shard_range(m.line_count, o.shard, o.shards, &first, &end);
-    uint32_t *earlier = malloc((m.line_count ? m.line_count : 1) * sizeof *earlier);
-    if (!earlier || !batch_manifest_find_repeated_outputs(&m, earlier, why, sizeof why)) {
-        fprintf(stderr, "kiln-render: %s: %s\n", o.manifest, earlier ? why : "out of memory");
-        free(earlier);
-        fclose(report);
-        batch_manifest_free(&m);
-        return 1;
-    }
+    uint32_t *earlier;               /* batch_manifest_find_repeated_outputs, per item */
+    char report_path[BATCH_PATH_MAX + 64];
+    FILE *report;
+    batch_renderer *renderer;
+    progress progress;
+} batch_run;
+
+/* Everything before the first item; 0, else the exit status with the reason on stderr. */
+static int batch_run_open(batch_run *run) {
+    const batch_options *o = &run->options;
+    char why[1024];
+    if (!batch_manifest_load(&run->manifest, o->manifest, why, sizeof why)) return fprintf(stderr, "kiln-render: %s\n", why), 2;
+    if (o->report) snprintf(run->report_path, sizeof run->report_path, "%s", o->report);
+    else default_report_path(o, run->report_path, sizeof run->report_path);
+    if (!(run->report = fopen(run->report_path, "w")))
+        return fprintf(stderr, "kiln-render: %s: cannot write the report: %s\n", run->report_path, strerror(errno)), 2;
+    kiln_render_batch_shard_range(run->manifest.line_count, o->shard, o->shards, &run->first, &run->end);
+    run->earlier = malloc((run->manifest.line_count ? run->manifest.line_count : 1) * sizeof *run->earlier);
+    if (!run->earlier) return fprintf(stderr, "kiln-render: %s: out of memory\n", o->manifest), 1;
+    if (!batch_manifest_find_repeated_outputs(&run->manifest, run->earlier, why, sizeof why))
+        return fprintf(stderr, "kiln-render: %s: %s\n", o->manifest, why), 1;
     kiln_error err = {0};
-    batch_renderer *b = end > first ? batch_renderer_create(&err) : NULL;
-    if (end > first && !b) {
-        fprintf(stderr, "kiln-render: %s\n", err.message);
-        fclose(report);
-        free(earlier);
-        batch_manifest_free(&m);
-        return 1;
-    }
-    progress p = {.total = end - first, .start = now_seconds()};
-    p.last_print = p.start;
+    if (run->end > run->first && !(run->renderer = batch_renderer_create(&err)))
+        return fprintf(stderr, "kiln-render: %s\n", err.message), 1;
+    return 0;
+}
+
+/* Item i of the manifest: parsed, skipped as done with --resume, or rendered; one report line,
+ * and one stderr line when it fails. */
+static void batch_run_item(batch_run *run, uint32_t i) {
     static batch_item item;
-    for (uint32_t i = first; i < end; i++) {
-        const batch_line *line = &m.lines[i];
-        double t0 = now_seconds();
-        bool ok = batch_item_parse(line, m.dir, &item, why, sizeof why);
-        if (ok && earlier[i])
-            ok = false, snprintf(why, sizeof why, "line %u: out: %s is line %u's output too", line->number, item.out, earlier[i]);
-        if (ok && o.resume && item_is_done(&item)) {
-            report_item(report, line->number, "skipped", 0.0, NULL);
-            p.skipped++;
-        } else {
-            if (ok && !(ok = batch_renderer_render(b, &item, &err))) snprintf(why, sizeof why, "line %u: %s", line->number, err.message);
-            report_item(report, line->number, ok ? "ok" : "error", (now_seconds() - t0) * 1e3, ok ? NULL : why);
-            if (!ok) fprintf(stderr, "kiln-render: %s\n", why), p.failed++;
-        }
-        p.done++;
-        if (b && batch_renderer_lost(b)) {
-            fprintf(stderr, "kiln-render: the device was lost after line %u; %u items not rendered\n", line->number, end - i - 1);
-            p.failed += end - i - 1;
+    char why[1024];
+    kiln_error err = {0};
+    const batch_line *line = &run->manifest.lines[i];
+    double t0 = now_seconds();
+    bool ok = batch_item_parse(line, run->manifest.dir, &item, why, sizeof why);
+    if (ok && run->earlier[i])
+        ok = false, snprintf(why, sizeof why, "line %u: out: %s is line %u's output too", line->number, item.out, run->earlier[i]);
+    if (ok && run->options.resume && item_is_done(&item)) {
+        report_item(run->report, line->number, "skipped", 0.0, NULL);
+        run->progress.skipped++;
+        return;
+    }
+    if (ok && !(ok = batch_renderer_render(run->renderer, &item, &err))) snprintf(why, sizeof why, "line %u: %s", line->number, err.message);
+    report_item(run->report, line->number, ok ? "ok" : "error", (now_seconds() - t0) * 1e3, ok ? NULL : why);
+    if (!ok) fprintf(stderr, "kiln-render: %s\n", why), run->progress.failed++;
+}
+
+static void batch_run_summary(const batch_run *run) {
+    const batch_options *o = &run->options;
+    const progress *p = &run->progress;
+    if (!run->renderer) {
+        fprintf(stderr, "kiln-render: batch: shard %u/%u of %s has no items; report %s\n", o->shard, o->shards, o->manifest,
+                run->report_path);
+        return;
+    }
+    batch_renderer_counts c = batch_renderer_counts_of(run->renderer);
+    fprintf(stderr, "kiln-render: batch: shard %u/%u of %s: %u items, %u failed, %u already done, %u model reads, "
+                    "%u model imports, %u environment loads, %u environment bakes, on %s; report %s\n",
+            o->shard, o->shards, o->manifest, p->total, p->failed, p->skipped, c.model_reads, c.model_imports,
+            c.environment_loads, c.environment_bakes, batch_renderer_adapter(run->renderer), run->report_path);
+}
+
+/* Closes the report (a failed close fails the run) and frees the rest; returns whether the
+ * report was written whole. */
+static bool batch_run_close(batch_run *run) {
+    bool report_ok = true;
+    if (run->report) {
+        report_ok = !ferror(run->report);
+        report_ok = !fclose(run->report) && report_ok;
+        if (!report_ok) fprintf(stderr, "kiln-render: %s: cannot write the report\n", run->report_path);
+    }
+    batch_renderer_destroy(run->renderer);
+    free(run->earlier);
+    batch_manifest_free(&run->manifest);
+    return report_ok;
+}
+
+int kiln_render_batch_main(int argc, char **argv) {
+    static batch_run run;
+    int rc = parse_options(argc, argv, &run.options);
+    if (rc) return rc;
+    if ((rc = batch_run_open(&run))) {
+        batch_run_close(&run);
+        return rc;
+    }
+    progress *p = &run.progress;
+    *p = (progress){.total = run.end - run.first, .start = now_seconds()};
+    p->last_print = p->start;
+    for (uint32_t i = run.first; i < run.end; i++) {
+        batch_run_item(&run, i);
+        p->done++;
+        if (batch_renderer_lost(run.renderer)) {
+            fprintf(stderr, "kiln-render: the device was lost after line %u; %u items not rendered\n",
+                    run.manifest.lines[i].number, run.end - i - 1);
+            p->failed += run.end - i - 1;
             break;
         }
-        progress_print(&p, i + 1 == end);
+        progress_print(p, i + 1 == run.end);
     }
-    if (b) {
-        batch_renderer_print_diagnostics(b);
-        batch_renderer_counts c = batch_renderer_counts_of(b);
-        fprintf(stderr, "kiln-render: batch: shard %u/%u of %s: %u items, %u failed, %u already done, %u model reads, "
-                        "%u model imports, %u environment loads, %u environment bakes, on %s; report %s\n",
-                o.shard, o.shards, o.manifest, p.total, p.failed, p.skipped, c.model_reads, c.model_imports, c.environment_loads,
-                c.environment_bakes, batch_renderer_adapter(b), report_path);
-    } else {
-        fprintf(stderr, "kiln-render: batch: shard %u/%u of %s has no items; report %s\n", o.shard, o.shards, o.manifest, report_path);
-    }
-    bool report_ok = !ferror(report);
-    if (fclose(report) || !report_ok) {
-        fprintf(stderr, "kiln-render: %s: cannot write the report\n", report_path);
-        p.failed++;
-    }
-    batch_renderer_destroy(b);
-    free(earlier);
-    batch_manifest_free(&m);
-    return p.failed ? 1 : 0;
+    if (run.renderer) batch_renderer_print_diagnostics(run.renderer);
+    batch_run_summary(&run);
+    bool report_ok = batch_run_close(&run);
+    return p->failed || !report_ok ? 1 : 0;
 }
