@@ -27,8 +27,9 @@ static bool make_parents(const char *path, kiln_error *err) {
 }
 
 bool batch_output_write_png(const kiln_image *img, const char *path, kiln_error *err) {
-    char partial[4096 + 16];
-    snprintf(partial, sizeof partial, "%s.partial", path);
+    char partial[4096 + 64];
+    if (snprintf(partial, sizeof partial, "%s.partial", path) >= (int)sizeof partial)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: path too long", path);
     if (!make_parents(path, err)) return false;
     if (!kiln_image_write_png(img, partial, err)) {
         remove(partial);
