@@ -329,7 +329,26 @@ static bool read_debug(parse_context *c, const char *f, const json_t *v) {
     return true;
 }
 
+/* "sky", "transparent", or [R, G, B] of display values in 0..1 (kiln-render's --background). */
+static bool read_background(parse_context *c, const char *f, const json_t *v) {
+    const char *wants = "\"sky\", \"transparent\" or [R, G, B] in 0..1";
+    kiln_render_settings *s = &c->item->settings;
+    const char *name = json_string_value(v);
+    if (name && !strcmp(name, "sky")) return s->background = KILN_BACKGROUND_SKY, true;
+    if (name && !strcmp(name, "transparent")) return s->background = KILN_BACKGROUND_TRANSPARENT, true;
+    kiln_vec3 rgb;
+    char ignored[512];
+    parse_context quiet = *c;
+    quiet.why = ignored, quiet.why_size = sizeof ignored;
+    if (name || !read_vec3(&quiet, f, v, &rgb) || rgb.x < 0 || rgb.x > 1 || rgb.y < 0 || rgb.y > 1 || rgb.z < 0 || rgb.z > 1)
+        return wrong(c, f, wants, v);
+    s->background = KILN_BACKGROUND_COLOR;
+    s->background_color = rgb;
+    return true;
+}
+
 static const field_reader settings_fields[] = {
+    {"background", read_background},
     {"msaa", read_msaa},
     {"fxaa", read_fxaa},
     {"wireframe", read_wireframe},

@@ -244,6 +244,9 @@ static bool render_output(batch_renderer *b, const batch_item *item, const kiln_
                               batch_output_name(output));
     kiln_render_settings *settings = kiln_renderer_settings(b->renderer);
     *settings = item->settings;
+    /* kiln-render's rule: unless the line says otherwise, the cascades end just behind the model. */
+    if (settings->shadow_distance == 0.0f)
+        settings->shadow_distance = kiln_import_shadow_distance(&b->model.scene.bounds, &scene->camera);
     if (output == BATCH_OUTPUT_NORMALS) settings->debug = KILN_DEBUG_NORMALS;
     WGPUTexture texture = kiln_resources_texture_raw(b->res, b->target, NULL);
     kiln_render_target target = {texture, kiln_resources_texture_view_raw(b->res, b->view, NULL)};

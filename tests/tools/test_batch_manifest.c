@@ -54,7 +54,7 @@ TEST(every_field_is_read) {
         " \"view\": {\"azimuth\": 1, \"elevation\": -0.5, \"distance_scale\": 2, \"fov_y\": 0.5},"
         " \"settings\": {\"msaa\": 4, \"fxaa\": true, \"wireframe\": true, \"no_bloom\": true, \"bloom_strength\": 0.1,"
         " \"bloom_threshold\": 2, \"no_shadows\": true, \"shadow_distance\": 9, \"no_ao\": true, \"ao_radius\": 0.25,"
-        " \"env_intensity\": 3, \"debug\": \"albedo\"}}";
+        " \"env_intensity\": 3, \"debug\": \"albedo\", \"background\": [0.25, 0.5, 1]}}";
     CHECK_MSG(parse(line, &item, why, sizeof why), "%s", why);
     CHECK(!strcmp(item.model, "/data/set/m/Duck.glb"));
     CHECK(!strcmp(item.env, "/data/set/sky.hdr"));
@@ -73,6 +73,19 @@ TEST(every_field_is_read) {
     CHECK(s->bloom_strength == 0.1f && s->bloom_threshold == 2.0f && s->shadow_distance == 9.0f);
     CHECK(s->ao_radius == 0.25f && s->ibl_intensity == 3.0f);
     CHECK_EQ_INT(s->debug, KILN_DEBUG_ALBEDO);
+    CHECK_EQ_INT(s->background, KILN_BACKGROUND_COLOR);
+    CHECK(s->background_color.x == 0.25f && s->background_color.y == 0.5f && s->background_color.z == 1.0f);
+}
+
+TEST(a_background_is_the_sky_transparent_or_a_colour) {
+    batch_item item;
+    char why[512];
+    CHECK_MSG(parse("{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"background\": \"transparent\"}}", &item, why,
+                    sizeof why), "%s", why);
+    CHECK_EQ_INT(item.settings.background, KILN_BACKGROUND_TRANSPARENT);
+    CHECK_MSG(parse("{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"background\": \"sky\"}}", &item, why, sizeof why),
+              "%s", why);
+    CHECK_EQ_INT(item.settings.background, KILN_BACKGROUND_SKY);
 }
 
 TEST(a_view_left_partly_out_keeps_the_framings_angles) {
@@ -152,6 +165,10 @@ TEST(each_bad_line_is_refused_naming_its_line_and_field) {
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"debug\": \"depth\"}}", "line 7: settings.debug: wants a debug mode's name, got \"depth\""},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"bloom\": false}}", "line 7: unknown field \"settings.bloom\""},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": []}", "line 7: settings: wants an object, got []"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"background\": \"white\"}}",
+         "line 7: settings.background: wants \"sky\", \"transparent\" or [R, G, B] in 0..1, got \"white\""},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"background\": [1, 2, 0]}}",
+         "line 7: settings.background: wants \"sky\", \"transparent\" or [R, G, B] in 0..1, got [1,2,0]"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": []}", "line 7: outputs: wants a non-empty array of output names, got []"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": [\"color\", \"depth\"]}", "line 7: outputs[1]: wants color or normals, got \"depth\""},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": [\"color\", \"color\"]}", "line 7: outputs[1]: color is listed twice"},
@@ -263,7 +280,7 @@ TEST(a_repeated_output_names_the_earliest_line_that_has_it) {
 }
 
 TEST_MAIN(T(a_line_of_model_and_out_gets_kiln_renders_defaults), T(absolute_paths_stay_as_they_are), T(every_field_is_read),
-          T(a_view_left_partly_out_keeps_the_framings_angles), T(a_camera_is_a_file_camera_or_a_look_at),
+          T(a_view_left_partly_out_keeps_the_framings_angles), T(a_background_is_the_sky_transparent_or_a_colour), T(a_camera_is_a_file_camera_or_a_look_at),
           T(extra_outputs_sit_beside_the_colour_image_with_its_stem), T(each_bad_line_is_refused_naming_its_line_and_field),
           T(a_path_too_long_is_refused_not_cut), T(the_manifest_keeps_each_lines_number_and_skips_blank_lines),
           T(an_empty_manifest_has_no_items), T(a_missing_manifest_is_named),

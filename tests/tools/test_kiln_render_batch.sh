@@ -32,7 +32,7 @@ cat >"$tmp/manifest.jsonl" <<EOF
 {"model": "$gltf/AnimatedMorphCube/AnimatedMorphCube.gltf", "out": "img/morph-0.png", "size": [64, 64], "time": 0.5}
 {"model": "$gltf/AnimatedMorphCube/AnimatedMorphCube.gltf", "out": "img/morph-1.png", "size": [64, 64], "time": 1.5, "outputs": ["normals"]}
 {"model": "$gltf/Box/Box.glb", "out": "img/box-3.png", "size": [64, 64], "settings": {"no_bloom": true, "no_ao": true, "no_shadows": true}}
-{"model": "$gltf/Duck/Duck.glb", "out": "img/duck-3.png", "size": [64, 64], "no_sun": true, "settings": {"fxaa": true}}
+{"model": "$gltf/Duck/Duck.glb", "out": "img/duck-3.png", "size": [64, 64], "no_sun": true, "settings": {"fxaa": true, "background": "transparent"}}
 EOF
 outputs="box-0.png box-1.png box-1.normals.png box-2.png duck-0.png duck-1.png duck-2.png textured-0.png
          textured-1.png morph-0.png morph-1.normals.png box-3.png duck-3.png"
@@ -78,6 +78,8 @@ cmp -s "$tmp/cold-duck-1.png" "$tmp/one/img/duck-1.png" || fail "duck-1 differs 
 "$render" "$gltf/BoxTextured/BoxTextured.glb" -o "$tmp/cold-textured-1.png" --size 64x64 --msaa 1 \
     --look-from 2,1.5,2 --look-at 0,0,0 --sun 0,-1,-0.2 --sun-lux 5 2>/dev/null
 cmp -s "$tmp/cold-textured-1.png" "$tmp/one/img/textured-1.png" || fail "textured-1 differs from a cold kiln-render"
+"$render" "$gltf/Duck/Duck.glb" -o "$tmp/cold-duck-3.png" --size 64x64 --no-sun --fxaa --background transparent 2>/dev/null
+cmp -s "$tmp/cold-duck-3.png" "$tmp/one/img/duck-3.png" || fail "duck-3 differs from a cold kiln-render"
 
 # Bad lines: each reported by line on stderr and in the report; the good ones render; exit 1.
 mkdir -p "$tmp/bad"
