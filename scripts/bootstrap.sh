@@ -4,7 +4,9 @@
 #     its compiler runtime, which holds libFuzzer, for the fuzz targets of tests/fuzz);
 #   - Mesa's lavapipe >= 25 from bookworm-backports (Dawn refuses the Mesa 22 that bookworm ships);
 #   - Dawn, as libwebgpu_wrapper.so from the npm package bun-webgpu-linux-x64@0.1.7, into .deps/,
-#     after checking the tarball against the sha512 integrity pinned below.
+#     after checking the tarball against the sha512 integrity pinned below;
+#   - optionally, Slurm and munge for the Slurm test of kiln-render --batch, which skips without
+#     them: a failure to install them is a warning, not an error.
 # A second run finds everything in place and returns at once without touching apt or npm.
 set -euo pipefail
 
@@ -18,6 +20,8 @@ MESA_MIN_MAJOR=25
 
 APT_PACKAGES="cmake ninja-build gcc make pkg-config openssl libvulkan1 mesa-vulkan-drivers \
 libstb-dev libmeshoptimizer-dev libjansson-dev libglfw3-dev xvfb xauth doxygen clang libclang-rt-dev"
+# tests/tools/test_kiln_render_batch_slurm.sh starts its own single-node cluster from these.
+OPTIONAL_APT_PACKAGES="slurm-wlm munge"
 
 say()  { printf 'bootstrap: %s\n' "$*"; }
 fail() { printf 'bootstrap: error: %s\n' "$*" >&2; exit 1; }
@@ -35,7 +39,7 @@ major_of() { printf '%s' "$1" | sed -E 's/^([0-9]+:)?([0-9]+).*/\2/'; }
 
 missing_packages() {
     local p missing=""
-    for p in $APT_PACKAGES; do
+    for p in ${1:-$APT_PACKAGES}; do
         [ -n "$(installed_version "$p")" ] || missing="$missing $p"
     done
     printf '%s' "$missing"
@@ -48,7 +52,7 @@ mesa_ok() {
 
 dawn_ok() { [ -f "$DEPS/libwebgpu_wrapper.so" ] && [ -f "$DEPS/.integrity" ] && [ "$(cat "$DEPS/.integrity")" = "$DAWN_INTEGRITY" ]; }
 
-if [ -z "$(missing_packages)" ] && mesa_ok && dawn_ok; then
+if [ -z "$(missing_packages)" ] && [ -z "$(missing_packages "$OPTIONAL_APT_PACKAGES")" ] && mesa_ok && dawn_ok; then
     say "everything is installed (nothing to do)"
     exit 0
 fi
@@ -101,6 +105,15 @@ if ! mesa_ok && [ "$codename" = "bookworm" ]; then
 fi
 mesa_ok || fail "mesa-vulkan-drivers $(installed_version mesa-vulkan-drivers) is older than $MESA_MIN_MAJOR; Dawn refuses it"
 say "mesa-vulkan-drivers $(installed_version mesa-vulkan-drivers)"
+
+optional=$(missing_packages "$OPTIONAL_APT_PACKAGES")
+if [ -n "$optional" ]; then
+    say "installing (optional, for the Slurm test):$optional"
+    # Not apt_update: an offline mirror must not fail the bootstrap for an optional package.
+    { [ "$apt_updated" -eq 1 ] || $SUDO apt-get update -qq; } &&
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $optional ||
+        say "warning: could not install$optional; test_kiln_render_batch_slurm will skip"
+fi
 
 # --- Dawn from npm --------------------------------------------------------------------------------
 if ! dawn_ok; then

@@ -9,6 +9,7 @@
  *                 [--no-shadows] [--shadow-distance M] [--no-ao] [--ao-radius M] [--wireframe]
  *                 [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]
  *                 [--debug none|normals|clusters|overdraw|albedo|cascades|ao|lod] [--stats] [--graph]
+ *   kiln-render --batch MANIFEST.jsonl [--shard I/N] [--resume] [--jobs 1] [--report FILE]
  *   kiln-render --help | --version
  *
  * Renders a glTF model (imported with kiln_gltf_import) or the built-in demo scene offscreen,
@@ -26,6 +27,7 @@
 #include <kiln/import.h>
 #include <kiln/render.h>
 #include "demo_scene.h"
+#include "kiln_render_batch.h"
 #include "kiln_render_options.h"
 #include "load_progress.h"
 #include "vulkan_driver_pin.h"
@@ -200,6 +202,7 @@ static void report_load(void *user, const char *stage, uint32_t done, uint32_t t
 }
 
 int main(int argc, char **argv) {
+    if (kiln_render_batch_requested(argc, argv)) return kiln_render_batch_main(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) return kiln_render_options_usage(stdout, 0);
         if (!strcmp(argv[i], "--version")) return printf("kiln-render %s\n", kiln_version()), 0;

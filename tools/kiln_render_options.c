@@ -26,6 +26,7 @@ int kiln_render_options_usage(FILE *out, int status) {
                  "                   [--camera N | --look-from X,Y,Z --look-at X,Y,Z [--up X,Y,Z] [--fov-y RADIANS]]\n"
                  "                   [--sun X,Y,Z | --no-sun] [--sun-lux F]\n"
                  "       kiln-render --demo -o OUT.png [common flags]\n"
+                 "       kiln-render --batch MANIFEST.jsonl [--shard I/N] [--resume] [--jobs 1] [--report FILE]\n"
                  "       kiln-render --help | --version\n"
                  "common flags: [--size WxH] [--tonemap %s] [--exposure F]\n"
                  "              [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]\n"
