@@ -279,6 +279,41 @@ bool batch_renderer_render(batch_renderer *b, const batch_item *item, kiln_error
     return true;
 }
 
+/* ---- device loss ------------------------------------------------------------------------------ */
+
+bool batch_renderer_recover(batch_renderer *b, kiln_error *err) {
+    kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-render --batch"}, err);
+    kiln_resources *res = gfx ? kiln_resources_create(gfx, 0, err) : NULL;
+    kiln_renderer *renderer = res ? kiln_renderer_recreate(b->renderer, gfx, res, err) : NULL;
+    if (!renderer) {
+        kiln_resources_destroy(res);
+        kiln_gfx_destroy(gfx);
+        return false;
+    }
+    gfx->wait_observer = report_wait;
+    /* The target lived on the lost device; the next item makes one on the new device. The model's
+     * and the map's registry indices carry over, so neither is read or imported again. */
+    if (b->view.id) kiln_resources_destroy_texture_view(b->res, b->view, NULL);
+    if (b->target.id) kiln_resources_destroy_texture(b->res, b->target, NULL);
+    b->view = (kiln_texture_view){0};
+    b->target = (kiln_texture){0};
+    b->width = b->height = 0;
+    kiln_gfx_pump(b->gfx, true);
+    kiln_resources_destroy(b->res);
+    kiln_gfx_destroy(b->gfx);
+    b->gfx = gfx;
+    b->res = res;
+    b->renderer = renderer;
+    b->log_printed = 0;
+    b->counts.recoveries++;
+    return true;
+}
+
+void batch_renderer_force_loss(batch_renderer *b) {
+    wgpuDeviceForceLoss(b->gfx->device, WGPUDeviceLostReason_Unknown, (WGPUStringView){"kiln-render --lose-device-at", WGPU_STRLEN});
+    kiln_gfx_pump(b->gfx, true);
+}
+
 /* ---- the rest ------------------------------------------------------------------------------- */
 
 bool batch_renderer_lost(const batch_renderer *b) { return b->gfx->lost; }

@@ -26,6 +26,7 @@ typedef struct batch_renderer_counts {
                                  * for another time of its animations or another file camera */
     uint32_t environment_loads; /* .hdr files read */
     uint32_t environment_bakes; /* frames that baked the image-based lighting */
+    uint32_t recoveries;        /* devices made anew after a loss */
 } batch_renderer_counts;
 
 /* The device, its resources and the renderer; NULL with err filled. */
@@ -40,6 +41,13 @@ bool batch_renderer_render(batch_renderer *b, const batch_item *item, kiln_error
 
 /* Whether the device is gone (nothing more can be rendered on it). */
 bool batch_renderer_lost(const batch_renderer *b);
+/* After a loss: a new device and resources, the renderer recreated on them from its CPU state
+ * (kiln_renderer_recreate), so the imported model and the environment map carry on under the same
+ * indices; the old device is then released. False with err when no new device can be made (the
+ * batch cannot go on). */
+bool batch_renderer_recover(batch_renderer *b, kiln_error *err);
+/* Loses the device as a driver reset would (wgpuDeviceForceLoss): for testing the recovery. */
+void batch_renderer_force_loss(batch_renderer *b);
 batch_renderer_counts batch_renderer_counts_of(const batch_renderer *b);
 /* The adapter's name, for the summary line. */
 const char *batch_renderer_adapter(const batch_renderer *b);

@@ -17,6 +17,7 @@ typedef struct batch_options {
     const char *manifest, *report;
     uint32_t shard, shards;
     bool resume;
+    uint32_t lose_device_at;   /* testing: the manifest line before which the device is lost; 0: never */
 } batch_options;
 
 bool kiln_render_batch_requested(int argc, char **argv) {
@@ -32,8 +33,11 @@ void kiln_render_batch_shard_range(uint32_t items, uint32_t index, uint32_t coun
 
 static int batch_usage(FILE *out, int status) {
     fprintf(out, "usage: kiln-render --batch MANIFEST.jsonl [--shard I/N] [--resume] [--jobs 1] [--report FILE]\n"
+                 "                   [--lose-device-at LINE]\n"
                  "Renders shard I of N (0 <= I < N, default 0/1: all of it), a contiguous range of the\n"
-                 "manifest's lines, on one device. Settings go in the manifest (docs/guides/batch.md).\n");
+                 "manifest's lines, on one device. Settings go in the manifest (docs/guides/batch.md).\n"
+                 "A lost device is replaced and the item rendered again; --lose-device-at loses it before\n"
+                 "that line, to test the recovery.\n");
     return status;
 }
 
@@ -52,7 +56,8 @@ static int parse_options(int argc, char **argv, batch_options *o) {
     *o = (batch_options){.shards = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = !strcmp(a, "--batch") || !strcmp(a, "--shard") || !strcmp(a, "--jobs") || !strcmp(a, "--report");
+        bool takes_value = !strcmp(a, "--batch") || !strcmp(a, "--shard") || !strcmp(a, "--jobs") || !strcmp(a, "--report") ||
+                           !strcmp(a, "--lose-device-at");
         if (takes_value && !v) return fprintf(stderr, "kiln-render: %s needs a value\n", a), 2;
         if (!strcmp(a, "--batch")) o->manifest = v, i++;
         else if (!strcmp(a, "--report")) o->report = v, i++;
@@ -62,6 +67,10 @@ static int parse_options(int argc, char **argv, batch_options *o) {
             if (!slash || !parse_count(v, slash, &o->shard) || !parse_count(slash + 1, slash + 1 + strlen(slash + 1), &o->shards) ||
                 o->shards == 0 || o->shard >= o->shards)
                 return fprintf(stderr, "kiln-render: --shard wants I/N with 0 <= I < N, got '%s'\n", v), 2;
+            i++;
+        } else if (!strcmp(a, "--lose-device-at")) {
+            if (!parse_count(v, v + strlen(v), &o->lose_device_at) || o->lose_device_at == 0)
+                return fprintf(stderr, "kiln-render: --lose-device-at wants a manifest line number from 1, got '%s'\n", v), 2;
             i++;
         } else if (!strcmp(a, "--jobs")) {
             /* One process drives one device; more devices or machines are more shards. */
@@ -162,6 +171,18 @@ static int batch_run_open(batch_run *run) {
     return 0;
 }
 
+/* Renders the item; when the device is lost under it (a driver reset, a GPU fault), makes a new
+ * device, carries the renderer and its model over (batch_renderer_recover) and renders the item
+ * once more, so a loss costs one item's time rather than the rest of the shard. */
+static bool render_recovering(batch_run *run, uint32_t line, const batch_item *item, kiln_error *err) {
+    if (batch_renderer_render(run->renderer, item, err)) return true;
+    if (!batch_renderer_lost(run->renderer)) return false;
+    fprintf(stderr, "kiln-render: line %u: the device was lost (%s); recovering on a new device\n", line, err->message);
+    *err = (kiln_error){0};
+    if (!batch_renderer_recover(run->renderer, err)) return false;
+    return batch_renderer_render(run->renderer, item, err);
+}
+
 /* Item i of the manifest: parsed, skipped as done with --resume, or rendered; one report line,
  * and one stderr line when it fails. */
 static void batch_run_item(batch_run *run, uint32_t i) {
@@ -178,7 +199,9 @@ static void batch_run_item(batch_run *run, uint32_t i) {
         run->progress.skipped++;
         return;
     }
-    if (ok && !(ok = batch_renderer_render(run->renderer, &item, &err))) snprintf(why, sizeof why, "line %u: %s", line->number, err.message);
+    if (ok && line->number == run->options.lose_device_at) batch_renderer_force_loss(run->renderer);
+    if (ok) ok = render_recovering(run, line->number, &item, &err);
+    if (!ok && err.message[0]) snprintf(why, sizeof why, "line %u: %s", line->number, err.message);
     report_item(run->report, line->number, ok ? "ok" : "error", (now_seconds() - t0) * 1e3, ok ? NULL : why);
     if (!ok) fprintf(stderr, "kiln-render: %s\n", why), run->progress.failed++;
 }
@@ -193,9 +216,9 @@ static void batch_run_summary(const batch_run *run) {
     }
     batch_renderer_counts c = batch_renderer_counts_of(run->renderer);
     fprintf(stderr, "kiln-render: batch: shard %u/%u of %s: %u items, %u failed, %u already done, %u model reads, "
-                    "%u model imports, %u environment loads, %u environment bakes, on %s; report %s\n",
+                    "%u model imports, %u environment loads, %u environment bakes, %u device recoveries, on %s; report %s\n",
             o->shard, o->shards, o->manifest, p->total, p->failed, p->skipped, c.model_reads, c.model_imports,
-            c.environment_loads, c.environment_bakes, batch_renderer_adapter(run->renderer), run->report_path);
+            c.environment_loads, c.environment_bakes, c.recoveries, batch_renderer_adapter(run->renderer), run->report_path);
 }
 
 /* Closes the report (a failed close fails the run) and frees the rest; returns whether the
@@ -228,7 +251,7 @@ int kiln_render_batch_main(int argc, char **argv) {
         batch_run_item(&run, i);
         p->done++;
         if (batch_renderer_lost(run.renderer)) {
-            fprintf(stderr, "kiln-render: the device was lost after line %u; %u items not rendered\n",
+            fprintf(stderr, "kiln-render: the device was lost after line %u and no new one could be made; %u items not rendered\n",
                     run.manifest.lines[i].number, run.end - i - 1);
             p->failed += run.end - i - 1;
             break;

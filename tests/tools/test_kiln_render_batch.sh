@@ -3,7 +3,8 @@
 # shard and three shards write the same bytes; the same lines in reverse order write the same
 # bytes; an item renders as a cold kiln-render with the same settings does; bad lines are
 # reported by line and the good ones still render; --resume after a kill, or over a leftover
-# partial file and a cut-short PNG, completes the set with no corrupt file; bad command lines exit
+# partial file and a cut-short PNG, completes the set with no corrupt file; a device lost mid-batch
+# is replaced and the set comes out the same; bad command lines exit
 # 2. Skips (77) without the sample assets.
 #   test_kiln_render_batch.sh BIN_DIR SCRATCH_DIR   (KILN_ASSETS: the sample assets)
 set -uo pipefail
@@ -71,6 +72,16 @@ in_dir reversed
 tac "$tmp/manifest.jsonl" >"$tmp/reversed/manifest.jsonl"
 "$render" --batch "$tmp/reversed/manifest.jsonl" 2>"$tmp/reversed.err" || fail "reversed exited $?"
 same_set "$tmp/one" "$tmp/reversed" "reversed order"
+
+# The device lost before line 4 (the first Duck, with its map): a new device, the renderer and
+# what it holds carried over, the item rendered again; the set is the same bytes, nothing read twice.
+in_dir lost
+"$render" --batch "$tmp/lost/manifest.jsonl" --lose-device-at 4 2>"$tmp/lost.err" || fail "device loss: exited $?: $(cat "$tmp/lost.err")"
+same_set "$tmp/one" "$tmp/lost" "device loss at line 4"
+grep -q "kiln-render: line 4: the device was lost (.*); recovering on a new device" "$tmp/lost.err" || fail "device loss: no recovery line"
+grep -q "6 model reads, 7 model imports, 1 environment loads, .* 1 device recoveries" "$tmp/lost.err" ||
+    fail "device loss: want the same reads and imports and 1 recovery: $(tail -1 "$tmp/lost.err")"
+[ "$(grep -c '"status":"ok"' "$tmp/lost/manifest.report-0-of-1.jsonl")" -eq 12 ] || fail "device loss: want 12 ok lines"
 
 # An item renders as kiln-render does cold with the same settings.
 "$render" "$gltf/Duck/Duck.glb" -o "$tmp/cold-duck-1.png" --size 64x64 --env "$env/studio_small_03_1k.hdr" --env-rotation 1.5 2>/dev/null
@@ -164,6 +175,7 @@ row 2 "kiln-render: --jobs wants 1 (one process renders on one device: run more 
     -- --batch "$tmp/manifest.jsonl" --jobs 4
 row 2 "kiln-render: --batch takes no '--size': per-item settings go in the manifest" -- --batch "$tmp/manifest.jsonl" --size 64x64
 row 2 "kiln-render: --batch needs a value" -- --batch
+row 2 "kiln-render: --lose-device-at wants a manifest line number from 1, got '0'" -- --batch "$tmp/manifest.jsonl" --lose-device-at 0
 row 0 "kiln-render: batch: shard 0/20 of $tmp/manifest.jsonl has no items; report $tmp/manifest.report-0-of-20.jsonl" \
     -- --batch "$tmp/manifest.jsonl" --shard 0/20
 row 2 "kiln-render: $tmp/none.jsonl: cannot open: No such file or directory" -- --batch "$tmp/none.jsonl"
