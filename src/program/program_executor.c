@@ -272,10 +272,11 @@ static void drop_pieces(record_state *s, uint32_t from) {
 
 static bool step_failed(kiln_programs *p, const program_step *step, const kiln_error *why, kiln_error *err) {
     const program_pass *pass = &step->prog->passes[step->pass];
-    kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "program %u: pass %u (%s): %s", step->prog->id, step->pass,
-                 pass->entry, why->message);
-    return kiln_error_set(err, why->code, "program %u: pass %u (%s): %s", step->prog->id, step->pass, pass->entry,
-                          why->message);
+    char name[PROGRAM_NAME_MAX];
+    program_name(step->prog, name, sizeof name);
+    kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "%s: pass %u (%s): %s", name, step->pass, pass->entry,
+                 why->message);
+    return kiln_error_set(err, why->code, "%s: pass %u (%s): %s", name, step->pass, pass->entry, why->message);
 }
 
 /* Executes one dispatch's steps, segment by segment. A failure stops its remaining passes and is
@@ -289,9 +290,10 @@ static bool dispatch_textures_ready(kiln_programs *p, const program_span *span, 
     const program_dispatch *d = &p->queue.items[first->dispatch];
     for (uint32_t b = 0; b < first->prog->binding_count; b++) {
         kiln_error why = {0};
+        char name[PROGRAM_NAME_MAX];
         if (!kiln_texture_registry_view_handle(p->textures, p->queue.ids[d->ids_at + b], &why).id)
-            return kiln_error_set(err, why.code, "program %u: binding %u: %s; the dispatch records nothing",
-                                  d->program_id, b, why.message);
+            return kiln_error_set(err, why.code, "%s: binding %u: %s; the dispatch records nothing",
+                                  program_name(first->prog, name, sizeof name), b, why.message);
     }
     return true;
 }

@@ -100,7 +100,9 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
         kiln_fg_resource out = output_resource(p, prog, pass, ids, &e);
         if (!out.index) {
             span->failed = true;
-            kiln_error_set(&span->error, e.code, "program %u: pass %u (%s): %s", prog->id, i, pass->entry, e.message);
+            char name[PROGRAM_NAME_MAX];
+            kiln_error_set(&span->error, e.code, "%s: pass %u (%s): %s", program_name(prog, name, sizeof name), i,
+                           pass->entry, e.message);
             return;
         }
         for (uint32_t it = 0; it < pass->iterations; it++) {

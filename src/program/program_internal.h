@@ -80,6 +80,7 @@ typedef struct program_pass {
 
 typedef struct program {
     uint32_t id;
+    char label[KILN_PROGRAM_LABEL_MAX]; /* "" when it has none */
     kiln_shader module;
     uint32_t binding_count, transient_count, pass_count;
     kiln_slot_spec *bindings;
@@ -174,6 +175,9 @@ struct kiln_programs {
     kiln_texture_registry *textures;
     kiln_shader_library *library;           /* built-ins only: owns `fullscreen` */
     kiln_shader fullscreen;                 /* vs_fullscreen of the built-in fullscreen.wgsl */
+    /* Bind group layouts, pipeline layouts and pipelines, shared by every pass of every program
+     * whose descriptors are identical; each pass holds one reference to each of its own. */
+    kiln_object_cache *objects;
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
@@ -220,6 +224,11 @@ struct kiln_programs {
 
 /* programs.c */
 program *programs_lookup(const kiln_programs *p, uint32_t id);
+/* How messages name a program: `program 3 "blur"`, or `program 3` without a label. */
+const char *program_name(const program *prog, char *buf, size_t size);
+/* The same for an id that may be unknown: the label when the id is a live program. */
+const char *programs_name(const kiln_programs *p, uint32_t id, char *buf, size_t size);
+#define PROGRAM_NAME_MAX (KILN_PROGRAM_LABEL_MAX + 24)
 /* Releases a program's GPU objects and memory; NULL is fine. */
 void program_free(kiln_programs *p, program *prog);
 /* The extent resolved against the reference size, and its divisor (1 for Full). */
