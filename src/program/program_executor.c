@@ -326,6 +326,7 @@ static bool execute_dispatch(record_state *s, const program_span *span, kiln_err
         p->failed_step = PROGRAM_NONE;
         p->next_step = k;
         if (!kiln_frame_graph_execute_range(p->graph, s->enc, k, count, &e)) {
+            program_close_pass_scope(p, NULL); /* a render pass that could not begin left it open */
             drop_pieces(s, first_piece);
             /* A record function's own failure names its step; a render pass the graph could not
              * begin is the first of the range not yet recorded, and only the graph knows why. */
@@ -408,8 +409,14 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;
+    program_scope_open(p);
     bool ok = upload_uniforms(p, &uniform_at, err) && program_graph_declare(p, uniform_at, err) &&
               compile_graph(p, err);
+    kiln_error setup = {0};
+    if (!program_scope_close_setup(p, &setup) && ok) {
+        if (err) *err = setup;
+        ok = false;
+    }
     record_state s = {.p = p, .enc = enc};
     kiln_error first = {0};
     bool dispatch_failed = false;

@@ -214,8 +214,16 @@ static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err)
     return pass->group0.id != 0;
 }
 
-/* One iteration: the first finds the pass's bind groups, every one draws the fullscreen triangle
- * with its own uniform slot. A failure is kept, named by the step, for the executor's message. */
+/* Keeps a step's failure, named by the step, for the executor's message; the pass's error scope
+ * closes with it (the step's own failure is the one reported). */
+static void step_failed(kiln_programs *p, uint32_t k, const kiln_error *why) {
+    p->failed_step = k;
+    p->step_error = *why;
+    program_close_pass_scope(p, NULL);
+}
+
+/* One iteration: the first opens the pass's error scope and finds its bind groups, every one
+ * draws the fullscreen triangle with its own uniform slot, and the last closes the scope. */
 static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_programs *p = user;
     p->next_step = ctx->pass + 1;
@@ -226,11 +234,12 @@ static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_error *err = &ctx->error;
     if (step->iteration == 0) {
         pass->record_start_ns = now_ns();
+        program_scope_open(p);
+        p->scope_step = ctx->pass;
         pass->input_group = (kiln_bind_group){0};
         if (!uniform_group(p, pass, err) ||
             (pass->spec.input_count && !input_group(p, ctx, prog, pass, p->queue.ids + d->ids_at, err))) {
-            p->failed_step = ctx->pass;
-            p->step_error = *err;
+            step_failed(p, ctx->pass, err);
             return;
         }
     }
@@ -243,9 +252,15 @@ static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_render_pass_set_viewport(rp, 0, 0, (float)w, (float)h);
     kiln_render_pass_draw(rp, 3, 1, 0, 0);
     if (rp->failed) {
-        p->failed_step = ctx->pass;
-        p->step_error = rp->error;
+        *err = rp->error;
+        step_failed(p, ctx->pass, err);
         return;
     }
-    if (step->iteration + 1 == pass->iterations) pass->cpu_record_ns = now_ns() - pass->record_start_ns;
+    if (step->iteration + 1 < pass->iterations) return;
+    if (!program_close_pass_scope(p, err)) {
+        p->failed_step = ctx->pass;
+        p->step_error = *err;
+        return;
+    }
+    pass->cpu_record_ns = now_ns() - pass->record_start_ns;
 }

@@ -7,7 +7,8 @@
  *   program_dispatch.c   the drop checks and the queue
  *   program_replace.c    device replacement: every program rebuilt on a new device under its id
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
- *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing */
+ *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing
+ *   program_scopes.c     error scopes around setup and each pass, and the messages naming them */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
 
@@ -218,6 +219,7 @@ struct kiln_programs {
     uint32_t failed_step;
     kiln_error step_error;
     uint32_t next_step;                     /* the graph pass after the last one that began recording */
+    uint32_t scope_step;                    /* the first step of the pass whose error scope is open (PROGRAM_NONE: none) */
     kiln_log log;
     program_gpu_timing *gpu_timing;         /* NULL when the device has no timestamp queries */
 };
@@ -254,6 +256,17 @@ void program_queue_free(program_queue *q);
 bool program_graph_declare(kiln_programs *p, size_t uniform_at, kiln_error *err);
 /* Distinct pooled textures a declared dispatch's transients use; call after compile. */
 uint32_t program_graph_dispatch_textures(const kiln_programs *p, const program *prog);
+
+/* program_scopes.c: validation, internal and out-of-memory scopes around the record call's setup
+ * and each pass. Every open is matched by one close. */
+void program_scope_open(kiln_programs *p);
+/* False, with err naming the phase, the error class and the queued programs, when the scope
+ * caught an error (logged). */
+bool program_scope_close_setup(kiln_programs *p, kiln_error *err);
+/* Closes the open pass scope (p->scope_step; none open is fine). False, with err (may be NULL)
+ * naming the class, the iteration, the supplied bindings and the pass's resolved slots (the
+ * executor prefixes program and pass), when the scope caught an error. */
+bool program_close_pass_scope(kiln_programs *p, kiln_error *err);
 
 /* program_executor.c */
 void program_executor_free(kiln_programs *p);

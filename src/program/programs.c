@@ -43,6 +43,7 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
     }
     p->gfx = gfx;
     p->res = res;
+    p->scope_step = PROGRAM_NONE;
     p->textures = textures;
     kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
     p->graph = kiln_frame_graph_create(&allocator, err);
