@@ -115,6 +115,7 @@ static bool upload_uniforms(kiln_programs *p, size_t *base, kiln_error *err) {
     uint64_t need = (uint64_t)total * (PROGRAM_UNIFORM_INTACT_CALLS + 2);
     if (need > p->uniforms_size) {
         if (p->uniforms.id && !retire_uniforms(p, err)) return false;
+        kiln_bind_group_cache_clear(p->uniform_groups); /* their groups bind the retired buffer */
         uint64_t size = p->uniforms_size ? p->uniforms_size : 64 * 1024;
         while (size < need) size *= 2;
         p->uniforms = kiln_resources_create_buffer(

@@ -204,13 +204,11 @@ static bool input_group(kiln_programs *p, kiln_fg_context *ctx, program *prog, p
     return pass->input_group.id != 0;
 }
 
-/* The pass's uniform bind group, rebuilt when the uniform buffer was regrown. */
+/* The pass's uniform bind group: the ring at its bound size under its layout, shared by every
+ * pass of that layout (the layout fixes the size). */
 static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err) {
-    if (pass->group0.id && pass->group0_buffer.id == p->uniforms.id) return true;
-    if (pass->group0.id) kiln_resources_destroy_bind_group(p->res, pass->group0, NULL);
     kiln_binding_resource entry = {.binding = 0, .buffer = p->uniforms, .size = pass->uniform_bind_size};
-    pass->group0 = kiln_resources_create_bind_group(p->res, "program uniforms", pass->group0_layout, &entry, 1, err);
-    pass->group0_buffer = pass->group0.id ? p->uniforms : (kiln_buffer){0};
+    pass->group0 = kiln_bind_group_cache_get(p->uniform_groups, "program uniforms", pass->group0_layout, &entry, 1, err);
     return pass->group0.id != 0;
 }
 

@@ -18,6 +18,8 @@
 #include <kiln/shader/wgsl_reflect.h>
 
 #define PROGRAM_NONE UINT32_MAX
+/* Uniform bind groups the runtime keeps: one per distinct group 0 layout in use. */
+#define PROGRAM_UNIFORM_GROUPS 64
 /* Bind groups of one pass's inputs kept at once (one per distinct set of views it was dispatched
  * with); the least recently used one is released when a new set needs room. */
 #define PROGRAM_BIND_CACHE 16
@@ -63,8 +65,7 @@ typedef struct program_pass {
     kiln_bind_group_layout group0_layout, group1_layout;
     kiln_pipeline_layout layout;
     kiln_render_pipeline pipeline;
-    kiln_bind_group group0;   /* the uniform buffer at `group0_buffer` */
-    kiln_buffer group0_buffer;
+    kiln_bind_group group0;   /* the dispatch being recorded: its first iteration finds it */
     kiln_bind_group_cache *input_groups; /* group 1 by the views it binds; NULL without inputs */
     kiln_bind_group input_group; /* the dispatch being recorded: its first iteration finds it */
     /* Timings. */
@@ -179,6 +180,9 @@ struct kiln_programs {
     /* Bind group layouts, pipeline layouts and pipelines, shared by every pass of every program
      * whose descriptors are identical; each pass holds one reference to each of its own. */
     kiln_object_cache *objects;
+    /* Group 0 of every pass: the uniform ring at a pass's bound size, under its (shared) layout,
+     * so passes of one layout bind one group; emptied when the ring is regrown. */
+    kiln_bind_group_cache *uniform_groups;
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the

@@ -59,7 +59,8 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
      * fullscreen passes include; a library over no source resolves built-ins alone. */
     p->library = kiln_shader_library_create(gfx, res, NULL, err);
     p->objects = p->library ? kiln_object_cache_create(res, err) : NULL;
-    if (!p->objects || !create_samplers(p, err) ||
+    p->uniform_groups = p->objects ? kiln_bind_group_cache_create(res, PROGRAM_UNIFORM_GROUPS, err) : NULL;
+    if (!p->uniform_groups || !create_samplers(p, err) ||
         !(p->fullscreen = kiln_shader_library_load(p->library, "fullscreen.wgsl", err)).id) {
         kiln_programs_destroy(p);
         return NULL;
@@ -83,6 +84,7 @@ void kiln_programs_destroy(kiln_programs *p) {
             for (int linear = 0; linear < 2; linear++)
                 if (p->samplers[wrap][mips][linear].id)
                     kiln_resources_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
+    kiln_bind_group_cache_destroy(p->uniform_groups);
     kiln_object_cache_destroy(p->objects); /* empty by now: every pass released its references */
     kiln_shader_library_destroy(p->library); /* destroys p->fullscreen */
     kiln_log_free(&p->log);
@@ -112,7 +114,6 @@ const char *programs_name(const kiln_programs *p, uint32_t id, char *buf, size_t
 
 static void release_pass(kiln_programs *p, program_pass *pass) {
     kiln_bind_group_cache_destroy(pass->input_groups);
-    if (pass->group0.id) kiln_resources_destroy_bind_group(p->res, pass->group0, NULL);
     kiln_object_cache_release_render_pipeline(p->objects, pass->pipeline);
     kiln_object_cache_release_pipeline_layout(p->objects, pass->layout);
     kiln_object_cache_release_bind_group_layout(p->objects, pass->group1_layout);
@@ -145,6 +146,9 @@ bool kiln_programs_destroy_program(kiln_programs *p, uint32_t program_id) {
     }
     program_free(p, prog);
     p->programs[program_id - 1] = NULL;
+    /* Uniform groups are remade at the next dispatch of each layout; dropping them here means a
+     * group of a layout no program holds any more does not outlive it. */
+    kiln_bind_group_cache_clear(p->uniform_groups);
     return true;
 }
 

@@ -381,7 +381,9 @@ kiln_bind_group kiln_resources_create_bind_group(kiln_resources *res, const char
  * handles with their generations, offsets and sizes), for a caller that binds the same few sets
  * over and over (a pass's inputs, the renderer's pooled HDR view). A hit returns the group made
  * before and allocates and creates nothing; a miss creates one. It holds at most `capacity`
- * groups: a miss in a full cache destroys the least recently returned group to make room.
+ * groups: a miss in a full cache destroys the least recently returned group to make room. Its
+ * slots are allocated as misses need them, doubling up to `capacity`, so a cache that sees one
+ * set costs one slot; a miss allocates only while fewer than `capacity` slots exist.
  * A destroyed handle whose slot was reused has a new generation, so it misses; the group made
  * for the old one is released when it is evicted, at _clear or at _destroy. At most
  * KILN_BIND_GROUP_CACHE_MAX_ENTRIES entries per group. */
