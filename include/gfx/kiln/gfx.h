@@ -511,7 +511,9 @@ typedef struct kiln_object_cache kiln_object_cache;
 
 /* Objects an object cache holds now, per kind. */
 typedef struct kiln_object_cache_stats {
-    uint32_t bind_group_layouts, pipeline_layouts, render_pipelines;
+    uint32_t bind_group_layouts;      /* distinct bind group layouts held */
+    uint32_t pipeline_layouts;        /* distinct pipeline layouts held */
+    uint32_t render_pipelines;        /* distinct render pipelines held */
 } kiln_object_cache_stats;
 
 /* An empty cache creating in res (which must outlive it); NULL with err filled on failure. */

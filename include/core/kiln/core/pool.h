@@ -37,7 +37,7 @@
 typedef struct kiln_pool {
     uint8_t **blocks;       /* block_count blocks of block_items * item_stride bytes */
     uint32_t block_items;   /* slots per block: the initial capacity */
-    uint32_t block_count;
+    uint32_t block_count;   /* blocks allocated so far */
     uint16_t *generations;  /* per slot; only the low 12 bits are used */
     uint8_t *alive;         /* per slot: 1 while allocated */
     uint32_t *free_slots;   /* ring of free slot indices, oldest first */
