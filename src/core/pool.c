@@ -12,37 +12,69 @@ static uint32_t make_id(uint32_t slot, uint32_t generation) {
     return ((generation & KILN_POOL_GENERATION_MASK) << KILN_POOL_INDEX_BITS) | (slot + 1u);
 }
 
-bool kiln_pool_init(kiln_pool *pool, uint32_t capacity, uint32_t item_size) {
+/* Adds one block of up to block_items slots, all free, lowest first. Only called with no free
+ * slot, so the free ring is empty and restarts at 0 in the grown array. */
+static bool grow(kiln_pool *pool) {
+    uint32_t add = pool->max_capacity - pool->capacity;
+    if (add > pool->block_items) add = pool->block_items;
+    if (add == 0) return false;
+    uint32_t capacity = pool->capacity + add;
+    uint8_t **blocks = realloc(pool->blocks, (pool->block_count + 1) * sizeof *blocks);
+    if (!blocks) return false;
+    pool->blocks = blocks;
+    uint8_t *block = calloc(pool->block_items, pool->item_stride);
+    uint16_t *generations = realloc(pool->generations, (size_t)capacity * sizeof *generations);
+    if (generations) pool->generations = generations;
+    uint8_t *alive = generations ? realloc(pool->alive, capacity) : NULL;
+    if (alive) pool->alive = alive;
+    uint32_t *free_slots = alive ? realloc(pool->free_slots, (size_t)capacity * sizeof *free_slots) : NULL;
+    if (free_slots) pool->free_slots = free_slots;
+    if (!block || !free_slots) {
+        free(block); /* the arrays that did grow keep their old contents and stay usable */
+        return false;
+    }
+    pool->blocks[pool->block_count++] = block;
+    for (uint32_t i = 0; i < add; i++) {
+        pool->generations[pool->capacity + i] = 0;
+        pool->alive[pool->capacity + i] = 0;
+        pool->free_slots[i] = pool->capacity + i;
+    }
+    pool->free_head = 0;
+    pool->free_count = add;
+    pool->capacity = capacity;
+    return true;
+}
+
+bool kiln_pool_init_growing(kiln_pool *pool, uint32_t capacity, uint32_t max_capacity, uint32_t item_size) {
     if (!pool) return false;
     memset(pool, 0, sizeof *pool);
-    if (capacity == 0 || capacity > KILN_POOL_MAX_CAPACITY || item_size == 0) return false;
+    if (capacity == 0 || max_capacity < capacity || max_capacity > KILN_POOL_MAX_CAPACITY || item_size == 0)
+        return false;
     if (item_size > UINT32_MAX - ITEM_ALIGN) return false;
 
     uint32_t stride = (item_size + ITEM_ALIGN - 1) / ITEM_ALIGN * ITEM_ALIGN;
     if ((size_t)stride > SIZE_MAX / capacity) return false;
 
-    pool->items = calloc(capacity, stride);
-    pool->generations = calloc(capacity, sizeof *pool->generations);
-    pool->alive = calloc(capacity, sizeof *pool->alive);
-    pool->free_slots = malloc((size_t)capacity * sizeof *pool->free_slots);
-    if (!pool->items || !pool->generations || !pool->alive || !pool->free_slots) {
+    pool->item_size = item_size;
+    pool->item_stride = stride;
+    pool->block_items = capacity;
+    pool->max_capacity = capacity; /* the first block fills it exactly */
+    if (!grow(pool)) {
         kiln_pool_free(pool);
         return false;
     }
-
-    pool->item_size = item_size;
-    pool->item_stride = stride;
-    pool->capacity = capacity;
-    /* Every slot starts free, lowest first, so a fresh pool hands out slots 0, 1, 2, ... */
-    for (uint32_t i = 0; i < capacity; i++) pool->free_slots[i] = i;
-    pool->free_head = 0;
-    pool->free_count = capacity;
+    pool->max_capacity = max_capacity;
     return true;
+}
+
+bool kiln_pool_init(kiln_pool *pool, uint32_t capacity, uint32_t item_size) {
+    return kiln_pool_init_growing(pool, capacity, capacity, item_size);
 }
 
 void kiln_pool_free(kiln_pool *pool) {
     if (!pool) return;
-    free(pool->items);
+    for (uint32_t b = 0; b < pool->block_count; b++) free(pool->blocks[b]);
+    free(pool->blocks);
     free(pool->generations);
     free(pool->alive);
     free(pool->free_slots);
@@ -50,12 +82,13 @@ void kiln_pool_free(kiln_pool *pool) {
 }
 
 static uint8_t *item_at(const kiln_pool *pool, uint32_t slot) {
-    return pool->items + (size_t)slot * pool->item_stride;
+    return pool->blocks[slot / pool->block_items] + (size_t)(slot % pool->block_items) * pool->item_stride;
 }
 
 uint32_t kiln_pool_alloc(kiln_pool *pool, void **out_item) {
     if (out_item) *out_item = NULL;
-    if (!pool || pool->free_count == 0) return 0;
+    if (!pool || !pool->capacity) return 0;
+    if (pool->free_count == 0 && !grow(pool)) return 0;
 
     uint32_t slot = pool->free_slots[pool->free_head];
     pool->free_head = (pool->free_head + 1) % pool->capacity;

@@ -1,6 +1,8 @@
-/* The bind group cache (gfx.h): a fixed number of slots, each a copy of the key it was made for
- * and its group, searched linearly (caches are a handful of groups) and evicted least recently
- * returned first. Every slot is allocated with the cache, so neither a hit nor a miss allocates. */
+/* The bind group cache (gfx.h): up to a fixed number of slots, each a copy of the key it was made
+ * for and its group, searched linearly (caches are a handful of groups) and evicted least
+ * recently returned first. The slot array doubles on a miss until it reaches the capacity, so a
+ * cache that only ever sees one set (a program pass dispatched alike, of which a program may have
+ * thousands) holds one slot, and once the array is full neither a hit nor a miss allocates. */
 #include <stdlib.h>
 
 #include <kiln/gfx.h>
@@ -16,8 +18,9 @@ typedef struct cache_slot {
 struct kiln_bind_group_cache {
     kiln_resources *res;
     uint32_t capacity, count;
+    uint32_t allocated;            /* slots the array holds, up to capacity */
     uint64_t clock;
-    cache_slot slots[];
+    cache_slot *slots;
 };
 
 kiln_bind_group_cache *kiln_bind_group_cache_create(kiln_resources *res, uint32_t capacity, kiln_error *err) {
@@ -25,7 +28,7 @@ kiln_bind_group_cache *kiln_bind_group_cache_create(kiln_resources *res, uint32_
         kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "bind group cache: needs resources and a capacity above 0");
         return NULL;
     }
-    kiln_bind_group_cache *cache = calloc(1, sizeof *cache + (size_t)capacity * sizeof(cache_slot));
+    kiln_bind_group_cache *cache = calloc(1, sizeof *cache);
     if (!cache) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "bind group cache: out of memory");
         return NULL;
@@ -43,6 +46,7 @@ void kiln_bind_group_cache_clear(kiln_bind_group_cache *cache) {
 void kiln_bind_group_cache_destroy(kiln_bind_group_cache *cache) {
     if (!cache) return;
     kiln_bind_group_cache_clear(cache);
+    free(cache->slots);
     free(cache);
 }
 
@@ -79,6 +83,17 @@ kiln_bind_group kiln_bind_group_cache_get(kiln_bind_group_cache *cache, const ch
             return slot->group;
         }
         if (slot->used < cache->slots[oldest].used) oldest = i;
+    }
+    if (cache->count == cache->allocated && cache->allocated < cache->capacity) {
+        uint32_t grown = cache->allocated ? 2 * cache->allocated : 1;
+        if (grown > cache->capacity) grown = cache->capacity;
+        cache_slot *slots = realloc(cache->slots, (size_t)grown * sizeof *slots);
+        if (!slots) {
+            kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "bind group cache: out of memory");
+            return (kiln_bind_group){0};
+        }
+        cache->slots = slots;
+        cache->allocated = grown;
     }
     /* Created before anything is evicted, so a group that cannot be made costs no cached one. */
     kiln_bind_group group = kiln_resources_create_bind_group(cache->res, label, layout, entries, count, err);

@@ -37,6 +37,10 @@ kiln_resources *kiln_resources_create(kiln_gfx *gfx, uint32_t capacity, kiln_err
         kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "kiln_resources_create: gfx is NULL");
         return NULL;
     }
+    /* A capacity the caller names bounds buffers, textures, views and bind groups (tests and tools
+     * that want a full pool); by default they grow as everything else does, from 4096 slots, so
+     * no count of live objects below the handle's 2^20 slots is a cap. */
+    bool bounded = capacity != 0;
     if (!capacity) capacity = 4096;
     kiln_resources *res = calloc(1, sizeof *res);
     if (!res) {
@@ -45,12 +49,11 @@ kiln_resources *kiln_resources_create(kiln_gfx *gfx, uint32_t capacity, kiln_err
     }
     res->gfx = gfx;
     for (int p = 0; p < KILN_POOL_COUNT; p++) {
-        uint32_t cap = 1024;
-        if (p == KILN_POOL_BUFFER || p == KILN_POOL_TEXTURE || p == KILN_POOL_TEXTURE_VIEW || p == KILN_POOL_BIND_GROUP)
-            cap = capacity;
-        else if (p == KILN_POOL_SAMPLER)
-            cap = 256;
-        if (!kiln_pool_init(&res->pools[p], cap, entry_size(p))) {
+        bool sized = p == KILN_POOL_BUFFER || p == KILN_POOL_TEXTURE || p == KILN_POOL_TEXTURE_VIEW ||
+                     p == KILN_POOL_BIND_GROUP;
+        uint32_t cap = sized ? capacity : p == KILN_POOL_SAMPLER ? 256 : 1024;
+        uint32_t max = bounded && sized ? cap : KILN_POOL_MAX_CAPACITY;
+        if (!kiln_pool_init_growing(&res->pools[p], cap, max, entry_size(p))) {
             kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory creating the %s pool (%u entries)",
                            pool_names[p], cap);
             kiln_resources_destroy(res);

@@ -116,6 +116,16 @@ static bool field_string(const json_t *obj, const char *path, const char *name, 
     return field(obj, path, name, true, &v, err) && as_string(v, fp, out, err);
 }
 
+/* An optional string: NULL when absent or null. */
+static bool field_optional_string(const json_t *obj, const char *path, const char *name, const char **out,
+                                  kiln_json_error *err) {
+    json_t *v;
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, name);
+    *out = NULL;
+    return field(obj, path, name, false, &v, err) && (!v || as_string(v, fp, out, err));
+}
+
 static bool field_array(const json_t *obj, const char *path, const char *name, json_t **out, kiln_json_error *err) {
     char fp[PATH_MAX_CHARS];
     path_field(fp, path, name);
@@ -511,7 +521,8 @@ bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kil
     kiln_program_desc *d = &out->desc;
     void *bindings = NULL, *transients = NULL, *unused;
     json_t *passes;
-    bool ok = field_string(message, "", "wgsl", &d->wgsl, err) &&
+    bool ok = field_optional_string(message, "", "label", &d->label, err) &&
+              field_string(message, "", "wgsl", &d->wgsl, err) &&
               decode_list(message, "bindings", sizeof(kiln_slot_spec), slot_spec_element, &bindings, &d->binding_count,
                           err) &&
               decode_list(message, "transients", sizeof(kiln_transient_spec), transient_element, &transients,

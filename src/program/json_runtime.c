@@ -215,8 +215,10 @@ static json_t *refuse_lists(kiln_json_runtime *rt, const kiln_json_dispatch *d, 
     kiln_log *log = kiln_programs_log(rt->programs);
     bool geometries = d->geometry_count > 0;
     uint32_t count = geometries ? d->geometry_count : d->draw_set_list_count;
-    kiln_log_add(log, KILN_LOG_WARN, "program", "program %u: dispatch names %u %s, the program declares 0; dropped",
-                 d->program_id, count, geometries ? "geometries" : "draw-set lists");
+    char name[PROGRAM_NAME_MAX];
+    kiln_log_add(log, KILN_LOG_WARN, "program", "%s: dispatch names %u %s, the program declares 0; dropped",
+                 programs_name(rt->programs, d->program_id, name, sizeof name), count,
+                 geometries ? "geometries" : "draw-set lists");
     return set_error(err, geometries ? kiln_dispatch_class_name(KILN_DISPATCH_GEOMETRY_COUNT) : "draw_set_count",
                      kiln_log_at(log, kiln_log_count(log) - 1)->message);
 }

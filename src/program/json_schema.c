@@ -57,6 +57,7 @@ static const field_doc UPDATE_TEXTURE[] = {
 static const field_doc TEXTURE_ID[] = {{"texture_id", "u32", true, NULL}, {0}};
 static const field_doc PROGRAM_ID[] = {{"program_id", "u32", true, NULL}, {0}};
 static const field_doc PROGRAM_REGISTER[] = {
+    {"label", "string", false, "names the program in every register and dispatch message; cut to 63 bytes"},
     {"wgsl", "string", true, "the program's one WGSL module"},
     {"bindings", "array<SlotSpec>", true, "textures each dispatch supplies, in order"},
     {"transients", "array<TransientSpec>", true, "pooled intermediates"},

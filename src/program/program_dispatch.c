@@ -19,8 +19,9 @@ static kiln_dispatch_class drop(kiln_programs *p, kiln_dispatch_class cls, uint3
     va_start(args, fmt);
     kiln_utf8_vformat(detail, sizeof detail, fmt, args);
     va_end(args);
-    kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped dispatch of program %u (%s): %s", program_id,
-                 kiln_dispatch_class_name(cls), detail);
+    char name[PROGRAM_NAME_MAX];
+    kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped dispatch of %s (%s): %s",
+                 programs_name(p, program_id, name, sizeof name), kiln_dispatch_class_name(cls), detail);
     return cls;
 }
 
@@ -190,8 +191,9 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
 
     const kiln_texture_info *ref = info[prog->output_binding];
     if (!enqueue(&p->queue, program_id, ref, texture_ids, texture_count, uniforms, uniforms_size)) {
-        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "dropped dispatch of program %u: out of memory queueing it",
-                     program_id);
+        char name[PROGRAM_NAME_MAX];
+        kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "dropped dispatch of %s: out of memory queueing it",
+                     program_name(prog, name, sizeof name));
         return KILN_DISPATCH_CLASS_COUNT;
     }
     p->queue.graph_passes += prog->graph_passes;

@@ -115,6 +115,7 @@ static bool upload_uniforms(kiln_programs *p, size_t *base, kiln_error *err) {
     uint64_t need = (uint64_t)total * (PROGRAM_UNIFORM_INTACT_CALLS + 2);
     if (need > p->uniforms_size) {
         if (p->uniforms.id && !retire_uniforms(p, err)) return false;
+        kiln_bind_group_cache_clear(p->uniform_groups); /* their groups bind the retired buffer */
         uint64_t size = p->uniforms_size ? p->uniforms_size : 64 * 1024;
         while (size < need) size *= 2;
         p->uniforms = kiln_resources_create_buffer(
@@ -272,10 +273,11 @@ static void drop_pieces(record_state *s, uint32_t from) {
 
 static bool step_failed(kiln_programs *p, const program_step *step, const kiln_error *why, kiln_error *err) {
     const program_pass *pass = &step->prog->passes[step->pass];
-    kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "program %u: pass %u (%s): %s", step->prog->id, step->pass,
-                 pass->entry, why->message);
-    return kiln_error_set(err, why->code, "program %u: pass %u (%s): %s", step->prog->id, step->pass, pass->entry,
-                          why->message);
+    char name[PROGRAM_NAME_MAX];
+    program_name(step->prog, name, sizeof name);
+    kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "%s: pass %u (%s): %s", name, step->pass, pass->entry,
+                 why->message);
+    return kiln_error_set(err, why->code, "%s: pass %u (%s): %s", name, step->pass, pass->entry, why->message);
 }
 
 /* Executes one dispatch's steps, segment by segment. A failure stops its remaining passes and is
@@ -289,9 +291,10 @@ static bool dispatch_textures_ready(kiln_programs *p, const program_span *span, 
     const program_dispatch *d = &p->queue.items[first->dispatch];
     for (uint32_t b = 0; b < first->prog->binding_count; b++) {
         kiln_error why = {0};
+        char name[PROGRAM_NAME_MAX];
         if (!kiln_texture_registry_view_handle(p->textures, p->queue.ids[d->ids_at + b], &why).id)
-            return kiln_error_set(err, why.code, "program %u: binding %u: %s; the dispatch records nothing",
-                                  d->program_id, b, why.message);
+            return kiln_error_set(err, why.code, "%s: binding %u: %s; the dispatch records nothing",
+                                  program_name(first->prog, name, sizeof name), b, why.message);
     }
     return true;
 }
@@ -324,6 +327,7 @@ static bool execute_dispatch(record_state *s, const program_span *span, kiln_err
         p->failed_step = PROGRAM_NONE;
         p->next_step = k;
         if (!kiln_frame_graph_execute_range(p->graph, s->enc, k, count, &e)) {
+            program_close_pass_scope(p, NULL); /* a render pass that could not begin left it open */
             drop_pieces(s, first_piece);
             /* A record function's own failure names its step; a render pass the graph could not
              * begin is the first of the range not yet recorded, and only the graph knows why. */
@@ -406,8 +410,14 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;
+    program_scope_open(p);
     bool ok = upload_uniforms(p, &uniform_at, err) && program_graph_declare(p, uniform_at, err) &&
               compile_graph(p, err);
+    kiln_error setup = {0};
+    if (!program_scope_close_setup(p, &setup) && ok) {
+        if (err) *err = setup;
+        ok = false;
+    }
     record_state s = {.p = p, .enc = enc};
     kiln_error first = {0};
     bool dispatch_failed = false;

@@ -100,7 +100,9 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
         kiln_fg_resource out = output_resource(p, prog, pass, ids, &e);
         if (!out.index) {
             span->failed = true;
-            kiln_error_set(&span->error, e.code, "program %u: pass %u (%s): %s", prog->id, i, pass->entry, e.message);
+            char name[PROGRAM_NAME_MAX];
+            kiln_error_set(&span->error, e.code, "%s: pass %u (%s): %s", program_name(prog, name, sizeof name), i,
+                           pass->entry, e.message);
             return;
         }
         for (uint32_t it = 0; it < pass->iterations; it++) {
@@ -202,18 +204,24 @@ static bool input_group(kiln_programs *p, kiln_fg_context *ctx, program *prog, p
     return pass->input_group.id != 0;
 }
 
-/* The pass's uniform bind group, rebuilt when the uniform buffer was regrown. */
+/* The pass's uniform bind group: the ring at its bound size under its layout, shared by every
+ * pass of that layout (the layout fixes the size). */
 static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err) {
-    if (pass->group0.id && pass->group0_buffer.id == p->uniforms.id) return true;
-    if (pass->group0.id) kiln_resources_destroy_bind_group(p->res, pass->group0, NULL);
     kiln_binding_resource entry = {.binding = 0, .buffer = p->uniforms, .size = pass->uniform_bind_size};
-    pass->group0 = kiln_resources_create_bind_group(p->res, "program uniforms", pass->group0_layout, &entry, 1, err);
-    pass->group0_buffer = pass->group0.id ? p->uniforms : (kiln_buffer){0};
+    pass->group0 = kiln_bind_group_cache_get(p->uniform_groups, "program uniforms", pass->group0_layout, &entry, 1, err);
     return pass->group0.id != 0;
 }
 
-/* One iteration: the first finds the pass's bind groups, every one draws the fullscreen triangle
- * with its own uniform slot. A failure is kept, named by the step, for the executor's message. */
+/* Keeps a step's failure, named by the step, for the executor's message; the pass's error scope
+ * closes with it (the step's own failure is the one reported). */
+static void step_failed(kiln_programs *p, uint32_t k, const kiln_error *why) {
+    p->failed_step = k;
+    p->step_error = *why;
+    program_close_pass_scope(p, NULL);
+}
+
+/* One iteration: the first opens the pass's error scope and finds its bind groups, every one
+ * draws the fullscreen triangle with its own uniform slot, and the last closes the scope. */
 static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_programs *p = user;
     p->next_step = ctx->pass + 1;
@@ -224,11 +232,12 @@ static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_error *err = &ctx->error;
     if (step->iteration == 0) {
         pass->record_start_ns = now_ns();
+        program_scope_open(p);
+        p->scope_step = ctx->pass;
         pass->input_group = (kiln_bind_group){0};
         if (!uniform_group(p, pass, err) ||
             (pass->spec.input_count && !input_group(p, ctx, prog, pass, p->queue.ids + d->ids_at, err))) {
-            p->failed_step = ctx->pass;
-            p->step_error = *err;
+            step_failed(p, ctx->pass, err);
             return;
         }
     }
@@ -241,9 +250,15 @@ static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_render_pass_set_viewport(rp, 0, 0, (float)w, (float)h);
     kiln_render_pass_draw(rp, 3, 1, 0, 0);
     if (rp->failed) {
-        p->failed_step = ctx->pass;
-        p->step_error = rp->error;
+        *err = rp->error;
+        step_failed(p, ctx->pass, err);
         return;
     }
-    if (step->iteration + 1 == pass->iterations) pass->cpu_record_ns = now_ns() - pass->record_start_ns;
+    if (step->iteration + 1 < pass->iterations) return;
+    if (!program_close_pass_scope(p, err)) {
+        p->failed_step = ctx->pass;
+        p->step_error = *err;
+        return;
+    }
+    pass->cpu_record_ns = now_ns() - pass->record_start_ns;
 }

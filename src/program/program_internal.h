@@ -7,7 +7,8 @@
  *   program_dispatch.c   the drop checks and the queue
  *   program_replace.c    device replacement: every program rebuilt on a new device under its id
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
- *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing */
+ *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing
+ *   program_scopes.c     error scopes around setup and each pass, and the messages naming them */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
 
@@ -17,6 +18,8 @@
 #include <kiln/shader/wgsl_reflect.h>
 
 #define PROGRAM_NONE UINT32_MAX
+/* Uniform bind groups the runtime keeps: one per distinct group 0 layout in use. */
+#define PROGRAM_UNIFORM_GROUPS 64
 /* Bind groups of one pass's inputs kept at once (one per distinct set of views it was dispatched
  * with); the least recently used one is released when a new set needs room. */
 #define PROGRAM_BIND_CACHE 16
@@ -62,8 +65,7 @@ typedef struct program_pass {
     kiln_bind_group_layout group0_layout, group1_layout;
     kiln_pipeline_layout layout;
     kiln_render_pipeline pipeline;
-    kiln_bind_group group0;   /* the uniform buffer at `group0_buffer` */
-    kiln_buffer group0_buffer;
+    kiln_bind_group group0;   /* the dispatch being recorded: its first iteration finds it */
     kiln_bind_group_cache *input_groups; /* group 1 by the views it binds; NULL without inputs */
     kiln_bind_group input_group; /* the dispatch being recorded: its first iteration finds it */
     /* Timings. */
@@ -80,6 +82,7 @@ typedef struct program_pass {
 
 typedef struct program {
     uint32_t id;
+    char label[KILN_PROGRAM_LABEL_MAX]; /* "" when it has none */
     kiln_shader module;
     uint32_t binding_count, transient_count, pass_count;
     kiln_slot_spec *bindings;
@@ -174,6 +177,12 @@ struct kiln_programs {
     kiln_texture_registry *textures;
     kiln_shader_library *library;           /* built-ins only: owns `fullscreen` */
     kiln_shader fullscreen;                 /* vs_fullscreen of the built-in fullscreen.wgsl */
+    /* Bind group layouts, pipeline layouts and pipelines, shared by every pass of every program
+     * whose descriptors are identical; each pass holds one reference to each of its own. */
+    kiln_object_cache *objects;
+    /* Group 0 of every pass: the uniform ring at a pass's bound size, under its (shared) layout,
+     * so passes of one layout bind one group; emptied when the ring is regrown. */
+    kiln_bind_group_cache *uniform_groups;
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
@@ -214,12 +223,18 @@ struct kiln_programs {
     uint32_t failed_step;
     kiln_error step_error;
     uint32_t next_step;                     /* the graph pass after the last one that began recording */
+    uint32_t scope_step;                    /* the first step of the pass whose error scope is open (PROGRAM_NONE: none) */
     kiln_log log;
     program_gpu_timing *gpu_timing;         /* NULL when the device has no timestamp queries */
 };
 
 /* programs.c */
 program *programs_lookup(const kiln_programs *p, uint32_t id);
+/* How messages name a program: `program 3 "blur"`, or `program 3` without a label. */
+const char *program_name(const program *prog, char *buf, size_t size);
+/* The same for an id that may be unknown: the label when the id is a live program. */
+const char *programs_name(const kiln_programs *p, uint32_t id, char *buf, size_t size);
+#define PROGRAM_NAME_MAX (KILN_PROGRAM_LABEL_MAX + 24)
 /* Releases a program's GPU objects and memory; NULL is fine. */
 void program_free(kiln_programs *p, program *prog);
 /* The extent resolved against the reference size, and its divisor (1 for Full). */
@@ -245,6 +260,17 @@ void program_queue_free(program_queue *q);
 bool program_graph_declare(kiln_programs *p, size_t uniform_at, kiln_error *err);
 /* Distinct pooled textures a declared dispatch's transients use; call after compile. */
 uint32_t program_graph_dispatch_textures(const kiln_programs *p, const program *prog);
+
+/* program_scopes.c: validation, internal and out-of-memory scopes around the record call's setup
+ * and each pass. Every open is matched by one close. */
+void program_scope_open(kiln_programs *p);
+/* False, with err naming the phase, the error class and the queued programs, when the scope
+ * caught an error (logged). */
+bool program_scope_close_setup(kiln_programs *p, kiln_error *err);
+/* Closes the open pass scope (p->scope_step; none open is fine). False, with err (may be NULL)
+ * naming the class, the iteration, the supplied bindings and the pass's resolved slots (the
+ * executor prefixes program and pass), when the scope caught an error. */
+bool program_close_pass_scope(kiln_programs *p, kiln_error *err);
 
 /* program_executor.c */
 void program_executor_free(kiln_programs *p);

@@ -44,6 +44,7 @@ static void *copy_array(const void *src, size_t count, size_t size) {
 }
 
 static bool copy_desc(program *prog, const kiln_program_desc *desc) {
+    kiln_utf8_copy(prog->label, sizeof prog->label, desc->label);
     prog->binding_count = desc->binding_count;
     prog->transient_count = desc->transient_count;
     prog->pass_count = desc->pass_count;
@@ -189,16 +190,15 @@ static kiln_blend_mode blend_mode(kiln_program_blend blend) {
     }
 }
 
-static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_wgsl_module *module,
-                       kiln_program_error *err) {
+static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program_error *err) {
     program_pass *pass = &prog->passes[i];
     kiln_error e = {0};
-    uint32_t block = 0;
-    const kiln_wgsl_entry *entry = kiln_wgsl_find_entry(module, pass->entry);
-    if (!kiln_wgsl_uniform_block_size(module, entry, 0, 0, &block, NULL)) block = 0;
+    /* The minimum binding size is the bound size (the block rounded up to 16 bytes, at least 16),
+     * not the block itself: it is what every dispatch binds, valid for the shader, and it makes
+     * passes whose blocks round alike share one layout. */
     kiln_layout_entry group0 = {.binding = 0, .visibility = VISIBLE_BOTH, .kind = KILN_BINDING_UNIFORM_BUFFER,
-                                .dynamic_offset = true, .min_binding_size = block};
-    pass->group0_layout = kiln_resources_create_bind_group_layout(p->res, "program uniforms", &group0, 1, &e);
+                                .dynamic_offset = true, .min_binding_size = pass->uniform_bind_size};
+    pass->group0_layout = kiln_object_cache_bind_group_layout(p->objects, "program uniforms", &group0, 1, &e);
     if (!pass->group0_layout.id)
         return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
 
@@ -209,7 +209,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
         uint32_t count = 0;
         for (uint32_t n = 0; n < pass->spec.input_count; n++)
             if (!input_layout(prog, pass, n, entries, &count, err)) return false;
-        pass->group1_layout = kiln_resources_create_bind_group_layout(p->res, "program inputs", entries, count, &e);
+        pass->group1_layout = kiln_object_cache_bind_group_layout(p->objects, "program inputs", entries, count, &e);
         if (!pass->group1_layout.id)
             return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
         layouts[layout_count++] = pass->group1_layout;
@@ -217,7 +217,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
         if (!pass->input_groups)
             return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
     }
-    pass->layout = kiln_resources_create_pipeline_layout(p->res, "program pass", layouts, layout_count, &e);
+    pass->layout = kiln_object_cache_pipeline_layout(p->objects, "program pass", layouts, layout_count, &e);
     if (!pass->layout.id) return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
 
     kiln_texture_format format = program_slot_format(prog, pass->output);
@@ -236,7 +236,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, const kiln_w
         .targets = {{.format = kiln_texture_format_wgpu(format), .blend = blend_mode(pass->spec.blend)}},
         .sample_count = four ? 4 : 1,
     };
-    pass->pipeline = kiln_resources_create_render_pipeline(p->res, &d, &e);
+    pass->pipeline = kiln_object_cache_render_pipeline(p->objects, &d, &e);
     if (!pass->pipeline.id)
         return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
     return true;
@@ -263,7 +263,7 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
         return NULL;
     }
     for (uint32_t i = 0; i < prog->pass_count; i++)
-        if (!build_pass(p, prog, i, module, err)) {
+        if (!build_pass(p, prog, i, err)) {
             program_free(p, prog);
             return NULL;
         }
@@ -319,6 +319,15 @@ program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t
     return prog;
 }
 
+/* A refusal of a labelled program names it first: `program "blur": pass 2 (fs_blur): ...`. */
+static void name_label(const kiln_program_desc *desc, kiln_program_error *err) {
+    if (!desc || !desc->label || !desc->label[0]) return;
+    char label[KILN_PROGRAM_LABEL_MAX], message[sizeof err->message];
+    kiln_utf8_copy(label, sizeof label, desc->label);
+    kiln_utf8_format(message, sizeof message, "program \"%s\": %s", label, err->message);
+    memcpy(err->message, message, sizeof message);
+}
+
 uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc, kiln_program_error *err) {
     kiln_program_error local;
     if (!err) err = &local;
@@ -333,6 +342,7 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
     if (wgsl_bytes > KILN_WGSL_MAX_FILE_BYTES) {
         fail(err, KILN_PROGRAM_INVALID_WGSL, "the WGSL source is over the %zu-byte limit for a WGSL source",
              (size_t)KILN_WGSL_MAX_FILE_BYTES);
+        name_label(desc, err);
         return 0;
     }
     if (!reserve_id(p)) {
@@ -341,7 +351,10 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
     }
 
     program *prog = program_compile(p, desc, wgsl_bytes, err);
-    if (!prog) return 0;
+    if (!prog) {
+        name_label(desc, err);
+        return 0;
+    }
     prog->id = ++p->program_count;
     p->programs[prog->id - 1] = prog;
     return prog->id;

@@ -21,8 +21,8 @@ static bool program_desc_of(const program *prog, kiln_program_desc *desc, kiln_p
         (*passes)[i] = prog->passes[i].spec;
         (*passes)[i].entry_point = prog->passes[i].entry;
     }
-    *desc = (kiln_program_desc){.wgsl = prog->wgsl, .binding_count = prog->binding_count, .bindings = prog->bindings,
-                                .transient_count = prog->transient_count, .transients = prog->transients,
+    *desc = (kiln_program_desc){.label = prog->label, .wgsl = prog->wgsl, .binding_count = prog->binding_count,
+                                .bindings = prog->bindings, .transient_count = prog->transient_count, .transients = prog->transients,
                                 .pass_count = prog->pass_count, .passes = *passes};
     return true;
 }

@@ -2,6 +2,7 @@
  * accessors (log, pool statistics, timings). Register, dispatch and record live in their own
  * files (program_internal.h lists them). */
 #include "program_internal.h"
+#include <kiln/core/utf8.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
     }
     p->gfx = gfx;
     p->res = res;
+    p->scope_step = PROGRAM_NONE;
     p->textures = textures;
     kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
     p->graph = kiln_frame_graph_create(&allocator, err);
@@ -56,7 +58,9 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
     /* The vertex stage is the shader layer's built-in fullscreen.wgsl, the one the renderer's
      * fullscreen passes include; a library over no source resolves built-ins alone. */
     p->library = kiln_shader_library_create(gfx, res, NULL, err);
-    if (!p->library || !create_samplers(p, err) ||
+    p->objects = p->library ? kiln_object_cache_create(res, err) : NULL;
+    p->uniform_groups = p->objects ? kiln_bind_group_cache_create(res, PROGRAM_UNIFORM_GROUPS, err) : NULL;
+    if (!p->uniform_groups || !create_samplers(p, err) ||
         !(p->fullscreen = kiln_shader_library_load(p->library, "fullscreen.wgsl", err)).id) {
         kiln_programs_destroy(p);
         return NULL;
@@ -80,6 +84,8 @@ void kiln_programs_destroy(kiln_programs *p) {
             for (int linear = 0; linear < 2; linear++)
                 if (p->samplers[wrap][mips][linear].id)
                     kiln_resources_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
+    kiln_bind_group_cache_destroy(p->uniform_groups);
+    kiln_object_cache_destroy(p->objects); /* empty by now: every pass released its references */
     kiln_shader_library_destroy(p->library); /* destroys p->fullscreen */
     kiln_log_free(&p->log);
     free(p);
@@ -90,19 +96,34 @@ program *programs_lookup(const kiln_programs *p, uint32_t id) {
     return p->programs[id - 1];
 }
 
-static void release_pass(kiln_resources *res, program_pass *pass) {
+/* The pass's own objects go; the shared ones lose its reference, and go with the last one. */
+const char *program_name(const program *prog, char *buf, size_t size) {
+    if (prog->label[0])
+        kiln_utf8_format(buf, size, "program %u \"%s\"", prog->id, prog->label);
+    else
+        kiln_utf8_format(buf, size, "program %u", prog->id);
+    return buf;
+}
+
+const char *programs_name(const kiln_programs *p, uint32_t id, char *buf, size_t size) {
+    const program *prog = programs_lookup(p, id);
+    if (prog) return program_name(prog, buf, size);
+    kiln_utf8_format(buf, size, "program %u", id);
+    return buf;
+}
+
+static void release_pass(kiln_programs *p, program_pass *pass) {
     kiln_bind_group_cache_destroy(pass->input_groups);
-    if (pass->group0.id) kiln_resources_destroy_bind_group(res, pass->group0, NULL);
-    if (pass->pipeline.id) kiln_resources_destroy_render_pipeline(res, pass->pipeline, NULL);
-    if (pass->layout.id) kiln_resources_destroy_pipeline_layout(res, pass->layout, NULL);
-    if (pass->group1_layout.id) kiln_resources_destroy_bind_group_layout(res, pass->group1_layout, NULL);
-    if (pass->group0_layout.id) kiln_resources_destroy_bind_group_layout(res, pass->group0_layout, NULL);
+    kiln_object_cache_release_render_pipeline(p->objects, pass->pipeline);
+    kiln_object_cache_release_pipeline_layout(p->objects, pass->layout);
+    kiln_object_cache_release_bind_group_layout(p->objects, pass->group1_layout);
+    kiln_object_cache_release_bind_group_layout(p->objects, pass->group0_layout);
 }
 
 void program_free(kiln_programs *p, program *prog) {
     if (!prog) return;
     if (prog->passes)
-        for (uint32_t i = 0; i < prog->pass_count; i++) release_pass(p->res, &prog->passes[i]);
+        for (uint32_t i = 0; i < prog->pass_count; i++) release_pass(p, &prog->passes[i]);
     if (prog->module.id) kiln_resources_destroy_shader(p->res, prog->module, NULL);
     free(prog->wgsl);
     free(prog->bindings);
@@ -125,6 +146,9 @@ bool kiln_programs_destroy_program(kiln_programs *p, uint32_t program_id) {
     }
     program_free(p, prog);
     p->programs[program_id - 1] = NULL;
+    /* Uniform groups are remade at the next dispatch of each layout; dropping them here means a
+     * group of a layout no program holds any more does not outlive it. */
+    kiln_bind_group_cache_clear(p->uniform_groups);
     return true;
 }
 

@@ -26,6 +26,21 @@ static inline bool program_fixture_open(program_fixture *f) {
     return f->programs != NULL;
 }
 
+/* The same over resources whose pools all grow (kiln_resources_create's default, capacity 0), as
+ * an application's are, where the plain fixture bounds buffers, textures, views and bind groups
+ * at 256 to catch leaks early. */
+static inline bool program_fixture_open_growing(program_fixture *f) {
+    *f = (program_fixture){0};
+    if (!fixture_open(&f->gfx)) return false;
+    kiln_error err = {0};
+    kiln_resources_destroy(f->gfx.res);
+    f->gfx.res = kiln_resources_create(f->gfx.gfx, 0, &err);
+    f->reg = f->gfx.res ? kiln_texture_registry_create(f->gfx.res, &err) : NULL;
+    if (f->reg) f->programs = kiln_programs_create(f->gfx.gfx, f->gfx.res, f->reg, &err);
+    if (!f->programs) fprintf(stderr, "program fixture: %s\n", err.message);
+    return f->programs != NULL;
+}
+
 /* Returns the number of uncaptured Dawn errors seen over the fixture's life. */
 static inline uint64_t program_fixture_close(program_fixture *f) {
     kiln_programs_destroy(f->programs);

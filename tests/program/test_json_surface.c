@@ -1025,6 +1025,36 @@ TEST(timings_have_one_row_per_pass) {
     ENV_CLOSE_CLEAN(e);
 }
 
+/* A register message's "label" names the program in a register refusal and in a dispatch drop. */
+TEST(the_label_names_the_program_in_register_and_dispatch_replies) {
+    surface_env e;
+    ENV_OPEN(e);
+    char message[8192], labelled[8300];
+    snprintf(message, sizeof message, E2E_REGISTER_HEAD, E2E_WGSL);
+    const char *head = "{\"kind\": \"program.register\", ";
+    CHECK(strncmp(message, head, strlen(head)) == 0);
+    snprintf(labelled, sizeof labelled, "%s\"label\": \"blur\", %s", head, message + strlen(head));
+    char *entry = strstr(labelled, "\"fs_red\"");
+    CHECK(entry != NULL);
+    memcpy(entry + 1, "fs_rod", 6); /* no such entry point */
+    json_t *reply = send(e.rt, labelled);
+    CHECK_STR_CONTAINS(err_class(reply), "missing_entry_point");
+    CHECK_STR_CONTAINS(err_text(reply), "program \"blur\": pass 0: entry point 'fs_rod'");
+    json_decref(reply);
+    memcpy(entry + 1, "fs_red", 6);
+    json_int_t id = send_ok(e.rt, labelled, "program_id");
+    CHECK(id);
+    snprintf(message, sizeof message, "{\"kind\": \"program.dispatch\", \"program_id\": %lld, \"bindings\": [1], "
+             "\"geometries\": [], \"draw_sets\": [], \"uniforms\": []}", (long long)id);
+    reply = send(e.rt, message);
+    CHECK_STR_CONTAINS(err_class(reply), "binding_count");
+    char want[96];
+    snprintf(want, sizeof want, "dropped dispatch of program %lld \"blur\" (binding_count): ", (long long)id);
+    CHECK_STR_CONTAINS(err_text(reply), want);
+    json_decref(reply);
+    ENV_CLOSE_CLEAN(e);
+}
+
 TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
           T(every_pass_stage_input_output_blend_and_repeat_form_decodes),
           T(every_texture_format_usage_and_sampling_form_decodes), T(spec_example_register_message_decodes),
@@ -1039,4 +1069,4 @@ TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
           T(a_dispatch_sees_its_input_as_it_was_when_the_dispatch_arrived), T(a_failed_dispatch_fails_only_the_reads_of_what_it_writes), T(runtime_refusals_reply_their_class_and_error), T(error_text_cut_mid_character_still_replies_its_class),
           T(dropped_dispatch_replies_its_class_and_the_logged_warning),
           T(dispatch_naming_geometries_drops_with_geometry_count), T(update_then_read_returns_the_exact_float_pixels),
-          T(timings_have_one_row_per_pass))
+          T(timings_have_one_row_per_pass), T(the_label_names_the_program_in_register_and_dispatch_replies))

@@ -191,6 +191,45 @@ TEST(items_are_aligned_for_any_type) {
     kiln_pool_free(&pool);
 }
 
+/* A growing pool adds a block of its initial capacity when full, up to its maximum; items
+ * allocated before keep their address and their id, and a stale id stays stale. */
+TEST(growing_pool_grows_by_blocks_and_items_do_not_move) {
+    kiln_pool pool;
+    CHECK(kiln_pool_init_growing(&pool, 2, 5, sizeof(item)));
+    item *first;
+    uint32_t a = kiln_pool_alloc(&pool, (void **)&first);
+    first->value = 7;
+    uint32_t b = kiln_pool_alloc(&pool, NULL);
+    CHECK(kiln_pool_release(&pool, b));
+    uint32_t c = kiln_pool_alloc(&pool, NULL); /* b's slot again, a new generation */
+    CHECK_EQ_INT(pool.capacity, 2);
+    uint32_t d = kiln_pool_alloc(&pool, NULL); /* full: grows to 4 */
+    CHECK(d != 0);
+    CHECK_EQ_INT(pool.capacity, 4);
+    CHECK_EQ_INT(kiln_pool_id_index(d), 2);
+    CHECK(kiln_pool_get(&pool, a) == first);
+    CHECK_EQ_INT(((item *)kiln_pool_get(&pool, a))->value, 7);
+    CHECK(kiln_pool_get(&pool, b) == NULL);
+    CHECK(kiln_pool_get(&pool, c) != NULL);
+    CHECK(kiln_pool_alloc(&pool, NULL) != 0);
+    CHECK(kiln_pool_alloc(&pool, NULL) != 0); /* the last block is cut to the maximum: 5 */
+    CHECK_EQ_INT(pool.capacity, 5);
+    CHECK(kiln_pool_alloc(&pool, NULL) == 0);
+    CHECK_EQ_INT(kiln_pool_live(&pool), 5);
+    uint32_t cursor = 0, n = 0;
+    while (kiln_pool_next(&pool, &cursor)) n++;
+    CHECK_EQ_INT(n, 5);
+    kiln_pool_free(&pool);
+}
+
+TEST(growing_pool_rejects_a_maximum_below_its_capacity) {
+    kiln_pool pool;
+    CHECK(!kiln_pool_init_growing(&pool, 4, 3, sizeof(item)));
+    CHECK(!kiln_pool_init_growing(&pool, 4, KILN_POOL_MAX_CAPACITY + 1, sizeof(item)));
+    CHECK(kiln_pool_alloc(&pool, NULL) == 0);
+    kiln_pool_free(&pool);
+}
+
 KILN_HANDLE(test_texture)
 
 TEST(typed_handle_zero_value_is_the_null_handle) {
@@ -210,4 +249,5 @@ TEST_MAIN(T(alloc_returns_nonzero_ids_and_zeroed_items), T(get_returns_the_alloc
           T(full_pool_returns_zero), T(zero_garbage_and_out_of_range_ids_are_rejected),
           T(iteration_visits_each_live_id_once), T(releasing_during_iteration_is_allowed),
           T(init_rejects_bad_capacity_and_item_size), T(largest_capacity_uses_every_index_bit),
-          T(items_are_aligned_for_any_type), T(typed_handle_zero_value_is_the_null_handle))
+          T(items_are_aligned_for_any_type), T(typed_handle_zero_value_is_the_null_handle),
+          T(growing_pool_grows_by_blocks_and_items_do_not_move), T(growing_pool_rejects_a_maximum_below_its_capacity))

@@ -381,7 +381,9 @@ kiln_bind_group kiln_resources_create_bind_group(kiln_resources *res, const char
  * handles with their generations, offsets and sizes), for a caller that binds the same few sets
  * over and over (a pass's inputs, the renderer's pooled HDR view). A hit returns the group made
  * before and allocates and creates nothing; a miss creates one. It holds at most `capacity`
- * groups: a miss in a full cache destroys the least recently returned group to make room.
+ * groups: a miss in a full cache destroys the least recently returned group to make room. Its
+ * slots are allocated as misses need them, doubling up to `capacity`, so a cache that sees one
+ * set costs one slot; a miss allocates only while fewer than `capacity` slots exist.
  * A destroyed handle whose slot was reused has a new generation, so it misses; the group made
  * for the old one is released when it is evicted, at _clear or at _destroy. At most
  * KILN_BIND_GROUP_CACHE_MAX_ENTRIES entries per group. */
@@ -494,6 +496,48 @@ kiln_render_pipeline kiln_resources_create_render_pipeline(kiln_resources *res, 
 /* Builds a compute pipeline and adopts it; id 0 with err filled on failure. */
 kiln_compute_pipeline kiln_resources_create_compute_pipeline(kiln_resources *res, const kiln_compute_pipeline_desc *desc,
                                                        kiln_error *err);
+
+/* The object cache: bind group layouts, pipeline layouts and render pipelines shared by the full
+ * content of their descriptors, each held once with a reference count, for a caller that makes
+ * many identical ones (a program of thousands of passes, many programs with the same shapes).
+ * Every get returns the held object for an identical descriptor with one more reference, or
+ * creates it; every release drops one, and the object is destroyed when the last one goes.
+ * Labels are not part of the key (the first creator's label names the object), and handles in
+ * a descriptor count by id: a layout made by the cache is one id for one content, so pipeline
+ * layouts over cached group layouts share too. A shader replaced behind its handle
+ * (kiln_resources_replace_shader) is not seen: pipelines of a module that hot reloads do not
+ * belong here. */
+typedef struct kiln_object_cache kiln_object_cache;
+
+/* Objects an object cache holds now, per kind. */
+typedef struct kiln_object_cache_stats {
+    uint32_t bind_group_layouts;      /* distinct bind group layouts held */
+    uint32_t pipeline_layouts;        /* distinct pipeline layouts held */
+    uint32_t render_pipelines;        /* distinct render pipelines held */
+} kiln_object_cache_stats;
+
+/* An empty cache creating in res (which must outlive it); NULL with err filled on failure. */
+kiln_object_cache *kiln_object_cache_create(kiln_resources *res, kiln_error *err);
+/* Destroys what the cache still holds (whatever its references), then the cache; NULL is ignored. */
+void kiln_object_cache_destroy(kiln_object_cache *cache);
+/* The layout of these entries, shared; id 0 with err filled when it cannot be created. */
+kiln_bind_group_layout kiln_object_cache_bind_group_layout(kiln_object_cache *cache, const char *label,
+                                                           const kiln_layout_entry *entries, uint32_t count,
+                                                           kiln_error *err);
+/* The pipeline layout of these group layouts, shared; id 0 with err filled on failure. */
+kiln_pipeline_layout kiln_object_cache_pipeline_layout(kiln_object_cache *cache, const char *label,
+                                                       const kiln_bind_group_layout *layouts, uint32_t count,
+                                                       kiln_error *err);
+/* The render pipeline of this descriptor, shared; id 0 with err filled (as
+ * kiln_resources_create_render_pipeline fills it) on failure. */
+kiln_render_pipeline kiln_object_cache_render_pipeline(kiln_object_cache *cache, const kiln_render_pipeline_desc *desc,
+                                                       kiln_error *err);
+/* Drop one reference each; an id the cache does not hold, or id 0, is ignored. */
+void kiln_object_cache_release_bind_group_layout(kiln_object_cache *cache, kiln_bind_group_layout layout);
+void kiln_object_cache_release_pipeline_layout(kiln_object_cache *cache, kiln_pipeline_layout layout);
+void kiln_object_cache_release_render_pipeline(kiln_object_cache *cache, kiln_render_pipeline pipeline);
+/* What it holds now. */
+kiln_object_cache_stats kiln_object_cache_counts(const kiln_object_cache *cache);
 
 /* ---------------------------------------------------------------------------------------------
  * Commands: encoder, render and compute passes, copies, readback

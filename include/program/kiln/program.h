@@ -148,9 +148,15 @@ typedef struct kiln_pass_spec {
     uint32_t repeat_uniform_stride;         /* bytes the uniform window moves on per repetition */
 } kiln_pass_spec;
 
+/* Bytes of a program's label kept, NUL included. */
+#define KILN_PROGRAM_LABEL_MAX 64
+
 /* A program to register: one WGSL module and the pass graph that runs it. Copied at register;
  * nothing it points at is kept. */
 typedef struct kiln_program_desc {
+    const char *label;                      /* optional: names the program in every register and dispatch
+                                             * message (`program "blur": ...`); NULL or "" for none; cut
+                                             * to KILN_PROGRAM_LABEL_MAX - 1 bytes */
     const char *wgsl;                       /* the module's source, NUL-terminated */
     uint32_t binding_count;                 /* entries of bindings */
     const kiln_slot_spec *bindings;         /* the slots a dispatch binds, by texture id, in order */
