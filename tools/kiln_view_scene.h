@@ -1,0 +1,47 @@
+/* What kiln-view draws: a glTF model imported into the renderer the way kiln-render imports it
+ * (the same framing, the same default sun), or the built-in demo, with an optional environment
+ * map; and how each is reloaded while the viewer runs.
+ *
+ * Reloads never leave the viewer without a scene: the new model (or map) is loaded and imported
+ * next to the old one, and only once that succeeded are the old one's meshes, materials and
+ * textures removed from the renderer's registries (a removed mesh slot is reused by the next
+ * add, so reloading again and again does not grow the registry). A failure keeps the old scene
+ * and says why. */
+#ifndef KILN_VIEW_SCENE_H
+#define KILN_VIEW_SCENE_H
+
+#include <kiln/import.h>
+#include <kiln/render.h>
+
+#include "demo_scene.h"
+
+/* kiln-render's default sun for a model without lights: white, 3 lux, along (-0.5, -1, -0.4). */
+#define VIEW_SCENE_SUN_LUX 3.0f
+
+typedef struct view_scene {
+    const char *model_path;          /* NULL: the demo */
+    kiln_gltf *doc;                  /* the model's document, kept for its cameras and re-posing */
+    kiln_imported_scene model;       /* what the import made */
+    kiln_light *lights;              /* the default sun then the model's lights; NULL: the model's own */
+    demo_scene demo;                 /* the demo, when model_path is NULL */
+    kiln_render_scene scene;         /* what the frame draws; its camera is the viewer's to set */
+    kiln_mesh_bounds bounds;         /* world space: what framing and the near plane follow */
+    kiln_camera *file_cameras;       /* the file's perspective cameras placed by the scene */
+    uint32_t file_camera_count;      /* entries of file_cameras */
+    uint32_t environment;            /* the map's id in the renderer's texture registry; 0: the sky */
+    float aspect;                    /* width / height the framing was made for */
+} view_scene;
+
+/* Loads and imports `path` (a model) or, with path NULL, builds the demo, framed for `aspect`.
+ * `vs` is overwritten. */
+bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err);
+/* Loads the model file again and swaps it in, the camera left to the caller; on failure the
+ * previous model stays, whole. */
+bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err);
+/* Loads an equirectangular .hdr and makes it the environment (the one it replaces removed); on
+ * failure the current environment stays. */
+bool view_scene_set_environment(view_scene *vs, kiln_renderer *r, const char *hdr_path, kiln_error *err);
+/* Releases what the scene owns and removes nothing from the renderer (destroy the renderer after). */
+void view_scene_close(view_scene *vs);
+
+#endif
