@@ -17,7 +17,7 @@ DAWN_INTEGRITY="sha512-UEP7UZdEhx9otvkZczjsszL8ZVlrODANQvgl+C88/bNVmxDoFi7w1fWzG
 MESA_MIN_MAJOR=25
 
 APT_PACKAGES="cmake ninja-build gcc make pkg-config openssl libvulkan1 mesa-vulkan-drivers \
-libstb-dev libmeshoptimizer-dev libjansson-dev libglfw3-dev xvfb xauth doxygen clang libclang-rt-dev"
+libstb-dev libmeshoptimizer-dev libjansson-dev libglfw3-dev libimgui-dev xvfb xauth doxygen clang libclang-rt-dev"
 
 say()  { printf 'bootstrap: %s\n' "$*"; }
 fail() { printf 'bootstrap: error: %s\n' "$*" >&2; exit 1; }

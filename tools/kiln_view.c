@@ -26,6 +26,7 @@
 #include "kiln_view_options.h"
 #include "kiln_view_scene.h"
 #include "kiln_view_script.h"
+#include "kiln_view_ui.h"
 #include "kiln_view_watch.h"
 #include "vulkan_driver_pin.h"
 
@@ -52,6 +53,7 @@ typedef struct viewer {
     view_camera camera;
     view_watch watch;
     view_script script;
+    view_ui *ui;
     bool has_script;
     bool minimised;            /* iconified: nothing is rendered until restored */
     bool failed;               /* a fatal error was reported; the loop ends */
@@ -70,19 +72,21 @@ static float window_aspect(const viewer *v) {
 }
 
 /* Every record Dawn, gfx, the renderer and the shader library logged since the last frame: to
- * stderr at warning and above, and the shader library's reload notes, which say a save took. */
+ * stderr at warning and above (and the shader library's reload notes, which say a save took),
+ * and into the UI's log. */
 static void drain_diagnostics(viewer *v) {
     kiln_log_record rec;
     while (kiln_log_take(&v->gfx->diagnostics, &rec)) {
         bool reload_note = rec.level == KILN_LOG_INFO && !strncmp(rec.message, "reloaded ", 9);
         if (rec.level >= KILN_LOG_WARN || reload_note) fprintf(stderr, "kiln-view: [%s] %s\n", rec.category, rec.message);
+        view_ui_log(v->ui, rec.level, rec.category, rec.message);
     }
 }
 
-/* A message of the viewer's own. */
+/* A message of the viewer's own, to stderr and the UI's log. */
 static void say(viewer *v, kiln_log_level level, const char *message) {
-    (void)v, (void)level;
     fprintf(stderr, "kiln-view: %s\n", message);
+    view_ui_log(v->ui, level, "view", message);
 }
 
 static void reframe_bounds(viewer *v) {
@@ -98,6 +102,7 @@ static void handle_key(viewer *v, int key) {
     switch (key) {
     case GLFW_KEY_F: view_camera_frame(&v->camera, window_aspect(v)); break;
     case GLFW_KEY_C: view_camera_next_file_camera(&v->camera, window_aspect(v)); break;
+    case GLFW_KEY_H: view_ui_toggle(v->ui); break;
     case GLFW_KEY_P: v->screenshot_next = true; break;
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(v->window, GLFW_TRUE); break;
     default: break;
@@ -107,7 +112,7 @@ static void handle_key(viewer *v, int key) {
 static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods) {
     viewer *v = glfwGetWindowUserPointer(window);
     (void)scancode, (void)mods;
-    if (action == GLFW_PRESS) handle_key(v, key);
+    if (action == GLFW_PRESS && !view_ui_wants_keyboard(v->ui)) handle_key(v, key);
 }
 
 static void on_mouse_button(GLFWwindow *window, int button, int action, int mods) {
@@ -115,7 +120,9 @@ static void on_mouse_button(GLFWwindow *window, int button, int action, int mods
     (void)mods;
     if (button > GLFW_MOUSE_BUTTON_MIDDLE) return;
     static const int index[] = {[GLFW_MOUSE_BUTTON_LEFT] = 0, [GLFW_MOUSE_BUTTON_RIGHT] = 2, [GLFW_MOUSE_BUTTON_MIDDLE] = 1};
-    bool pressed = action == GLFW_PRESS;
+    /* A press on a panel is the UI's; a release always ends a drag. */
+    bool pressed = action == GLFW_PRESS && !view_ui_wants_mouse(v->ui);
+    if (action == GLFW_PRESS && !pressed) return;
     v->buttons[index[button]] = pressed;
     if (index[button] == 2) view_camera_set_flying(&v->camera, pressed);
     glfwGetCursorPos(window, &v->cursor_x, &v->cursor_y);
@@ -136,7 +143,7 @@ static void on_cursor(GLFWwindow *window, double x, double y) {
 static void on_scroll(GLFWwindow *window, double x, double y) {
     viewer *v = glfwGetWindowUserPointer(window);
     (void)x;
-    view_camera_scroll(&v->camera, (float)y);
+    if (!view_ui_wants_mouse(v->ui)) view_camera_scroll(&v->camera, (float)y);
 }
 
 static void on_iconify(GLFWwindow *window, int iconified) {
@@ -210,6 +217,16 @@ static void next_screenshot_path(viewer *v, char *out, size_t size) {
     } while (stat(out, &st) == 0);
 }
 
+/* With a screenshot of the UI, where the UI drew, so a test can tell its pixels from the scene's:
+ * "ui rects: x,y,w,h x,y,w,h ...". */
+static void print_ui_rects(viewer *v) {
+    view_ui_rect rects[VIEW_UI_MAX_RECTS];
+    uint32_t n = view_ui_drawn_rects(v->ui, rects, VIEW_UI_MAX_RECTS);
+    fprintf(stderr, "kiln-view: ui rects:");
+    for (uint32_t i = 0; i < n; i++) fprintf(stderr, " %d,%d,%d,%d", rects[i].x, rects[i].y, rects[i].width, rects[i].height);
+    fputc('\n', stderr);
+}
+
 /* The screenshots one frame writes: the script's and the final one without the UI, the
  * script's with it. */
 typedef struct frame_shots {
@@ -219,7 +236,7 @@ typedef struct frame_shots {
 
 /* One frame: acquire, render the scene, the screenshots asked for, present. Returns whether a
  * frame was presented (false for a minimised window, or a failure, which sets v->failed). */
-static bool render_frame(viewer *v, const frame_shots *shots) {
+static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
     int w = 0, h = 0;
     glfwGetFramebufferSize(v->window, &w, &h);
     if (v->minimised) w = h = 0;
@@ -250,7 +267,16 @@ static bool render_frame(viewer *v, const frame_shots *shots) {
     }
     for (int i = 0; i < 2; i++)
         if (shots->scene[i] && !write_screenshot(v, frame.texture, shots->scene[i])) v->failed = true;
+    view_ui_state state = {.renderer = v->renderer, .scene = &v->scene, .camera = &v->camera,
+                           .aspect = (float)frame.width / (float)frame.height, .frame_seconds = seconds};
+    if (!view_ui_draw(v->ui, &state, target, frame.width, frame.height, &err)) {
+        char line[1200];
+        snprintf(line, sizeof line, "ui: %s", err.message);
+        say(v, KILN_LOG_ERROR, line);
+        v->failed = true;
+    }
     if (shots->with_ui && !write_screenshot(v, frame.texture, shots->with_ui)) v->failed = true;
+    if (shots->with_ui) print_ui_rects(v);
     kiln_swapchain_present(&v->swapchain, &frame);
     v->frames++;
     return true;
@@ -299,7 +325,7 @@ static void run(viewer *v) {
         view_camera_fly(&v->camera, held_fly_keys(v->window), (float)(seconds < 0.1 ? seconds : 0.1));
         bool ending = o->screenshot_path && v->frames + 1 >= o->frames && tick >= v->script.last_tick;
         if (ending) shots.scene[1] = o->screenshot_path;
-        bool presented = render_frame(v, &shots);
+        bool presented = render_frame(v, &shots, seconds);
         drain_diagnostics(v);
         if (presented && ending) break;
         if (!presented && !v->failed) {
@@ -359,12 +385,14 @@ static bool open_viewer(viewer *v, kiln_error *err) {
     glfwSetCursorPosCallback(v->window, on_cursor);
     glfwSetScrollCallback(v->window, on_scroll);
     glfwSetWindowIconifyCallback(v->window, on_iconify);
-    return true;
+    /* After the viewer's callbacks: ImGui's GLFW backend chains them. */
+    return (v->ui = view_ui_create(v->window, v->res, v->swapchain.format, !o->hide_ui, err)) != NULL;
 }
 
 /* Tears down in reverse order; the device's validation errors decide the exit status. */
 static bool close_viewer(viewer *v) {
     bool clean = true;
+    view_ui_destroy(v->ui);
     view_watch_close(&v->watch);
     view_scene_close(&v->scene);
     kiln_renderer_destroy(v->renderer);

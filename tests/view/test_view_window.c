@@ -10,6 +10,8 @@
  *     broken edit keeps the previous image and names the file and line;
  *   - a model file rewritten on disk is reloaded, a broken rewrite keeps the previous model;
  *   - an environment map rewritten on disk is reloaded;
+ *   - the debug UI changes pixels only inside the rectangles it reports having drawn, and H
+ *     hides it;
  *   - a model that cannot be read fails at start with one line.
  *
  * Skips without the sample assets. Scratch files go to $KILN_TEST_TMP/view/. */
@@ -268,6 +270,64 @@ TEST(an_environment_map_rewritten_on_disk_is_reloaded) {
     CHECK_MSG(c.differing > 0.2, "the new map changed only %.1f%% of pixels", 100.0 * c.differing);
 }
 
+/* The rectangles of the "ui rects:" line that follows the log's `nth` (from 0) such line. */
+static uint32_t ui_rects(const char *log, int nth, int32_t rects[][4], uint32_t max) {
+    const char *at = log;
+    for (int i = 0; i <= nth; i++) {
+        at = strstr(at, "ui rects:");
+        if (!at) return 0;
+        at += strlen("ui rects:");
+    }
+    uint32_t n = 0;
+    int used = 0;
+    while (n < max && sscanf(at, " %d,%d,%d,%d%n", &rects[n][0], &rects[n][1], &rects[n][2], &rects[n][3], &used) == 4) at += used, n++;
+    return n;
+}
+
+static bool inside_any(int32_t x, int32_t y, int32_t rects[][4], uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (x >= rects[i][0] && y >= rects[i][1] && x < rects[i][0] + rects[i][2] && y < rects[i][1] + rects[i][3]) return true;
+    return false;
+}
+
+TEST(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it) {
+    char model[PATH_MAX + 64], args[4 * PATH_MAX], script[4 * PATH_MAX];
+    NEED_ASSET(model, "gltf/DamagedHelmet/DamagedHelmet.glb");
+    snprintf(script, sizeof script,
+             "at 3 screenshot %s\nat 3 ui-screenshot %s\nat 4 key H\nat 4 screenshot %s\nat 4 ui-screenshot %s\n",
+             scratch("ui-scene.png"), scratch("ui-shown.png"), scratch("ui-hidden-scene.png"), scratch("ui-hidden.png"));
+    write_text(scratch("ui.script"), script);
+    snprintf(args, sizeof args, "'%s' --size 800x600 --script '%s' --screenshot '%s' --frames 4", model, scratch("ui.script"),
+             scratch("ui-final.png"));
+    int status = view(scratch("ui.log"), args);
+    const char *log = slurp(scratch("ui.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    int32_t rects[16][4];
+    uint32_t n = ui_rects(log, 0, rects, 16);
+    CHECK_MSG(n >= 3, "%s", log); /* settings, frame, scene and log panels */
+    CHECK_EQ_INT(ui_rects(log, 1, rects + n, 16 - n), 0); /* hidden: nothing drawn */
+    kiln_image scene = {0}, shown = {0}, hidden_scene = {0}, hidden = {0};
+    CHECK(kiln_image_load(&scene, scratch("ui-scene.png"), NULL) && kiln_image_load(&shown, scratch("ui-shown.png"), NULL));
+    CHECK(kiln_image_load(&hidden_scene, scratch("ui-hidden-scene.png"), NULL) && kiln_image_load(&hidden, scratch("ui-hidden.png"), NULL));
+    uint64_t changed_inside = 0, changed_outside = 0, area = 0, hidden_changed = 0;
+    const uint8_t *a = scene.pixels, *b = shown.pixels, *c = hidden_scene.pixels, *d = hidden.pixels;
+    for (int32_t y = 0; y < (int32_t)scene.height; y++)
+        for (int32_t x = 0; x < (int32_t)scene.width; x++) {
+            size_t at = ((size_t)y * scene.width + (size_t)x) * 4;
+            bool changed = memcmp(a + at, b + at, 3) != 0, inside = inside_any(x, y, rects, n);
+            changed_inside += changed && inside;
+            changed_outside += changed && !inside;
+            area += inside;
+            hidden_changed += memcmp(c + at, d + at, 3) != 0;
+        }
+    kiln_image_free(&scene), kiln_image_free(&shown), kiln_image_free(&hidden_scene), kiln_image_free(&hidden);
+    printf("     ui: %llu pixels changed inside its %u rectangles (%llu pixels), %llu outside\n",
+           (unsigned long long)changed_inside, n, (unsigned long long)area, (unsigned long long)changed_outside);
+    CHECK_EQ_INT(changed_outside, 0);
+    CHECK(changed_inside > area / 2); /* the panels' translucent backgrounds cover their rectangles */
+    CHECK_EQ_INT(hidden_changed, 0);
+}
+
 TEST(a_model_that_cannot_be_read_fails_with_one_line) {
     if (!set_up()) SKIP("cannot find the test's own directory");
     char args[PATH_MAX + 64];
@@ -283,4 +343,5 @@ TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_
           T(resize_minimise_and_restore_leave_no_validation_errors),
           T(a_shader_edit_changes_the_next_frame_and_a_broken_edit_keeps_it),
           T(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last),
-          T(an_environment_map_rewritten_on_disk_is_reloaded), T(a_model_that_cannot_be_read_fails_with_one_line))
+          T(an_environment_map_rewritten_on_disk_is_reloaded), T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
+          T(a_model_that_cannot_be_read_fails_with_one_line))
