@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <kiln/import.h>
@@ -63,6 +64,7 @@ typedef struct viewer {
     uint32_t screenshots;      /* written by P, for their names */
     uint64_t frames;           /* frames rendered and presented */
     double last_time;          /* of the previous iteration, for fly speed and the UI */
+    char env_path[4096];       /* the environment map watched; empty: none */
 } viewer;
 
 static float window_aspect(const viewer *v) {
@@ -146,6 +148,61 @@ static void on_scroll(GLFWwindow *window, double x, double y) {
     if (!view_ui_wants_mouse(v->ui)) view_camera_scroll(&v->camera, (float)y);
 }
 
+static bool has_extension(const char *path, const char *extension) {
+    size_t n = strlen(path), e = strlen(extension);
+    return n > e && !strcasecmp(path + n - e, extension);
+}
+
+/* Watches `path` under `tag` instead of what was watched under it; a failure is said, not fatal. */
+static void rewatch(viewer *v, const char *path, uint32_t tag) {
+    kiln_error err = {0};
+    view_watch_remove(&v->watch, tag);
+    if (!view_watch_add_file(&v->watch, path, tag, &err)) {
+        char line[1200];
+        snprintf(line, sizeof line, "warning: %s will not be reloaded: %s", path, err.message);
+        say(v, KILN_LOG_WARN, line);
+    }
+}
+
+/* A file dropped on the window: a model replaces the scene (framed anew), a map the
+ * environment; the previous one stays when it fails. */
+static void open_dropped(viewer *v, const char *path) {
+    kiln_error err = {0};
+    char line[1200];
+    if (has_extension(path, ".gltf") || has_extension(path, ".glb")) {
+        if (!view_scene_replace_model(&v->scene, v->renderer, path, window_aspect(v), &err)) {
+            snprintf(line, sizeof line, "cannot open %s, keeping the current scene: %s", path, err.message);
+            say(v, KILN_LOG_ERROR, line);
+            return;
+        }
+        view_camera_init(&v->camera, &v->scene.scene.camera, &v->scene.bounds, v->scene.file_cameras,
+                         v->scene.file_camera_count);
+        rewatch(v, path, WATCH_MODEL);
+        snprintf(line, sizeof line, "kiln-view: %s", path);
+        glfwSetWindowTitle(v->window, line);
+    } else if (has_extension(path, ".hdr")) {
+        if (!view_scene_set_environment(&v->scene, v->renderer, path, &err)) {
+            snprintf(line, sizeof line, "cannot open %s, keeping the current environment: %s", path, err.message);
+            say(v, KILN_LOG_ERROR, line);
+            return;
+        }
+        snprintf(v->env_path, sizeof v->env_path, "%s", path);
+        rewatch(v, path, WATCH_ENVIRONMENT);
+    } else {
+        snprintf(line, sizeof line, "cannot open %s: kiln-view opens .gltf, .glb and .hdr files%s", path,
+                 has_extension(path, ".json") ? " (program scripts are not supported yet)" : "");
+        say(v, KILN_LOG_ERROR, line);
+        return;
+    }
+    snprintf(line, sizeof line, "opened %s", path);
+    say(v, KILN_LOG_INFO, line);
+}
+
+static void on_drop(GLFWwindow *window, int count, const char **paths) {
+    viewer *v = glfwGetWindowUserPointer(window);
+    for (int i = 0; i < count; i++) open_dropped(v, paths[i]);
+}
+
 static void on_iconify(GLFWwindow *window, int iconified) {
     viewer *v = glfwGetWindowUserPointer(window);
     v->minimised = iconified != 0;
@@ -179,8 +236,8 @@ static void poll_watches(viewer *v) {
         }
     }
     if (changed & WATCH_ENVIRONMENT) {
-        if (view_scene_set_environment(&v->scene, v->renderer, v->options.env_path, &err)) {
-            snprintf(line, sizeof line, "reloaded %s", v->options.env_path);
+        if (view_scene_set_environment(&v->scene, v->renderer, v->env_path, &err)) {
+            snprintf(line, sizeof line, "reloaded %s", v->env_path);
             say(v, KILN_LOG_INFO, line);
         } else {
             snprintf(line, sizeof line, "reload failed, keeping the previous environment: %s", err.message);
@@ -292,6 +349,7 @@ static void run_script(viewer *v, uint32_t tick, frame_shots *shots) {
         case VIEW_ACTION_RESTORE: glfwRestoreWindow(v->window), on_iconify(v->window, 0); break;
         case VIEW_ACTION_KEY: handle_key(v, a->key); break; /* 'F' is GLFW_KEY_F, and so on */
         case VIEW_ACTION_SCREENSHOT: shots->scene[0] = a->text; break;
+        case VIEW_ACTION_DROP: open_dropped(v, a->text); break;
         case VIEW_ACTION_UI_SCREENSHOT: shots->with_ui = a->text; break;
         case VIEW_ACTION_RUN: {
             int status = system(a->text);
@@ -379,12 +437,14 @@ static bool open_viewer(viewer *v, kiln_error *err) {
     if (!view_watch_open(&v->watch, err)) return false;
     if (o->model && !view_watch_add_file(&v->watch, o->model, WATCH_MODEL, err)) return false;
     if (o->env_path && !view_watch_add_file(&v->watch, o->env_path, WATCH_ENVIRONMENT, err)) return false;
+    if (o->env_path) snprintf(v->env_path, sizeof v->env_path, "%s", o->env_path);
     if (o->shader_dir && !view_watch_add_wgsl_directory(&v->watch, o->shader_dir, WATCH_SHADERS, err)) return false;
     glfwSetKeyCallback(v->window, on_key);
     glfwSetMouseButtonCallback(v->window, on_mouse_button);
     glfwSetCursorPosCallback(v->window, on_cursor);
     glfwSetScrollCallback(v->window, on_scroll);
     glfwSetWindowIconifyCallback(v->window, on_iconify);
+    glfwSetDropCallback(v->window, on_drop);
     /* After the viewer's callbacks: ImGui's GLFW backend chains them. */
     return (v->ui = view_ui_create(v->window, v->res, v->swapchain.format, !o->hide_ui, err)) != NULL;
 }

@@ -94,7 +94,8 @@ static void remove_model_entries(kiln_renderer *r, const kiln_imported_scene *ol
 }
 
 bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err) {
-    *vs = (view_scene){.model_path = path, .aspect = aspect};
+    *vs = (view_scene){.aspect = aspect};
+    if (path && !(vs->model_path = strdup(path))) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
     if (!path) {
         if (!demo_scene_build(r, aspect, &vs->demo, err)) return false;
         vs->scene = vs->demo.scene;
@@ -120,6 +121,26 @@ bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err) 
     return true;
 }
 
+bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err) {
+    char *copy = strdup(path);
+    if (!copy) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
+    model_parts m;
+    if (!load_model(r, path, aspect, &m, err)) return free(copy), false;
+    if (vs->model_path) remove_model_entries(r, &vs->model);
+    model_parts old = {.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras};
+    model_parts_free(&old);
+    demo_scene_free(&vs->demo);
+    free(vs->model_path);
+    vs->model_path = copy;
+    vs->aspect = aspect;
+    vs->scene.camera = m.model.scene.camera;
+    kiln_environment environment = m.model.scene.environment; /* the model's sky, not the demo's */
+    environment.equirect = vs->environment;
+    vs->scene.environment = environment;
+    adopt_model(vs, &m);
+    return true;
+}
+
 bool view_scene_set_environment(view_scene *vs, kiln_renderer *r, const char *hdr_path, kiln_error *err) {
     kiln_image env = {0};
     if (!kiln_image_load_hdr(&env, hdr_path, err)) return false;
@@ -140,5 +161,6 @@ void view_scene_close(view_scene *vs) {
     model_parts m = {.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras};
     model_parts_free(&m);
     demo_scene_free(&vs->demo);
+    free(vs->model_path);
     *vs = (view_scene){0};
 }

@@ -19,7 +19,7 @@
 #define VIEW_SCENE_SUN_LUX 3.0f
 
 typedef struct view_scene {
-    const char *model_path;          /* NULL: the demo */
+    char *model_path;                /* owned copy; NULL: the demo */
     kiln_gltf *doc;                  /* the model's document, kept for its cameras and re-posing */
     kiln_imported_scene model;       /* what the import made */
     kiln_light *lights;              /* the default sun then the model's lights; NULL: the model's own */
@@ -35,9 +35,13 @@ typedef struct view_scene {
 /* Loads and imports `path` (a model) or, with path NULL, builds the demo, framed for `aspect`.
  * `vs` is overwritten. */
 bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err);
-/* Loads the model file again and swaps it in, the camera left to the caller; on failure the
- * previous model stays, whole. */
+/* Loads the model file again and swaps it in, the camera left as it is; on failure the previous
+ * model stays, whole. */
 bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err);
+/* Opens another model (a file dropped on the window) in place of the current model or the demo,
+ * framed for `aspect` (scene.camera is the new framing); on failure the current scene stays. The
+ * demo's meshes and materials stay in the renderer's registries, unused. */
+bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err);
 /* Loads an equirectangular .hdr and makes it the environment (the one it replaces removed); on
  * failure the current environment stays. */
 bool view_scene_set_environment(view_scene *vs, kiln_renderer *r, const char *hdr_path, kiln_error *err);

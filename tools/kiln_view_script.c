@@ -51,6 +51,7 @@ static bool parse_line(char *text, const char *path, uint32_t line, view_action 
     } else if (!strcmp(verb, "screenshot")) a->kind = VIEW_ACTION_SCREENSHOT, wants_text = true;
     else if (!strcmp(verb, "ui-screenshot")) a->kind = VIEW_ACTION_UI_SCREENSHOT, wants_text = true;
     else if (!strcmp(verb, "run")) a->kind = VIEW_ACTION_RUN, wants_text = true;
+    else if (!strcmp(verb, "drop")) a->kind = VIEW_ACTION_DROP, wants_text = true;
     else return fail(err, path, line, "unknown action", verb);
     if (wants_text && !*rest) return fail(err, path, line, "an argument is missing after", verb);
     if (!wants_text && a->kind != VIEW_ACTION_RESIZE && a->kind != VIEW_ACTION_KEY && *rest)

@@ -14,6 +14,7 @@
  *   at 2 screenshot OUT.png    that tick's frame (without the UI) written as a PNG
  *   at 3 ui-screenshot OUT.png that tick's frame with the UI, as presented
  *   at 3 run COMMAND...        a shell command (sh -c), waited for; a failure stops the viewer
+ *   at 6 drop PATH             a file dropped on the window, as the drop callback gets it
  *
  * Minimise and restore go to the viewer's iconify handler as well as to GLFW, because under
  * Xvfb no window manager iconifies the window or tells GLFW about it. */
@@ -33,6 +34,7 @@ typedef enum view_action_kind {
     VIEW_ACTION_SCREENSHOT,
     VIEW_ACTION_UI_SCREENSHOT,
     VIEW_ACTION_RUN,
+    VIEW_ACTION_DROP,
 } view_action_kind;
 
 typedef struct view_action {
@@ -41,7 +43,7 @@ typedef struct view_action {
     view_action_kind kind;
     uint32_t width, height;   /* resize */
     char key;                 /* key: 'F', 'C', 'H' or 'P' */
-    char *text;               /* screenshot: the path; run: the command */
+    char *text;               /* screenshot, drop: the path; run: the command */
 } view_action;
 
 typedef struct view_script {

@@ -42,6 +42,22 @@ bool view_watch_add_wgsl_directory(view_watch *w, const char *directory, uint32_
     return add(w, directory, "", tag, err);
 }
 
+void view_watch_remove(view_watch *w, uint32_t tag) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < w->count; i++) {
+        view_watch_entry e = w->entries[i];
+        if (e.tag != tag) {
+            w->entries[kept++] = e;
+            continue;
+        }
+        /* inotify gives one descriptor per directory, shared by every watch of it. */
+        bool shared = false;
+        for (uint32_t j = 0; j < w->count; j++) shared |= j != i && w->entries[j].tag != tag && w->entries[j].descriptor == e.descriptor;
+        if (!shared) inotify_rm_watch(w->fd, e.descriptor);
+    }
+    w->count = kept;
+}
+
 static bool is_wgsl(const char *name) {
     size_t n = strlen(name);
     return n > 5 && !strcmp(name + n - 5, ".wgsl");

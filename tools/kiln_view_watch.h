@@ -34,6 +34,8 @@ void view_watch_close(view_watch *w);
 bool view_watch_add_file(view_watch *w, const char *path, uint32_t tag, kiln_error *err);
 /* Watches every .wgsl file directly in `directory` under `tag`. */
 bool view_watch_add_wgsl_directory(view_watch *w, const char *directory, uint32_t tag, kiln_error *err);
+/* Stops the watches of `tag` (a directory stays watched while another watch uses it). */
+void view_watch_remove(view_watch *w, uint32_t tag);
 /* The tags whose files changed since the last poll (0: none); never blocks. */
 uint32_t view_watch_poll(view_watch *w);
 

@@ -10,6 +10,8 @@
  *     broken edit keeps the previous image and names the file and line;
  *   - a model file rewritten on disk is reloaded, a broken rewrite keeps the previous model;
  *   - an environment map rewritten on disk is reloaded;
+ *   - a model or map dropped on the window opens (the demo replaced, the dropped file then
+ *     watched), a bad drop keeps the scene;
  *   - the debug UI changes pixels only inside the rectangles it reports having drawn, and H
  *     hides it;
  *   - a model that cannot be read fails at start with one line.
@@ -270,6 +272,45 @@ TEST(an_environment_map_rewritten_on_disk_is_reloaded) {
     CHECK_MSG(c.differing > 0.2, "the new map changed only %.1f%% of pixels", 100.0 * c.differing);
 }
 
+TEST(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene) {
+    char textured[PATH_MAX + 64], box[PATH_MAX + 64], env[PATH_MAX + 64], args[4 * PATH_MAX], script[8 * PATH_MAX];
+    NEED_ASSET(textured, "gltf/BoxTextured/BoxTextured.glb");
+    NEED_ASSET(box, "gltf/Box/Box.glb");
+    NEED_ASSET(env, "env/venice_sunset_1k.hdr");
+    const char *dropped = scratch("dropped.glb"), *bad = scratch("bad.glb");
+    CHECK(shell("cp '%s' '%s'", textured, dropped) == 0);
+    write_text(bad, "not a model");
+    snprintf(script, sizeof script,
+             "at 2 screenshot %s\n"
+             "at 3 drop %s\nat 3 screenshot %s\n"
+             "at 4 drop %s\nat 4 screenshot %s\n"
+             "at 5 drop %s\nat 5 screenshot %s\n"
+             "at 6 drop %s\n"
+             "at 7 run cp '%s' '%s'\nat 7 screenshot %s\n",
+             scratch("drop-demo.png"), dropped, scratch("drop-model.png"), bad, scratch("drop-bad.png"), env,
+             scratch("drop-env.png"), scratch("program.json"), box, dropped, scratch("drop-reloaded.png"));
+    write_text(scratch("drop.script"), script);
+    snprintf(args, sizeof args, "--demo --size 160x120 --script '%s' --screenshot '%s' --frames 7", scratch("drop.script"),
+             scratch("drop-final.png"));
+    int status = view(scratch("drop.log"), args);
+    const char *log = slurp(scratch("drop.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    CHECK_STR_CONTAINS(log, "cannot open ");
+    CHECK_STR_CONTAINS(log, "bad.glb, keeping the current scene: bad.glb: ");
+    CHECK_STR_CONTAINS(log, "reloaded ");
+    CHECK_STR_CONTAINS(strstr(log, "reloaded "), "dropped.glb");
+    CHECK_STR_CONTAINS(log, "program.json: kiln-view opens .gltf, .glb and .hdr files (program scripts are not supported yet)");
+    comparison opened, kept, lit, reloaded;
+    CHECK(compare(scratch("drop-demo.png"), scratch("drop-model.png"), &opened));
+    CHECK(compare(scratch("drop-model.png"), scratch("drop-bad.png"), &kept));
+    CHECK(compare(scratch("drop-bad.png"), scratch("drop-env.png"), &lit));
+    CHECK(compare(scratch("drop-env.png"), scratch("drop-reloaded.png"), &reloaded));
+    CHECK_MSG(opened.differing > 0.5, "the dropped model changed only %.1f%% of pixels", 100.0 * opened.differing);
+    CHECK_EQ_INT(kept.differing, 0);
+    CHECK_MSG(lit.differing > 0.2, "the dropped map changed only %.1f%% of pixels", 100.0 * lit.differing);
+    CHECK_MSG(reloaded.differing > 0.02, "rewriting the dropped model changed only %.2f%% of pixels", 100.0 * reloaded.differing);
+}
+
 /* The rectangles of the "ui rects:" line that follows the log's `nth` (from 0) such line. */
 static uint32_t ui_rects(const char *log, int nth, int32_t rects[][4], uint32_t max) {
     const char *at = log;
@@ -343,5 +384,6 @@ TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_
           T(resize_minimise_and_restore_leave_no_validation_errors),
           T(a_shader_edit_changes_the_next_frame_and_a_broken_edit_keeps_it),
           T(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last),
-          T(an_environment_map_rewritten_on_disk_is_reloaded), T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
+          T(an_environment_map_rewritten_on_disk_is_reloaded), T(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene),
+          T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
           T(a_model_that_cannot_be_read_fails_with_one_line))
