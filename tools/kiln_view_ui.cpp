@@ -322,6 +322,27 @@ static void settings_panel(const view_ui_state *st) {
     ImGui::End();
 }
 
+// One row per timed pass, then their sum.
+static void gpu_table(const kiln_frame_timings *t) {
+    ImGui::TableSetupScrollFreeze(0, 1); // the header stays
+    ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthFixed, 190.0f);
+    ImGui::TableSetupColumn("GPU ms", ImGuiTableColumnFlags_WidthFixed, 70.0f);
+    ImGui::TableHeadersRow();
+    for (uint32_t i = 0; i < t->count; i++) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(t->passes[i].name);
+        ImGui::TableNextColumn();
+        ImGui::Text("%7.3f", t->passes[i].gpu_ms);
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("total (frame %llu)", (unsigned long long)t->frame);
+    ImGui::TableNextColumn();
+    ImGui::Text("%7.3f", t->total_ms);
+    ImGui::EndTable();
+}
+
 // The frame's counts, the CPU frame time, and the GPU time of each pass where the device has
 // timestamp queries (they come back a frame or more late; the newest that came back is shown).
 static void stats_panel(view_ui *ui, const view_ui_state *st, float width, float height) {
@@ -330,7 +351,6 @@ static void stats_panel(view_ui *ui, const view_ui_state *st, float width, float
     const kiln_frame_stats *fs = kiln_renderer_stats(st->renderer);
     kiln_frame_timings t = kiln_renderer_pass_timings(st->renderer);
     ImGui::SetNextWindowPos(ImVec2(width - 10, 210), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, height - 220)); // the pass table scrolls
     if (!ImGui::Begin("Frame", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return ImGui::End();
     ImGui::Text("%.2f ms  (%.0f fps)", ui->frame_ms_average, ui->frame_ms_average > 0 ? 1000.0 / ui->frame_ms_average : 0.0);
     ImGui::Text("instances %u / %u drawn, %u draws", fs->instances_drawn, fs->instances_submitted, fs->draw_calls);
@@ -338,23 +358,13 @@ static void stats_panel(view_ui *ui, const view_ui_state *st, float width, float
     ImGui::Text("passes %u, transient textures %u", fs->passes, fs->transient_textures);
     if (t.status != KILN_FRAME_TIMINGS_READY) {
         ImGui::TextDisabled("GPU time per pass: %s", kiln_frame_timings_status_name(t.status));
-    } else if (ImGui::BeginTable("gpu", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthFixed, 190.0f);
-        ImGui::TableSetupColumn("GPU ms", ImGuiTableColumnFlags_WidthFixed, 70.0f);
-        ImGui::TableHeadersRow();
-        for (uint32_t i = 0; i < t.count; i++) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(t.passes[i].name);
-            ImGui::TableNextColumn();
-            ImGui::Text("%7.3f", t.passes[i].gpu_ms);
-        }
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextDisabled("total (frame %llu)", (unsigned long long)t.frame);
-        ImGui::TableNextColumn();
-        ImGui::Text("%7.3f", t.total_ms);
-        ImGui::EndTable();
+    } else {
+        // The table scrolls where the window is too short for every pass.
+        float rows = (float)(t.count + 2) * ImGui::GetTextLineHeightWithSpacing();
+        float room = height - 220.0f - ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y;
+        ImVec2 size(270.0f, rows < room ? 0.0f : (room > 80.0f ? room : 80.0f));
+        ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+        if (ImGui::BeginTable("gpu", 2, flags, size)) gpu_table(&t);
     }
     ImGui::End();
 }
