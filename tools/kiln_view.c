@@ -105,6 +105,7 @@ static void handle_key(viewer *v, int key) {
     case GLFW_KEY_F: view_camera_frame(&v->camera, window_aspect(v)); break;
     case GLFW_KEY_C: view_camera_next_file_camera(&v->camera, window_aspect(v)); break;
     case GLFW_KEY_H: view_ui_toggle(v->ui); break;
+    case GLFW_KEY_SPACE: v->scene.playing = !v->scene.playing && v->scene.animation_end > 0.0f; break;
     case GLFW_KEY_P: v->screenshot_next = true; break;
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(v->window, GLFW_TRUE); break;
     default: break;
@@ -347,7 +348,7 @@ static void run_script(viewer *v, uint32_t tick, frame_shots *shots) {
         case VIEW_ACTION_RESIZE: glfwSetWindowSize(v->window, (int)a->width, (int)a->height); break;
         case VIEW_ACTION_MINIMISE: glfwIconifyWindow(v->window), on_iconify(v->window, 1); break;
         case VIEW_ACTION_RESTORE: glfwRestoreWindow(v->window), on_iconify(v->window, 0); break;
-        case VIEW_ACTION_KEY: handle_key(v, a->key); break; /* 'F' is GLFW_KEY_F, and so on */
+        case VIEW_ACTION_KEY: handle_key(v, a->key); break; /* 'F' is GLFW_KEY_F, ' ' GLFW_KEY_SPACE */
         case VIEW_ACTION_SCREENSHOT: shots->scene[0] = a->text; break;
         case VIEW_ACTION_DROP: open_dropped(v, a->text); break;
         case VIEW_ACTION_UI_SCREENSHOT: shots->with_ui = a->text; break;
@@ -381,6 +382,13 @@ static void run(viewer *v) {
         double now = glfwGetTime(), seconds = now - v->last_time;
         v->last_time = now;
         view_camera_fly(&v->camera, held_fly_keys(v->window), (float)(seconds < 0.1 ? seconds : 0.1));
+        kiln_error err = {0};
+        if (!view_scene_advance(&v->scene, seconds, &err)) {
+            char line[1200];
+            snprintf(line, sizeof line, "animation: %s", err.message);
+            say(v, KILN_LOG_ERROR, line);
+            v->scene.playing = false;
+        }
         bool ending = o->screenshot_path && v->frames + 1 >= o->frames && tick >= v->script.last_tick;
         if (ending) shots.scene[1] = o->screenshot_path;
         bool presented = render_frame(v, &shots, seconds);
@@ -431,7 +439,8 @@ static bool open_viewer(viewer *v, kiln_error *err) {
     kiln_render_settings settings = {.shader_dir = o->shader_dir};
     if (!(v->renderer = kiln_renderer_create(v->gfx, v->res, &settings, v->swapchain.format, err))) return false;
     /* The framing is made for the --size the window was asked for, as kiln-render makes it. */
-    if (!view_scene_open(&v->scene, v->renderer, o->model, (float)o->width / (float)o->height, err)) return false;
+    if (!view_scene_open(&v->scene, v->renderer, o->model, (float)o->width / (float)o->height, o->time, err)) return false;
+    v->scene.playing = o->play && v->scene.animation_end > 0.0f;
     if (o->env_path && !view_scene_set_environment(&v->scene, v->renderer, o->env_path, err)) return false;
     view_camera_init(&v->camera, &v->scene.scene.camera, &v->scene.bounds, v->scene.file_cameras, v->scene.file_camera_count);
     if (!view_watch_open(&v->watch, err)) return false;

@@ -2,6 +2,7 @@
 #include "kiln_view_options.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,11 +11,12 @@ int kiln_view_options_usage(FILE *out, int status) {
                  "       kiln-view --demo [flags]\n"
                  "       kiln-view --help\n"
                  "flags: [--env FILE.hdr] [--size WxH] [--vsync on|off] [--shader-dir DIR] [--no-ui]\n"
+                 "       [--time SECONDS] [--play]\n"
                  "       [--screenshot OUT.png --frames N] [--script FILE]\n"
                  "Opens a window on the model, framed as kiln-render frames it. Mouse: left drag orbits,\n"
                  "middle or shift + left drag pans, the wheel dollies, right drag flies (with W/A/S/D/Q/E).\n"
-                 "Keys: F frames the model, C cycles the file's cameras, H hides the UI, P writes a screenshot\n"
-                 "next to the model, Esc quits. The model, the --env map and, with --shader-dir, the renderer's\n"
+                 "Keys: F frames the model, C cycles the file's cameras, Space plays or pauses the animations,\n"
+                 "H hides the UI, P writes a screenshot next to the model, Esc quits. The model, the --env map and, with --shader-dir, the renderer's\n"
                  "WGSL are reloaded when they change on disk. --screenshot renders N frames, writes the last\n"
                  "(without the UI) and exits; --script runs timed test actions (docs/guides/viewer.md).\n");
     return status;
@@ -48,7 +50,8 @@ static bool parse_count(const char *text, uint32_t *out) {
 }
 
 static bool takes_value(const char *flag) {
-    static const char *const flags[] = {"--env", "--size", "--vsync", "--screenshot", "--frames", "--shader-dir", "--script"};
+    static const char *const flags[] = {"--env", "--size", "--vsync", "--screenshot", "--frames", "--shader-dir", "--script",
+                                        "--time"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (!strcmp(flag, flags[i])) return true;
     return false;
@@ -62,6 +65,14 @@ int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *m
         if (takes_value(a) && !v) return fprintf(messages, "kiln-view: %s needs a value\n", a), 2;
         if (!strcmp(a, "--demo")) o->demo = true;
         else if (!strcmp(a, "--no-ui")) o->hide_ui = true;
+        else if (!strcmp(a, "--play")) o->play = true;
+        else if (!strcmp(a, "--time")) {
+            char *end;
+            o->time = strtof(v, &end);
+            if (end == v || *end || !isfinite(o->time) || o->time < 0.0f)
+                return fprintf(messages, "kiln-view: --time wants a finite number of seconds >= 0, got '%s'\n", v), 2;
+            i++;
+        }
         else if (!strcmp(a, "--env")) o->env_path = v, i++;
         else if (!strcmp(a, "--shader-dir")) o->shader_dir = v, i++;
         else if (!strcmp(a, "--script")) o->script_path = v, i++;
@@ -87,6 +98,7 @@ int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *m
     }
     const char *why = NULL;
     if (o->demo && o->model) why = "--demo and a model are exclusive";
+    else if (o->demo && (o->time > 0.0f || o->play)) why = "--time and --play are for a model, not --demo";
     else if (o->screenshot_path && !frames_given) why = "--screenshot needs --frames N";
     else if (frames_given && !o->screenshot_path) why = "--frames goes with --screenshot";
     if (why) return fprintf(messages, "kiln-view: %s\n", why), 2;

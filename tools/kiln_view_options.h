@@ -19,6 +19,8 @@ typedef struct kiln_view_options {
     const char *shader_dir;       /* --shader-dir DIR: the renderer's WGSL read, watched and reloaded from DIR */
     const char *script_path;      /* --script FILE: timed actions for tests (kiln_view_script.h) */
     bool hide_ui;                 /* --no-ui: start with the debug UI hidden (H shows it) */
+    float time;                   /* --time SECONDS: the pose of every animation at the start (default 0) */
+    bool play;                    /* --play: the animations run from the start (Space toggles) */
 } kiln_view_options;
 
 /* Prints the usage on out; returns status. */

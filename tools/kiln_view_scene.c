@@ -1,6 +1,7 @@
 /* kiln-view's scene (kiln_view_scene.h): open, reload, environment. */
 #include "kiln_view_scene.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +43,11 @@ static void model_parts_free(model_parts *m) {
 
 /* kiln-render's import: framed for the target's aspect, posed at time 0, and lit by the default
  * sun when the file brings no light of its own. */
-static bool load_model(kiln_renderer *r, const char *path, float aspect, model_parts *m, kiln_error *err) {
+static bool load_model(kiln_renderer *r, const char *path, float aspect, float time, model_parts *m, kiln_error *err) {
     *m = (model_parts){0};
     if (!(m->doc = kiln_gltf_load(path, NULL, err))) return false;
     for (uint32_t i = 0; i < m->doc->warning_count; i++) fprintf(stderr, "kiln-view: warning: %s\n", m->doc->warnings[i]);
-    kiln_gltf_import_options io = {.name = base_name(path), .aspect = aspect};
+    kiln_gltf_import_options io = {.name = base_name(path), .aspect = aspect, .time = time};
     if (!kiln_gltf_import(m->doc, r, &io, &m->model, err)) return model_parts_free(m), false;
     for (uint32_t i = 0; i < m->model.warning_count; i++) fprintf(stderr, "kiln-view: warning: %s\n", m->model.warnings[i]);
     if (m->model.scene.light_count == 0) {
@@ -75,6 +76,10 @@ static void adopt_model(view_scene *vs, model_parts *m) {
     vs->scene = m->model.scene;
     vs->scene.camera = camera;
     vs->scene.environment = environment;
+    vs->posed_time = m->model.time;
+    vs->animation_end = 0.0f;
+    for (uint32_t i = 0; i < vs->doc->animation_count; i++) vs->animation_end = fmaxf(vs->animation_end, vs->doc->animations[i].end);
+    if (vs->animation_end == 0.0f) vs->playing = false;
     *m = (model_parts){0};
 }
 
@@ -93,8 +98,8 @@ static void remove_model_entries(kiln_renderer *r, const kiln_imported_scene *ol
     }
 }
 
-bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err) {
-    *vs = (view_scene){.aspect = aspect};
+bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, float time, kiln_error *err) {
+    *vs = (view_scene){.aspect = aspect, .time = time};
     if (path && !(vs->model_path = strdup(path))) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
     if (!path) {
         if (!demo_scene_build(r, aspect, &vs->demo, err)) return false;
@@ -103,7 +108,7 @@ bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float a
         return true;
     }
     model_parts m;
-    if (!load_model(r, path, aspect, &m, err)) return false;
+    if (!load_model(r, path, aspect, time, &m, err)) return false;
     vs->scene.camera = m.model.scene.camera; /* the import's framing, or the file's camera */
     vs->scene.environment = m.model.scene.environment;
     adopt_model(vs, &m);
@@ -113,7 +118,7 @@ bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float a
 bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err) {
     if (!vs->model_path) return true;
     model_parts m;
-    if (!load_model(r, vs->model_path, vs->aspect, &m, err)) return false;
+    if (!load_model(r, vs->model_path, vs->aspect, vs->time, &m, err)) return false;
     remove_model_entries(r, &vs->model);
     model_parts old = {.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras};
     model_parts_free(&old);
@@ -125,7 +130,8 @@ bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path
     char *copy = strdup(path);
     if (!copy) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
     model_parts m;
-    if (!load_model(r, path, aspect, &m, err)) return free(copy), false;
+    if (!load_model(r, path, aspect, 0.0f, &m, err)) return free(copy), false;
+    vs->time = 0.0f;
     if (vs->model_path) remove_model_entries(r, &vs->model);
     model_parts old = {.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras};
     model_parts_free(&old);
@@ -138,6 +144,18 @@ bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path
     environment.equirect = vs->environment;
     vs->scene.environment = environment;
     adopt_model(vs, &m);
+    return true;
+}
+
+bool view_scene_advance(view_scene *vs, double seconds, kiln_error *err) {
+    if (!vs->doc) return true;
+    if (vs->playing && vs->animation_end > 0.0f && seconds > 0.0) {
+        double t = fmod((double)vs->time + seconds, (double)vs->animation_end);
+        vs->time = (float)t;
+    }
+    if (vs->time == vs->posed_time) return true;
+    if (!kiln_imported_scene_pose(&vs->model, vs->doc, vs->time, err)) return false;
+    vs->posed_time = vs->time;
     return true;
 }
 

@@ -30,11 +30,18 @@ typedef struct view_scene {
     uint32_t file_camera_count;      /* entries of file_cameras */
     uint32_t environment;            /* the map's id in the renderer's texture registry; 0: the sky */
     float aspect;                    /* width / height the framing was made for */
+    float time;                      /* seconds the model is to be posed at (every animation at once) */
+    float posed_time;                /* what the instances show now */
+    bool playing;                    /* time runs with the clock, looping over the animations' span */
+    float animation_end;             /* the latest keyframe of any animation; 0: nothing animates */
 } view_scene;
 
-/* Loads and imports `path` (a model) or, with path NULL, builds the demo, framed for `aspect`.
- * `vs` is overwritten. */
-bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err);
+/* Loads and imports `path` (a model) posed at `time` seconds, as kiln-render --time poses it, or,
+ * with path NULL, builds the demo, framed for `aspect`. `vs` is overwritten. */
+bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, float time, kiln_error *err);
+/* Moves time on by `seconds` while playing (wrapping at animation_end) and poses the model when
+ * its time changed (kiln_imported_scene_pose, in place); false with err when posing fails. */
+bool view_scene_advance(view_scene *vs, double seconds, kiln_error *err);
 /* Loads the model file again and swaps it in, the camera left as it is; on failure the previous
  * model stays, whole. */
 bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err);

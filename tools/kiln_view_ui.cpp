@@ -370,7 +370,7 @@ static void stats_panel(view_ui *ui, const view_ui_state *st, float width, float
 }
 
 static void scene_panel(const view_ui_state *st, float width) {
-    const view_scene *vs = st->scene;
+    view_scene *vs = st->scene;
     view_camera *vc = st->camera;
     ImGui::SetNextWindowPos(ImVec2(width - 10, 10), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
     if (!ImGui::Begin("Scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return ImGui::End();
@@ -386,7 +386,15 @@ static void scene_panel(const view_ui_state *st, float width) {
     if (ImGui::Button("Frame (F)")) view_camera_frame(vc, st->aspect);
     ImGui::SameLine();
     if (ImGui::Button("Next camera (C)")) view_camera_next_file_camera(vc, st->aspect);
-    ImGui::TextDisabled("left drag orbit, middle or shift pan, wheel dolly\nright drag + WASD/QE fly\nH hides the UI, P writes a screenshot");
+    if (vs->animation_end > 0.0f) {
+        ImGui::Separator();
+        ImGui::Checkbox("play (Space)", &vs->playing);
+        ImGui::SameLine();
+        ImGui::Text("%u animation%s", vs->doc->animation_count, vs->doc->animation_count == 1 ? "" : "s");
+        ImGui::SetNextItemWidth(200);
+        ImGui::SliderFloat("time", &vs->time, 0.0f, vs->animation_end, "%.2f s");
+    }
+    ImGui::TextDisabled("left drag orbit, middle or shift pan, wheel dolly\nright drag + WASD/QE fly, F frame, C cameras\nH hides the UI, P writes a screenshot");
     ImGui::End();
 }
 

@@ -38,7 +38,7 @@ typedef struct view_ui_rect {
 /* What the panels show and change, borrowed for one frame. */
 typedef struct view_ui_state {
     kiln_renderer *renderer;     /* its settings are edited in place */
-    const view_scene *scene;
+    view_scene *scene;           /* the animation controls change its time and playing */
     view_camera *camera;         /* the Frame and Next camera buttons move it */
     float aspect;                /* the window's, for framing */
     double frame_seconds;        /* since the previous frame */

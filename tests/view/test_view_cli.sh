@@ -32,6 +32,7 @@ row() {
 }
 printf 'at 1 jump\n' >"$tmp/bad.script"
 printf 'at 2 key F\nat 1 key C\n' >"$tmp/backwards.script"
+printf 'at 1 key X\n' >"$tmp/key.script"
 row 2 "usage: kiln-view MODEL.gltf|MODEL.glb *" usage --
 row 2 "kiln-view: unknown argument '--bogus'" usage -- --demo --bogus
 row 2 "kiln-view: --demo and a model are exclusive" - -- --demo m.glb
@@ -43,8 +44,12 @@ row 2 "kiln-view: --frames wants a count in 1..1000000, got '-3'" - -- --demo --
 row 2 "kiln-view: --screenshot needs --frames N" - -- --demo --screenshot x.png
 row 2 "kiln-view: --frames goes with --screenshot" - -- --demo --frames 3
 row 2 "kiln-view: --env needs a value" - -- --demo --env
+row 2 "kiln-view: --time wants a finite number of seconds >= 0, got '-1'" - -- m.glb --time -1
+row 2 "kiln-view: --time wants a finite number of seconds >= 0, got 'nan'" - -- m.glb --time nan
+row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --demo --play
 row 1 "kiln-view: $tmp/bad.script:1: unknown action 'jump'" - -- --demo --script "$tmp/bad.script"
 row 1 "kiln-view: $tmp/backwards.script:2: ticks must not go back" - -- --demo --script "$tmp/backwards.script"
+row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"
 row 1 "kiln-view: $tmp/none.script: cannot open: No such file or directory" - -- --demo --script "$tmp/none.script"
 row 1 "kiln-view: cannot open a window: *" - -- --demo
 

@@ -4,6 +4,8 @@
  *
  *   - its --screenshot after 10 frames matches headless kiln-render of the same model and size
  *     within the golden thresholds (luma SSIM >= 0.985, <= 0.5% of pixels off by > 8/255);
+ *   - an animated model posed with --time matches kiln-render --time; --play runs its
+ *     animations and Space pauses them;
  *   - resizing, minimising and restoring leave zero Dawn validation errors (kiln-view exits 1
  *     on any), minimised frames are skipped rather than rendered;
  *   - an edit of the tone-map shader in a copied shader directory changes the next frame, and a
@@ -155,6 +157,24 @@ TEST(the_tenth_frame_matches_kiln_render_with_an_environment_map) {
     NEED_ASSET(model, "gltf/DamagedHelmet/DamagedHelmet.glb");
     snprintf(flags, sizeof flags, "--env '%s/env/chinese_garden_1k.hdr'", assets);
     check_matches_kiln_render(model, "helmet-env", flags);
+}
+
+TEST(an_animated_model_at_a_time_matches_kiln_render_plays_and_pauses) {
+    char model[PATH_MAX + 64], args[4 * PATH_MAX], script[4 * PATH_MAX];
+    NEED_ASSET(model, "gltf/CesiumMan/CesiumMan.glb");
+    check_matches_kiln_render(model, "cesium-at-1s", "--time 1");
+    snprintf(script, sizeof script, "at 2 screenshot %s\nat 6 screenshot %s\nat 7 key SPACE\nat 8 screenshot %s\nat 10 screenshot %s\n",
+             scratch("play-1.png"), scratch("play-2.png"), scratch("pause-1.png"), scratch("pause-2.png"));
+    write_text(scratch("play.script"), script);
+    snprintf(args, sizeof args, "'%s' --size 160x120 --play --script '%s' --screenshot '%s' --frames 10", model,
+             scratch("play.script"), scratch("play-final.png"));
+    int status = view(scratch("play.log"), args);
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, slurp(scratch("play.log")));
+    comparison playing, paused;
+    CHECK(compare(scratch("play-1.png"), scratch("play-2.png"), &playing));
+    CHECK(compare(scratch("pause-1.png"), scratch("pause-2.png"), &paused));
+    CHECK_MSG(playing.differing > 0.001, "playing changed only %.3f%% of pixels", 100.0 * playing.differing);
+    CHECK_EQ_INT(paused.differing, 0);
 }
 
 TEST(resize_minimise_and_restore_leave_no_validation_errors) {
@@ -381,6 +401,7 @@ TEST(a_model_that_cannot_be_read_fails_with_one_line) {
 }
 
 TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_frame_matches_kiln_render_with_an_environment_map),
+          T(an_animated_model_at_a_time_matches_kiln_render_plays_and_pauses),
           T(resize_minimise_and_restore_leave_no_validation_errors),
           T(a_shader_edit_changes_the_next_frame_and_a_broken_edit_keeps_it),
           T(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last),
