@@ -64,6 +64,8 @@ typedef struct viewer {
     uint32_t screenshots;      /* written by P, for their names */
     uint64_t frames;           /* frames rendered and presented */
     double last_time;          /* of the previous iteration, for fly speed and the UI */
+    uint64_t lost_errors;      /* validation errors counted on devices since lost */
+    uint32_t recoveries;       /* devices recreated after a loss */
     char env_path[4096];       /* the environment map watched; empty: none */
 } viewer;
 
@@ -275,6 +277,42 @@ static void next_screenshot_path(viewer *v, char *out, size_t size) {
     } while (stat(out, &st) == 0);
 }
 
+/* A new device on the same window after the old one was lost: the renderer recreated from its
+ * CPU state (kiln_renderer_recreate keeps every registry index, so the scene, its environment
+ * and the camera carry on), a new swapchain, the UI's objects made again. The old device's
+ * objects are released through its own resources before it goes. */
+static bool recover_device(viewer *v, kiln_error *err) {
+    say(v, KILN_LOG_ERROR, "the GPU device was lost; recreating the device, the renderer and the scene");
+    drain_diagnostics(v);
+    view_ui_release_gpu(v->ui);
+    kiln_swapchain_deinit(&v->swapchain);
+    kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-view", .x11_display = glfwGetX11Display(),
+                                                     .x11_window = (uint64_t)glfwGetX11Window(v->window)}, err);
+    kiln_resources *res = gfx ? kiln_resources_create(gfx, 0, err) : NULL;
+    int w, h;
+    glfwGetFramebufferSize(v->window, &w, &h);
+    kiln_swapchain sc;
+    bool ok = res && kiln_swapchain_init(&sc, gfx, (uint32_t)w, (uint32_t)h, true, true, err);
+    if (ok && sc.format != v->swapchain.format)
+        ok = kiln_error_set(err, KILN_ERR_GPU, "the new surface's format differs from the lost one's");
+    kiln_renderer *r = ok ? kiln_renderer_recreate(v->renderer, gfx, res, err) : NULL;
+    if (!r) {
+        if (ok) kiln_swapchain_deinit(&sc);
+        kiln_resources_destroy(res);
+        kiln_gfx_destroy(gfx);
+        return false;
+    }
+    kiln_swapchain_set_vsync(&sc, v->options.vsync);
+    v->lost_errors += v->gfx->error_count;
+    kiln_resources_destroy(v->res);
+    kiln_gfx_destroy(v->gfx);
+    v->gfx = gfx, v->res = res, v->renderer = r, v->swapchain = sc;
+    v->recoveries++;
+    if (!view_ui_recreate_gpu(v->ui, res, err)) return false;
+    say(v, KILN_LOG_INFO, "recreated the device after its loss");
+    return true;
+}
+
 /* With a screenshot of the UI, where the UI drew, so a test can tell its pixels from the scene's:
  * "ui rects: x,y,w,h x,y,w,h ...". */
 static void print_ui_rects(viewer *v) {
@@ -295,13 +333,21 @@ typedef struct frame_shots {
 /* One frame: acquire, render the scene, the screenshots asked for, present. Returns whether a
  * frame was presented (false for a minimised window, or a failure, which sets v->failed). */
 static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
+    kiln_error err = {0};
+    kiln_gfx_pump(v->gfx, false);
+    if (v->gfx->lost && !recover_device(v, &err)) {
+        char line[1200];
+        snprintf(line, sizeof line, "device recovery failed: %s", err.message);
+        say(v, KILN_LOG_ERROR, line);
+        v->failed = true;
+        return false;
+    }
     int w = 0, h = 0;
     glfwGetFramebufferSize(v->window, &w, &h);
     if (v->minimised) w = h = 0;
     kiln_swapchain_resize(&v->swapchain, (uint32_t)w, (uint32_t)h);
     kiln_surface_frame frame;
     bool skipped = false;
-    kiln_error err = {0};
     if (!kiln_swapchain_acquire(&v->swapchain, &frame, &skipped, &err)) {
         if (!skipped) say(v, KILN_LOG_ERROR, err.message), v->failed = true;
         return false;
@@ -314,7 +360,8 @@ static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
         snprintf(line, sizeof line, "render: %s", err.message);
         say(v, KILN_LOG_ERROR, line);
         kiln_swapchain_discard(&v->swapchain, &frame);
-        v->failed = true;
+        /* A lost device is recreated at the next frame; anything else ends the viewer. */
+        v->failed = err.code != KILN_ERR_DEVICE_LOST;
         return false;
     }
     if (v->screenshot_next) {
@@ -351,6 +398,9 @@ static void run_script(viewer *v, uint32_t tick, frame_shots *shots) {
         case VIEW_ACTION_KEY: handle_key(v, a->key); break; /* 'F' is GLFW_KEY_F, ' ' GLFW_KEY_SPACE */
         case VIEW_ACTION_SCREENSHOT: shots->scene[0] = a->text; break;
         case VIEW_ACTION_DROP: open_dropped(v, a->text); break;
+        case VIEW_ACTION_LOSE_DEVICE:
+            wgpuDeviceForceLoss(v->gfx->device, WGPUDeviceLostReason_Unknown, (WGPUStringView){"kiln-view script", WGPU_STRLEN});
+            break;
         case VIEW_ACTION_UI_SCREENSHOT: shots->with_ui = a->text; break;
         case VIEW_ACTION_RUN: {
             int status = system(a->text);
@@ -468,8 +518,9 @@ static bool close_viewer(viewer *v) {
     if (v->gfx) {
         kiln_swapchain_deinit(&v->swapchain);
         kiln_gfx_pump(v->gfx, true);
-        if (v->gfx->error_count) {
-            fprintf(stderr, "kiln-view: %llu validation error(s) from Dawn\n", (unsigned long long)v->gfx->error_count);
+        if (v->gfx->error_count + v->lost_errors) {
+            fprintf(stderr, "kiln-view: %llu validation error(s) from Dawn\n",
+                    (unsigned long long)(v->gfx->error_count + v->lost_errors));
             clean = false;
         }
         kiln_log_record rec;
@@ -496,8 +547,9 @@ int main(int argc, char **argv) {
     if (ok) run(&v);
     ok = ok && !v.failed;
     if (ok && v.options.screenshot_path)
-        fprintf(stderr, "kiln-view: %llu frames (%u skipped while minimised, %u reconfigures) on %s\n",
-                (unsigned long long)v.frames, v.swapchain.frames_skipped, v.swapchain.reconfigures, v.gfx->adapter_name);
+        fprintf(stderr, "kiln-view: %llu frames (%u skipped while minimised, %u reconfigures, %u device recoveries) on %s\n",
+                (unsigned long long)v.frames, v.swapchain.frames_skipped, v.swapchain.reconfigures, v.recoveries,
+                v.gfx->adapter_name);
     bool clean = close_viewer(&v);
     return ok && clean ? 0 : 1;
 }

@@ -44,6 +44,7 @@ static bool parse_line(char *text, const char *path, uint32_t line, view_action 
         a->width = w, a->height = h;
     } else if (!strcmp(verb, "minimise")) a->kind = VIEW_ACTION_MINIMISE;
     else if (!strcmp(verb, "restore")) a->kind = VIEW_ACTION_RESTORE;
+    else if (!strcmp(verb, "lose-device")) a->kind = VIEW_ACTION_LOSE_DEVICE;
     else if (!strcmp(verb, "key")) {
         a->kind = VIEW_ACTION_KEY;
         if (!strcmp(rest, "SPACE")) a->key = ' ';

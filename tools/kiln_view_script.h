@@ -15,6 +15,7 @@
  *   at 3 ui-screenshot OUT.png that tick's frame with the UI, as presented
  *   at 3 run COMMAND...        a shell command (sh -c), waited for; a failure stops the viewer
  *   at 6 drop PATH             a file dropped on the window, as the drop callback gets it
+ *   at 4 lose-device           the device lost (wgpuDeviceForceLoss), as a driver reset loses it
  *
  * Minimise and restore go to the viewer's iconify handler as well as to GLFW, because under
  * Xvfb no window manager iconifies the window or tells GLFW about it. */
@@ -35,6 +36,7 @@ typedef enum view_action_kind {
     VIEW_ACTION_UI_SCREENSHOT,
     VIEW_ACTION_RUN,
     VIEW_ACTION_DROP,
+    VIEW_ACTION_LOSE_DEVICE,
 } view_action_kind;
 
 typedef struct view_action {

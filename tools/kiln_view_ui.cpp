@@ -223,6 +223,19 @@ void view_ui_destroy(view_ui *ui) {
     delete ui;
 }
 
+void view_ui_release_gpu(view_ui *ui) {
+    destroy_gpu(ui);
+    ui->shader = {}, ui->group_layout = {}, ui->layout = {}, ui->pipeline = {};
+    ui->font = {}, ui->font_view = {}, ui->sampler = {}, ui->uniforms = {}, ui->group = {};
+    ui->vertices = {}, ui->indices = {};
+    ui->vertex_capacity = ui->index_capacity = 0;
+}
+
+bool view_ui_recreate_gpu(view_ui *ui, kiln_resources *res, kiln_error *err) {
+    ui->res = res;
+    return create_pipeline(ui, err) && create_font(ui, err);
+}
+
 void view_ui_toggle(view_ui *ui) { ui->visible = !ui->visible; }
 bool view_ui_visible(const view_ui *ui) { return ui && ui->visible; }
 bool view_ui_wants_mouse(const view_ui *ui) { return ui && ui->visible && ImGui::GetIO().WantCaptureMouse; }

@@ -48,6 +48,10 @@ typedef struct view_ui_state {
  * err filled when its pipeline or font texture cannot be made. */
 view_ui *view_ui_create(GLFWwindow *window, kiln_resources *res, WGPUTextureFormat format, bool visible, kiln_error *err);
 void view_ui_destroy(view_ui *ui);
+/* After device loss: releases the UI's GPU objects through the old resources (before they are
+ * destroyed), then makes them again on the new ones. */
+void view_ui_release_gpu(view_ui *ui);
+bool view_ui_recreate_gpu(view_ui *ui, kiln_resources *res, kiln_error *err);
 
 void view_ui_toggle(view_ui *ui);
 bool view_ui_visible(const view_ui *ui);

@@ -16,6 +16,8 @@
  *     watched), a bad drop keeps the scene;
  *   - the debug UI changes pixels only inside the rectangles it reports having drawn, and H
  *     hides it;
+ *   - a lost device is recreated, with the renderer and the scene, and the frame after is the
+ *     frame before (the environment map and textures uploaded again from their CPU copies);
  *   - a model that cannot be read fails at start with one line.
  *
  * Skips without the sample assets. Scratch files go to $KILN_TEST_TMP/view/. */
@@ -389,6 +391,26 @@ TEST(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it) {
     CHECK_EQ_INT(hidden_changed, 0);
 }
 
+TEST(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before) {
+    char model[PATH_MAX + 64], env[PATH_MAX + 64], args[4 * PATH_MAX], script[4 * PATH_MAX];
+    NEED_ASSET(model, "gltf/BoxTextured/BoxTextured.glb");
+    NEED_ASSET(env, "env/chinese_garden_1k.hdr");
+    snprintf(script, sizeof script, "at 2 screenshot %s\nat 3 lose-device\nat 5 screenshot %s\n", scratch("loss-before.png"),
+             scratch("loss-after.png"));
+    write_text(scratch("loss.script"), script);
+    snprintf(args, sizeof args, "'%s' --size 320x240 --env '%s' --script '%s' --screenshot '%s' --frames 5", model, env,
+             scratch("loss.script"), scratch("loss-final.png"));
+    int status = view(scratch("loss.log"), args);
+    const char *log = slurp(scratch("loss.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log); /* and no validation error on either device */
+    CHECK_STR_CONTAINS(log, "the GPU device was lost; recreating the device, the renderer and the scene");
+    CHECK_STR_CONTAINS(log, "1 device recoveries");
+    comparison c;
+    CHECK(compare(scratch("loss-before.png"), scratch("loss-after.png"), &c));
+    printf("     after the loss: SSIM %.5f, %.3f%% of pixels over %d/255\n", c.ssim, 100.0 * c.differing, DIFF_THRESHOLD);
+    CHECK(within_golden_thresholds(&c));
+}
+
 TEST(a_model_that_cannot_be_read_fails_with_one_line) {
     if (!set_up()) SKIP("cannot find the test's own directory");
     char args[PATH_MAX + 64];
@@ -407,4 +429,4 @@ TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_
           T(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last),
           T(an_environment_map_rewritten_on_disk_is_reloaded), T(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene),
           T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
-          T(a_model_that_cannot_be_read_fails_with_one_line))
+          T(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before), T(a_model_that_cannot_be_read_fails_with_one_line))
