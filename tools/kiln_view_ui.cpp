@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "kiln_view_camera.h"
+#include "kiln_view_graph.h"
 #include "kiln_view_scene.h"
 }
 #include "kiln_view_ui.h"
@@ -97,6 +98,8 @@ struct view_ui {
     view_ui_rect rects[VIEW_UI_MAX_RECTS];
     uint32_t rect_count;
     double frame_ms_average;              // CPU frame time, smoothed, for the stats panel
+    ImVector<char> dot;                   // the renderer's graph text, while the graph panel is open
+    view_graph graph;                     // read from it
 };
 
 static void destroy_gpu(view_ui *ui) {
@@ -411,6 +414,67 @@ static void scene_panel(const view_ui_state *st, float width) {
     ImGui::End();
 }
 
+// The frame graph, read from the renderer's Graphviz text only while the panel is open: the
+// passes in execution order, culled ones greyed, and the resources with their physical textures
+// (two in one texture are aliased) and lifetimes in executed passes.
+static void graph_panel(view_ui *ui, const view_ui_state *st) {
+    ImGui::SetNextWindowPos(ImVec2(295, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(600, 420), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    if (!ImGui::Begin("Frame graph")) return ImGui::End();
+    size_t size = kiln_renderer_graph_dot(st->renderer, nullptr, 0) + 1;
+    ui->dot.resize((int)size);
+    kiln_renderer_graph_dot(st->renderer, ui->dot.Data, size);
+    view_graph_parse(&ui->graph, ui->dot.Data);
+    const view_graph &g = ui->graph;
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+    ImGui::BeginGroup();
+    if (ImGui::BeginTable("passes", 2, flags, ImVec2(210, 0))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 24.0f);
+        ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthFixed, 170.0f);
+        ImGui::TableHeadersRow();
+        for (uint32_t i = 0, executed = 0; i < g.pass_count; i++) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            if (g.passes[i].culled) {
+                ImGui::TextDisabled("-");
+                ImGui::TableNextColumn();
+                ImGui::TextDisabled("%s (culled)", g.passes[i].name);
+            } else {
+                ImGui::Text("%u", executed++);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(g.passes[i].name);
+            }
+        }
+        ImGui::EndTable();
+    }
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    if (ImGui::BeginTable("resources", 3, flags)) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("resource", ImGuiTableColumnFlags_WidthFixed, 110.0f);
+        ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed, 150.0f);
+        ImGui::TableSetupColumn("passes", ImGuiTableColumnFlags_WidthFixed, 80.0f);
+        ImGui::TableHeadersRow();
+        for (uint32_t i = 0; i < g.resource_count; i++) {
+            const view_graph_resource &r = g.resources[i];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            if (r.used) ImGui::TextUnformatted(r.name);
+            else ImGui::TextDisabled("%s", r.name);
+            ImGui::TableNextColumn();
+            if (view_graph_aliased(&g, i)) ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s aliased", r.kind);
+            else ImGui::TextUnformatted(r.kind);
+            ImGui::TableNextColumn();
+            if (r.used) ImGui::Text("%u..%u", r.first, r.last);
+            else ImGui::TextDisabled("unused");
+        }
+        ImGui::EndTable();
+    }
+    ImGui::End();
+}
+
 static ImVec4 level_colour(kiln_log_level level) {
     if (level >= KILN_LOG_ERROR) return ImVec4(1.0f, 0.45f, 0.40f, 1.0f);
     if (level == KILN_LOG_WARN) return ImVec4(1.0f, 0.80f, 0.35f, 1.0f);
@@ -558,6 +622,7 @@ bool view_ui_draw(view_ui *ui, const view_ui_state *state, kiln_render_target ta
     settings_panel(state);
     stats_panel(ui, state, w, h);
     scene_panel(state, w);
+    graph_panel(ui, state);
     log_panel(ui, h);
     banner(ui, w, h);
     ImGui::Render();
