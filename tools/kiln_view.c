@@ -1,16 +1,18 @@
 /* kiln-view: the windowed viewer.
  *
  *   kiln-view MODEL.gltf|MODEL.glb [--env FILE.hdr] [--size WxH] [--vsync on|off] [--shader-dir DIR]
- *             [--no-ui] [--screenshot OUT.png --frames N] [--script FILE]
+ *             [--no-ui] [--time SECONDS] [--play] [--screenshot OUT.png --frames N] [--script FILE]
  *   kiln-view --demo [flags]
  *
  * A GLFW window presenting through kiln_swapchain; each frame the renderer draws the scene into
  * the acquired surface texture, framed at first exactly as kiln-render frames the model, so the
  * first frame is the headless render (tests/view/test_view_window.c holds it to the golden
- * thresholds). The model, the environment map and the renderer's WGSL (with --shader-dir) are
- * watched through inotify, polled once per frame, and reloaded in place. Exit status: 0, 1 a
- * model, window or GPU failure (or any Dawn validation error), 2 a bad command line; failures are
- * one line on stderr. Guide: docs/guides/viewer.md. */
+ * thresholds), then the debug UI draws over it. The model, the environment map and the
+ * renderer's WGSL (with --shader-dir) are watched through inotify, polled once per frame, and
+ * reloaded in place; a model or map dropped on the window opens; a lost device is recreated
+ * with the renderer and the scene. Exit status: 0, 1 a model, window or GPU failure (or any Dawn
+ * validation error), 2 a bad command line; failures are one line on stderr. Guide:
+ * docs/guides/viewer.md. */
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
