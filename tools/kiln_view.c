@@ -400,6 +400,15 @@ static void run_script(viewer *v, uint32_t tick, frame_shots *shots) {
         case VIEW_ACTION_KEY: handle_key(v, a->key); break; /* 'F' is GLFW_KEY_F, ' ' GLFW_KEY_SPACE */
         case VIEW_ACTION_SCREENSHOT: shots->scene[0] = a->text; break;
         case VIEW_ACTION_DROP: open_dropped(v, a->text); break;
+        case VIEW_ACTION_HIDE:
+        case VIEW_ACTION_SHOW:
+            if (!view_scene_set_node_hidden(&v->scene, a->node, a->kind == VIEW_ACTION_HIDE)) {
+                char line[1200];
+                snprintf(line, sizeof line, "%s:%u: no node %u in the model", v->options.script_path, a->line, a->node);
+                say(v, KILN_LOG_ERROR, line);
+                v->failed = true;
+            }
+            break;
         case VIEW_ACTION_LOSE_DEVICE:
             wgpuDeviceForceLoss(v->gfx->device, WGPUDeviceLostReason_Unknown, (WGPUStringView){"kiln-view script", WGPU_STRLEN});
             break;

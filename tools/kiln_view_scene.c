@@ -31,6 +31,8 @@ typedef struct model_parts {
     kiln_light *lights;
     kiln_camera *cameras;
     uint32_t camera_count;
+    bool *hidden_nodes;
+    kiln_render_instance *shown;
 } model_parts;
 
 static void model_parts_free(model_parts *m) {
@@ -38,7 +40,15 @@ static void model_parts_free(model_parts *m) {
     kiln_gltf_free(m->doc);
     free(m->lights);
     free(m->cameras);
+    free(m->hidden_nodes);
+    free(m->shown);
     *m = (model_parts){0};
+}
+
+/* The parts a scene's model is made of, to free it. */
+static model_parts parts_of(const view_scene *vs) {
+    return (model_parts){.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras,
+                         .hidden_nodes = vs->hidden_nodes, .shown = vs->shown};
 }
 
 /* kiln-render's import: framed for the target's aspect, posed at time 0, and lit by the default
@@ -60,6 +70,12 @@ static bool load_model(kiln_renderer *r, const char *path, float aspect, float t
         m->model.scene.light_count = 1;
     }
     m->cameras = file_cameras(m->doc, &m->camera_count);
+    m->hidden_nodes = calloc(m->doc->node_count + 1, sizeof *m->hidden_nodes);
+    m->shown = calloc(m->model.scene.instance_count + 1, sizeof *m->shown);
+    if (!m->hidden_nodes || !m->shown) {
+        model_parts_free(m);
+        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory for the scene tree");
+    }
     return true;
 }
 
@@ -72,6 +88,8 @@ static void adopt_model(view_scene *vs, model_parts *m) {
     vs->lights = m->lights;
     vs->file_cameras = m->cameras;
     vs->file_camera_count = m->camera_count;
+    vs->hidden_nodes = m->hidden_nodes;
+    vs->shown = m->shown;
     vs->bounds = m->model.bounds;
     vs->scene = m->model.scene;
     vs->scene.camera = camera;
@@ -120,7 +138,7 @@ bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err) 
     model_parts m;
     if (!load_model(r, vs->model_path, vs->aspect, vs->time, &m, err)) return false;
     remove_model_entries(r, &vs->model);
-    model_parts old = {.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras};
+    model_parts old = parts_of(vs);
     model_parts_free(&old);
     adopt_model(vs, &m);
     return true;
@@ -133,7 +151,7 @@ bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path
     if (!load_model(r, path, aspect, 0.0f, &m, err)) return free(copy), false;
     vs->time = 0.0f;
     if (vs->model_path) remove_model_entries(r, &vs->model);
-    model_parts old = {.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras};
+    model_parts old = parts_of(vs);
     model_parts_free(&old);
     demo_scene_free(&vs->demo);
     free(vs->model_path);
@@ -147,6 +165,24 @@ bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path
     return true;
 }
 
+/* The scene draws every instance of the model, or, while some node is hidden, a copy of those
+ * whose node is shown. */
+static void show_instances(view_scene *vs) {
+    const kiln_imported_scene *m = &vs->model;
+    bool any_hidden = false;
+    for (uint32_t i = 0; i < vs->doc->node_count && !any_hidden; i++) any_hidden = vs->hidden_nodes[i];
+    if (!any_hidden) {
+        vs->scene.instances = m->instances;
+        vs->scene.instance_count = m->scene.instance_count;
+        return;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->scene.instance_count; i++)
+        if (view_scene_node_shown(vs, kiln_imported_scene_instance_node(m, i))) vs->shown[n++] = m->instances[i];
+    vs->scene.instances = vs->shown;
+    vs->scene.instance_count = n;
+}
+
 bool view_scene_advance(view_scene *vs, double seconds, kiln_error *err) {
     if (!vs->doc) return true;
     if (vs->playing && vs->animation_end > 0.0f && seconds > 0.0) {
@@ -156,6 +192,20 @@ bool view_scene_advance(view_scene *vs, double seconds, kiln_error *err) {
     if (vs->time == vs->posed_time) return true;
     if (!kiln_imported_scene_pose(&vs->model, vs->doc, vs->time, err)) return false;
     vs->posed_time = vs->time;
+    show_instances(vs); /* the poses were written into the model's instances */
+    return true;
+}
+
+bool view_scene_node_shown(const view_scene *vs, uint32_t node) {
+    for (int32_t n = (int32_t)node; vs->doc && n >= 0 && (uint32_t)n < vs->doc->node_count; n = vs->doc->nodes[n].parent)
+        if (vs->hidden_nodes[n]) return false;
+    return vs->doc != NULL;
+}
+
+bool view_scene_set_node_hidden(view_scene *vs, uint32_t node, bool hidden) {
+    if (!vs->doc || node >= vs->doc->node_count) return false;
+    vs->hidden_nodes[node] = hidden;
+    show_instances(vs);
     return true;
 }
 
@@ -176,7 +226,7 @@ bool view_scene_set_environment(view_scene *vs, kiln_renderer *r, const char *hd
 }
 
 void view_scene_close(view_scene *vs) {
-    model_parts m = {.doc = vs->doc, .model = vs->model, .lights = vs->lights, .cameras = vs->file_cameras};
+    model_parts m = parts_of(vs);
     model_parts_free(&m);
     demo_scene_free(&vs->demo);
     free(vs->model_path);

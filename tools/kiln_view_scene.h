@@ -34,6 +34,8 @@ typedef struct view_scene {
     float posed_time;                /* what the instances show now */
     bool playing;                    /* time runs with the clock, looping over the animations' span */
     float animation_end;             /* the latest keyframe of any animation; 0: nothing animates */
+    bool *hidden_nodes;              /* per document node: hidden, with everything below it */
+    kiln_render_instance *shown;     /* the instances left when some node is hidden; scene.instances then */
 } view_scene;
 
 /* Loads and imports `path` (a model) posed at `time` seconds, as kiln-render --time poses it, or,
@@ -49,6 +51,11 @@ bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err);
  * framed for `aspect` (scene.camera is the new framing); on failure the current scene stays. The
  * demo's meshes and materials stay in the renderer's registries, unused. */
 bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err);
+/* Hides or shows document node `node` and the nodes below it (false for an index out of range
+ * or no model); the scene then draws the other instances. */
+bool view_scene_set_node_hidden(view_scene *vs, uint32_t node, bool hidden);
+/* Whether `node` draws: neither it nor a node above it is hidden. */
+bool view_scene_node_shown(const view_scene *vs, uint32_t node);
 /* Loads an equirectangular .hdr and makes it the environment (the one it replaces removed); on
  * failure the current environment stays. */
 bool view_scene_set_environment(view_scene *vs, kiln_renderer *r, const char *hdr_path, kiln_error *err);

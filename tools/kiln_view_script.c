@@ -45,6 +45,13 @@ static bool parse_line(char *text, const char *path, uint32_t line, view_action 
     } else if (!strcmp(verb, "minimise")) a->kind = VIEW_ACTION_MINIMISE;
     else if (!strcmp(verb, "restore")) a->kind = VIEW_ACTION_RESTORE;
     else if (!strcmp(verb, "lose-device")) a->kind = VIEW_ACTION_LOSE_DEVICE;
+    else if (!strcmp(verb, "hide") || !strcmp(verb, "show")) {
+        a->kind = !strcmp(verb, "hide") ? VIEW_ACTION_HIDE : VIEW_ACTION_SHOW;
+        errno = 0;
+        unsigned long node = strtoul(rest, &end, 10);
+        if (!*rest || *rest == '-' || *end || errno || node > UINT32_MAX) return fail(err, path, line, a->kind == VIEW_ACTION_HIDE ? "hide wants a node index, got" : "show wants a node index, got", rest);
+        a->node = (uint32_t)node;
+    }
     else if (!strcmp(verb, "key")) {
         a->kind = VIEW_ACTION_KEY;
         if (!strcmp(rest, "SPACE")) a->key = ' ';
@@ -56,7 +63,9 @@ static bool parse_line(char *text, const char *path, uint32_t line, view_action 
     else if (!strcmp(verb, "drop")) a->kind = VIEW_ACTION_DROP, wants_text = true;
     else return fail(err, path, line, "unknown action", verb);
     if (wants_text && !*rest) return fail(err, path, line, "an argument is missing after", verb);
-    if (!wants_text && a->kind != VIEW_ACTION_RESIZE && a->kind != VIEW_ACTION_KEY && *rest)
+    bool takes_argument = a->kind == VIEW_ACTION_RESIZE || a->kind == VIEW_ACTION_KEY || a->kind == VIEW_ACTION_HIDE ||
+                          a->kind == VIEW_ACTION_SHOW;
+    if (!wants_text && !takes_argument && *rest)
         return fail(err, path, line, "unexpected text after the action:", rest);
     if (wants_text && !(a->text = strdup(rest))) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
     return true;

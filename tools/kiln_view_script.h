@@ -16,6 +16,8 @@
  *   at 3 run COMMAND...        a shell command (sh -c), waited for; a failure stops the viewer
  *   at 6 drop PATH             a file dropped on the window, as the drop callback gets it
  *   at 4 lose-device           the device lost (wgpuDeviceForceLoss), as a driver reset loses it
+ *   at 3 hide 2                document node 2 hidden with the nodes below it, as the scene
+ *                              tree's checkbox hides it (`show 2` shows it again)
  *
  * Minimise and restore go to the viewer's iconify handler as well as to GLFW, because under
  * Xvfb no window manager iconifies the window or tells GLFW about it. */
@@ -37,6 +39,8 @@ typedef enum view_action_kind {
     VIEW_ACTION_RUN,
     VIEW_ACTION_DROP,
     VIEW_ACTION_LOSE_DEVICE,
+    VIEW_ACTION_HIDE,
+    VIEW_ACTION_SHOW,
 } view_action_kind;
 
 typedef struct view_action {
@@ -44,6 +48,7 @@ typedef struct view_action {
     uint32_t line;            /* its line in the script, for messages */
     view_action_kind kind;
     uint32_t width, height;   /* resize */
+    uint32_t node;            /* hide, show: the document node */
     char key;                 /* key: 'F', 'C', 'H', 'P' or ' ' (SPACE) */
     char *text;               /* screenshot, drop: the path; run: the command */
 } view_action;

@@ -385,6 +385,25 @@ static void stats_panel(view_ui *ui, const view_ui_state *st, float width, float
     ImGui::End();
 }
 
+// One node of the document and, open, its children; the checkbox hides the node with
+// everything below it.
+static void node_tree(view_scene *vs, uint32_t index) {
+    const kiln_gltf_node &node = vs->doc->nodes[index];
+    ImGui::PushID((int)index);
+    bool shown = !vs->hidden_nodes[index];
+    if (ImGui::Checkbox("##shown", &shown)) view_scene_set_node_hidden(vs, index, !shown);
+    ImGui::SameLine();
+    ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_SpanAvailWidth | (node.child_count ? 0 : ImGuiTreeNodeFlags_Leaf);
+    const char *kind = node.mesh >= 0 ? " (mesh)" : node.camera >= 0 ? " (camera)" : node.light >= 0 ? " (light)" : "";
+    bool open = ImGui::TreeNodeEx("node", flags, "%s%s", node.name && node.name[0] ? node.name : "node", kind);
+    if (!view_scene_node_shown(vs, index)) ImGui::SameLine(), ImGui::TextDisabled("hidden");
+    if (open) {
+        for (uint32_t c = 0; c < node.child_count; c++) node_tree(vs, node.children[c]);
+        ImGui::TreePop();
+    }
+    ImGui::PopID();
+}
+
 static void scene_panel(const view_ui_state *st, float width) {
     view_scene *vs = st->scene;
     view_camera *vc = st->camera;
@@ -402,6 +421,10 @@ static void scene_panel(const view_ui_state *st, float width) {
     if (ImGui::Button("Frame (F)")) view_camera_frame(vc, st->aspect);
     ImGui::SameLine();
     if (ImGui::Button("Next camera (C)")) view_camera_next_file_camera(vc, st->aspect);
+    if (vs->doc && ImGui::TreeNode("Scene tree")) {
+        for (uint32_t r = 0; r < vs->doc->root_count; r++) node_tree(vs, vs->doc->roots[r]);
+        ImGui::TreePop();
+    }
     if (vs->animation_end > 0.0f) {
         ImGui::Separator();
         ImGui::Checkbox("play (Space)", &vs->playing);

@@ -33,6 +33,7 @@ row() {
 printf 'at 1 jump\n' >"$tmp/bad.script"
 printf 'at 2 key F\nat 1 key C\n' >"$tmp/backwards.script"
 printf 'at 1 key X\n' >"$tmp/key.script"
+printf 'at 1 hide two\n' >"$tmp/hide.script"
 row 2 "usage: kiln-view MODEL.gltf|MODEL.glb *" usage --
 row 2 "kiln-view: unknown argument '--bogus'" usage -- --demo --bogus
 row 2 "kiln-view: --demo and a model are exclusive" - -- --demo m.glb
@@ -50,6 +51,7 @@ row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --demo --p
 row 1 "kiln-view: $tmp/bad.script:1: unknown action 'jump'" - -- --demo --script "$tmp/bad.script"
 row 1 "kiln-view: $tmp/backwards.script:2: ticks must not go back" - -- --demo --script "$tmp/backwards.script"
 row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"
+row 1 "kiln-view: $tmp/hide.script:1: hide wants a node index, got 'two'" - -- --demo --script "$tmp/hide.script"
 row 1 "kiln-view: $tmp/none.script: cannot open: No such file or directory" - -- --demo --script "$tmp/none.script"
 row 1 "kiln-view: cannot open a window: *" - -- --demo
 

@@ -14,6 +14,8 @@
  *   - an environment map rewritten on disk is reloaded;
  *   - a model or map dropped on the window opens (the demo replaced, the dropped file then
  *     watched), a bad drop keeps the scene;
+ *   - hiding a node of the scene tree hides what it and the nodes below it draw, and showing
+ *     it again brings the frame back;
  *   - the debug UI changes pixels only inside the rectangles it reports having drawn, and H
  *     hides it;
  *   - a lost device is recreated, with the renderer and the scene, and the frame after is the
@@ -333,6 +335,29 @@ TEST(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene) {
     CHECK_MSG(reloaded.differing > 0.02, "rewriting the dropped model changed only %.2f%% of pixels", 100.0 * reloaded.differing);
 }
 
+TEST(hiding_a_node_hides_its_subtree_and_showing_it_brings_the_frame_back) {
+    char model[PATH_MAX + 64], args[4 * PATH_MAX], script[4 * PATH_MAX];
+    NEED_ASSET(model, "gltf/Box/Box.glb");
+    snprintf(script, sizeof script, "at 2 screenshot %s\nat 3 hide 0\nat 3 screenshot %s\nat 4 show 0\nat 4 screenshot %s\n",
+             scratch("tree-all.png"), scratch("tree-hidden.png"), scratch("tree-shown.png"));
+    write_text(scratch("tree.script"), script);
+    snprintf(args, sizeof args, "'%s' --size 160x120 --script '%s' --screenshot '%s' --frames 4", model, scratch("tree.script"),
+             scratch("tree-final.png"));
+    int status = view(scratch("tree.log"), args);
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, slurp(scratch("tree.log")));
+    comparison hidden, shown;
+    CHECK(compare(scratch("tree-all.png"), scratch("tree-hidden.png"), &hidden));
+    CHECK(compare(scratch("tree-all.png"), scratch("tree-shown.png"), &shown));
+    /* Box.glb's node 0 is the root above its mesh node: hiding it leaves the sky alone. */
+    CHECK_MSG(hidden.differing > 0.1, "hiding the root changed only %.1f%% of pixels", 100.0 * hidden.differing);
+    CHECK_EQ_INT(shown.differing, 0);
+    snprintf(script, sizeof script, "at 2 hide 99\n");
+    write_text(scratch("tree-bad.script"), script);
+    snprintf(args, sizeof args, "'%s' --size 64x64 --script '%s'", model, scratch("tree-bad.script"));
+    CHECK_EQ_INT(view(scratch("tree-bad.log"), args), 1);
+    CHECK_STR_CONTAINS(slurp(scratch("tree-bad.log")), "tree-bad.script:1: no node 99 in the model");
+}
+
 /* The rectangles of the "ui rects:" line that follows the log's `nth` (from 0) such line. */
 static uint32_t ui_rects(const char *log, int nth, int32_t rects[][4], uint32_t max) {
     const char *at = log;
@@ -428,5 +453,5 @@ TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_
           T(a_shader_edit_changes_the_next_frame_and_a_broken_edit_keeps_it),
           T(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last),
           T(an_environment_map_rewritten_on_disk_is_reloaded), T(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene),
-          T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
+          T(hiding_a_node_hides_its_subtree_and_showing_it_brings_the_frame_back), T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
           T(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before), T(a_model_that_cannot_be_read_fails_with_one_line))

@@ -122,6 +122,11 @@ bool kiln_imported_scene_pose(kiln_imported_scene *s, const kiln_gltf *doc, floa
  * orthographic camera, or one no node of the scene places. */
 bool kiln_import_file_camera(const kiln_gltf *doc, uint32_t index, kiln_camera *out, kiln_error *err);
 
+/* The document node instance `instance` of `s` draws (instances are made per node and
+ * primitive), for a tool that shows or hides the scene by node; UINT32_MAX for an index out of
+ * range or a scene that was not imported. */
+uint32_t kiln_imported_scene_instance_node(const kiln_imported_scene *s, uint32_t instance);
+
 /* The camera the framing rule above gives for `bounds`: at the distance d = margin * radius /
  * sin(half), where half is the smaller of fov_y / 2 and the horizontal half-angle
  * atan(tan(fov_y / 2) * aspect), looking at bounds->center with +Y up, its near plane from
