@@ -328,7 +328,8 @@ static void settings_panel(const view_ui_state *st) {
     }
     if (ImGui::CollapsingHeader("Bloom", ImGuiTreeNodeFlags_DefaultOpen)) {
         enabled_checkbox("bloom", &s->disable_bloom);
-        if (ImGui::SliderFloat("strength", &r.bloom_strength, 0.0f, 0.5f, "%.3f")) s->bloom_strength = r.bloom_strength;
+        // From just above 0: a zero strength would mean the default again.
+        if (ImGui::SliderFloat("strength", &r.bloom_strength, 0.001f, 0.5f, "%.3f")) s->bloom_strength = r.bloom_strength;
         if (ImGui::SliderFloat("threshold", &r.bloom_threshold, 0.1f, 16.0f, "%.2f", ImGuiSliderFlags_Logarithmic))
             s->bloom_threshold = r.bloom_threshold;
     }
