@@ -21,11 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <kiln/import.h>
 #include <kiln/render.h>
 #include "demo_scene.h"
 #include "kiln_render_options.h"
+#include "load_progress.h"
 #include "vulkan_driver_pin.h"
 
 /* The default sun of a model, the golden images' set-up: a white sun of 3 lux shining along
@@ -111,6 +113,9 @@ static bool build_model(kiln_renderer *r, const kiln_render_options *o, const ki
         fprintf(stderr, "kiln-render: framing: --look-from %.9g,%.9g,%.9g --look-at %.9g,%.9g,%.9g --fov-y %.9g\n",
                 (double)e.x, (double)e.y, (double)e.z, (double)t.x, (double)t.y, (double)t.z, (double)s->camera.fov_y);
     }
+    /* Unless --shadow-distance says otherwise, the cascades cover the model and no more. */
+    if (o->settings.shadow_distance == 0.0f)
+        kiln_renderer_settings(r)->shadow_distance = kiln_import_shadow_distance(&f->model.bounds, &s->camera);
     bool sun = !o->no_sun && (o->sun_given || o->sun_lux > 0.0f || s->light_count == 0);
     return !sun || add_sun(o, f, err);
 }
@@ -183,6 +188,17 @@ static void report_wait(void *user, const char *what, double seconds) {
     fprintf(stderr, "kiln-render: still waiting for %s: %.0f s\n", what, seconds);
 }
 
+static double monotonic_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The loader's progress, as lines on stderr once loading has taken a second (load_progress.h). */
+static void report_load(void *user, const char *stage, uint32_t done, uint32_t total) {
+    load_progress_report(user, stage, done, total, monotonic_seconds());
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) return kiln_render_options_usage(stdout, 0);
@@ -194,10 +210,15 @@ int main(int argc, char **argv) {
     kiln_error err = {0};
     /* The model is read before a device is made, so a bad file fails at once. */
     kiln_gltf *doc = NULL;
-    if (o.model && !(doc = kiln_gltf_load(o.model, &(kiln_gltf_options){.pick_scene = o.scene_given, .scene = o.scene}, &err))) {
+    load_progress progress;
+    load_progress_start(&progress, stderr, o.model ? base_name(o.model) : "", monotonic_seconds());
+    kiln_gltf_options load_options = {.pick_scene = o.scene_given, .scene = o.scene, .progress = report_load,
+                                      .progress_user = &progress};
+    if (o.model && !(doc = kiln_gltf_load(o.model, &load_options, &err))) {
         fprintf(stderr, "kiln-render: %s\n", err.message);
         return 1;
     }
+    if (doc) load_progress_finish(&progress, monotonic_seconds());
     for (uint32_t i = 0; doc && i < doc->warning_count; i++) fprintf(stderr, "kiln-render: warning: %s\n", doc->warnings[i]);
     kiln_image env = {0};
     if (o.env_path && !kiln_image_load_hdr(&env, o.env_path, &err)) {

@@ -31,12 +31,14 @@ int kiln_render_options_usage(FILE *out, int status) {
                  "              [--msaa 1|4] [--fxaa] [--no-bloom] [--bloom-strength F] [--bloom-threshold F]\n"
                  "              [--no-shadows] [--shadow-distance M] [--no-ao] [--ao-radius M] [--wireframe]\n"
                  "              [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]\n"
-                 "              [--debug %s] [--stats] [--graph]\n"
+                 "              [--background sky|transparent|R,G,B] [--debug %s] [--stats] [--graph]\n"
                  "A model without --camera or --look-from is framed from its bounds; the framing is printed on\n"
                  "stderr as flags. Without lights of its own (or with --sun) it gets a sun along (-0.5,-1,-0.4)\n"
                  "of 3 lux (--sun-lux). --time poses it with all its animations at that many seconds (default 0).\n"
                  "--env lights the scene with an equirectangular HDR map instead of the\n"
-                 "procedural sky (its centre faces +X at rotation 0) and shows it behind the scene.\n", tonemaps, debugs);
+                 "procedural sky (its centre faces +X at rotation 0) and shows it behind the scene.\n"
+                 "--background replaces what is seen behind the scene (not what lights it): a solid display\n"
+                 "colour, or transparent (the PNG's alpha is the scene's coverage).\n", tonemaps, debugs);
     return status;
 }
 
@@ -51,6 +53,17 @@ static bool parse_vec3(const char *text, kiln_vec3 *out) {
         p = end + 1;
     }
     *out = (kiln_vec3){f[0], f[1], f[2]};
+    return true;
+}
+
+/* "sky", "transparent", or "R,G,B" of display values in 0..1 (a solid colour). */
+static bool parse_background(const char *text, kiln_render_settings *settings) {
+    kiln_vec3 c;
+    if (!strcmp(text, "sky")) settings->background = KILN_BACKGROUND_SKY;
+    else if (!strcmp(text, "transparent")) settings->background = KILN_BACKGROUND_TRANSPARENT;
+    else if (parse_vec3(text, &c) && c.x >= 0 && c.x <= 1 && c.y >= 0 && c.y <= 1 && c.z >= 0 && c.z <= 1)
+        settings->background = KILN_BACKGROUND_COLOR, settings->background_color = c;
+    else return false;
     return true;
 }
 
@@ -85,7 +98,7 @@ static bool takes_value(const char *flag) {
     static const char *const flags[] = {"--scene", "--time", "--camera", "--look-from", "--look-at", "--up", "--sun", "--fov-y",
                                         "--sun-lux", "-o", "--size", "--tonemap", "--debug", "--msaa", "--exposure",
                                         "--bloom-strength", "--bloom-threshold", "--env", "--env-rotation",
-                                        "--env-intensity", "--shadow-distance", "--ao-radius"};
+                                        "--env-intensity", "--shadow-distance", "--ao-radius", "--background"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (!strcmp(flag, flags[i])) return true;
     return false;
@@ -174,6 +187,11 @@ int kiln_render_options_parse(int argc, char **argv, kiln_render_options *o, FIL
         } else if (!strcmp(a, "--tonemap") && v) {
             if (!kiln_tonemapper_from_name(v, &o->settings.tonemapper))
                 return fprintf(messages, "kiln-render: unknown tone mapper '%s'\n", v), 2;
+            i++;
+        } else if (!strcmp(a, "--background") && v) {
+            if (!parse_background(v, &o->settings))
+                return fprintf(messages, "kiln-render: --background wants sky, transparent or R,G,B (each 0..1), got '%s'\n",
+                               v), 2;
             i++;
         } else if (!strcmp(a, "--debug") && v) {
             if (!kiln_debug_mode_from_name(v, &o->settings.debug))

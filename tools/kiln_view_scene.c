@@ -79,6 +79,12 @@ static bool load_model(kiln_renderer *r, const char *path, float aspect, float t
     return true;
 }
 
+/* kiln-render's shadow distance for a model: the cascades cover the model as the start camera
+ * sees it, and no more (kiln_import_shadow_distance). */
+static void fit_shadows(const view_scene *vs, kiln_renderer *r) {
+    kiln_renderer_settings(r)->shadow_distance = kiln_import_shadow_distance(&vs->bounds, &vs->scene.camera);
+}
+
 /* The parts become the scene; the camera and environment the scene had stay. */
 static void adopt_model(view_scene *vs, model_parts *m) {
     kiln_camera camera = vs->scene.camera;
@@ -130,6 +136,7 @@ bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float a
     vs->scene.camera = m.model.scene.camera; /* the import's framing, or the file's camera */
     vs->scene.environment = m.model.scene.environment;
     adopt_model(vs, &m);
+    fit_shadows(vs, r);
     return true;
 }
 
@@ -162,6 +169,7 @@ bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path
     environment.equirect = vs->environment;
     vs->scene.environment = environment;
     adopt_model(vs, &m);
+    fit_shadows(vs, r);
     return true;
 }
 

@@ -39,7 +39,8 @@ typedef struct view_scene {
 } view_scene;
 
 /* Loads and imports `path` (a model) posed at `time` seconds, as kiln-render --time poses it, or,
- * with path NULL, builds the demo, framed for `aspect`. `vs` is overwritten. */
+ * with path NULL, builds the demo, framed for `aspect`; for a model the renderer's shadow
+ * distance is then kiln-render's, fitted to the model. `vs` is overwritten. */
 bool view_scene_open(view_scene *vs, kiln_renderer *r, const char *path, float aspect, float time, kiln_error *err);
 /* Moves time on by `seconds` while playing (wrapping at animation_end) and poses the model when
  * its time changed (kiln_imported_scene_pose, in place); false with err when posing fails. */
@@ -48,7 +49,8 @@ bool view_scene_advance(view_scene *vs, double seconds, kiln_error *err);
  * model stays, whole. */
 bool view_scene_reload_model(view_scene *vs, kiln_renderer *r, kiln_error *err);
 /* Opens another model (a file dropped on the window) in place of the current model or the demo,
- * framed for `aspect` (scene.camera is the new framing); on failure the current scene stays. The
+ * framed for `aspect` (scene.camera is the new framing, the shadow distance fitted to it); on
+ * failure the current scene stays. The
  * demo's meshes and materials stay in the renderer's registries, unused. */
 bool view_scene_replace_model(view_scene *vs, kiln_renderer *r, const char *path, float aspect, kiln_error *err);
 /* Hides or shows document node `node` and the nodes below it (false for an index out of range

@@ -313,6 +313,9 @@ static void settings_panel(const view_ui_state *st) {
     ImGui::Checkbox("FXAA", &s->fxaa);
     ImGui::Checkbox("wireframe", &s->wireframe);
     enabled_checkbox("frustum culling", &s->disable_culling);
+    int background = (int)s->background;
+    if (ImGui::Combo("background", &background, "sky\0colour\0transparent\0")) s->background = (kiln_background_mode)background;
+    if (s->background == KILN_BACKGROUND_COLOR) ImGui::ColorEdit3("colour", &s->background_color.x, ImGuiColorEditFlags_NoInputs);
     if (ImGui::CollapsingHeader("Lighting", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (ImGui::SliderFloat("IBL intensity", &r.ibl_intensity, 0.01f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic))
             s->ibl_intensity = r.ibl_intensity;

@@ -41,6 +41,10 @@ static bool load_camera(gltf_load *L, json_t *item, uint32_t i) {
         if (!gltf_number(L, p, sub, "xmag", 0.0, &c->xmag) || !gltf_number(L, p, sub, "ymag", 0.0, &c->ymag) ||
             !gltf_number(L, p, sub, "znear", 0.0, &c->znear) || !gltf_number(L, p, sub, "zfar", 0.0, &c->zfar))
             return false;
+        if (c->xmag == 0.0f || c->ymag == 0.0f || !isfinite(c->xmag) || !isfinite(c->ymag))
+            return gltf_fail(L, KILN_ERR_FORMAT, "%s: xmag and ymag must be finite and not zero", sub);
+        if (!(c->znear >= 0.0f) || !(c->zfar > 0.0f))
+            return gltf_fail(L, KILN_ERR_FORMAT, "%s: znear must be 0 or more and zfar above 0", sub);
     }
     if (c->zfar != 0.0f && !(c->zfar > c->znear))
         return gltf_fail(L, KILN_ERR_FORMAT, "%s.zfar: %g is not beyond znear (%g)", sub, (double)c->zfar,

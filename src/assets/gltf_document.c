@@ -91,7 +91,8 @@ kiln_gltf *kiln_gltf_load_memory(const void *bytes, size_t size, const char *pat
         return NULL;
     }
     const char *slash = strrchr(path, '/');
-    gltf_load L = {.name = slash ? slash + 1 : path, .path = path, .err = err};
+    gltf_load L = {.name = slash ? slash + 1 : path, .path = path, .err = err,
+                   .progress = options ? options->progress : NULL, .progress_user = options ? options->progress_user : NULL};
     L.doc = calloc(1, sizeof *L.doc);
     if (!L.doc) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: out of memory", L.name);

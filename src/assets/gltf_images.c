@@ -54,6 +54,7 @@ bool gltf_images_load(gltf_load *L) {
     for (uint32_t i = 0; i < n; i++) {
         L->doc->image_count = i + 1; /* so kiln_gltf_free releases what the failure leaves */
         if (!load_image(L, json_array_get(images, i), i)) return false;
+        gltf_progress(L, "images", i + 1, n);
     }
     if (!gltf_count(L, "textures", &L->texture_count)) return false;
     return true;

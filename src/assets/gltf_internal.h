@@ -59,8 +59,15 @@ typedef struct gltf_load {
     uint32_t texture_count;
     kiln_gltf *doc;
     uint32_t warning_capacity;
+    kiln_gltf_progress_fn progress; /* options.progress, or NULL */
+    void *progress_user;
     kiln_error *err;
 } gltf_load;
+
+/* Reports progress through options.progress, when there is one. */
+static inline void gltf_progress(const gltf_load *L, const char *stage, uint32_t done, uint32_t total) {
+    if (L->progress) L->progress(L->progress_user, stage, done, total);
+}
 
 /* Fails the load: err gets "<file>: " then the formatted text. Always returns false. */
 bool gltf_fail(gltf_load *L, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -316,6 +316,7 @@ bool gltf_meshes_load(gltf_load *L) {
     for (uint32_t i = 0; i < n; i++) {
         L->doc->mesh_count = i + 1;
         if (!load_mesh(L, json_array_get(meshes, i), i)) return false;
+        gltf_progress(L, "meshes", i + 1, n);
     }
     return true;
 }

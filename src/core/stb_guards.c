@@ -1,6 +1,6 @@
 /* The stb_image 2.27 guards (stb_guards.h). Each found by the image fuzz target, each with its
  * input under tests/fuzz/regressions/image/ and a unit test in tests/unit/test_image.c; later stb
- * releases fix both. */
+ * releases fix them. */
 #include "stb_guards.h"
 
 #include <stdint.h>
@@ -8,38 +8,82 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- JPEG: a Huffman table of more than 256 codes ----------------------------------------------
+/* ---- JPEG: a Huffman table of more than 256 codes, or a scan that uses a table never defined ---
  * stb trusts the sixteen code counts of a DHT table: when they sum past 256 it writes past the end
- * of its Huffman arrays. The markers are walked as stb walks them. Returns the offending table's
- * code count, or 0 when every table fits (or it is not a JPEG). */
-static size_t jpeg_oversized_huffman_table(const uint8_t *p, size_t n) {
+ * of its Huffman arrays. And it decodes a scan with whatever table its header names (0 to 3, DC
+ * and AC), whether or not a DHT defined it: stb 2.27 does not clear its decoder, so an undefined
+ * table is uninitialised memory, and a code looked up in it indexes anywhere (UBSan: index
+ * -8553145 out of bounds in stbi__jpeg_huff_decode). The markers are walked as stb walks them. */
+typedef struct jpeg_verdict {
+    size_t codes;  /* the code count of a table of more than 256 codes, else 0 */
+    int undefined; /* 1 + the id of an undefined table a scan uses, else 0 */
+    bool ac;       /* that table is an AC table (else DC) */
+    int scan;      /* the 1-based scan that uses it */
+} jpeg_verdict;
+
+static jpeg_verdict jpeg_check(const uint8_t *p, size_t n) {
+    jpeg_verdict v = {0};
+    bool defined[2][4] = {{false}}; /* [DC, AC][id] */
+    bool progressive = false;
+    int scans = 0;
     /* SOI, after any number of 0xFF fill bytes, which stb skips there too. */
     size_t at = 0;
     while (at < n && p[at] == 0xFF) at++;
-    if (at == 0 || at >= n || p[at] != 0xD8) return 0;
+    if (at == 0 || at >= n || p[at] != 0xD8) return v;
     at++;
     for (;;) {
         /* stb skips anything up to the next 0xFF, then 0xFF fill bytes, to find a marker. */
         while (at < n && p[at] != 0xFF) at++;
         while (at < n && p[at] == 0xFF) at++;
-        if (at + 1 > n) return 0;
+        if (at + 1 > n) return v;
         uint8_t marker = p[at++];
-        if (marker == 0xD9) return 0; /* EOI: stb reads no further */
+        if (marker == 0xD9) return v; /* EOI: stb reads no further */
         if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue; /* no length */
-        if (at + 2 > n) return 0;
+        if (at + 2 > n) return v;
         size_t length = (size_t)p[at] << 8 | p[at + 1];
         size_t end = at + length < n ? at + length : n;
+        if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2) progressive = marker == 0xC2;
         if (marker == 0xC4) {
             /* Tables, read while the segment's length has bytes left, as stb reads them (past
              * the segment and the file, where stb reads zeros): a class/id byte, sixteen counts,
-             * then that many symbols. */
+             * then that many symbols. stb refuses a class over 1 or an id over 3. */
             long left = (long)length - 2;
             for (size_t t = at + 2; left > 0;) {
+                uint8_t q = t < n ? p[t] : 0;
+                if (q >> 4 > 1 || (q & 15) > 3) return v;
                 size_t codes = 0;
                 for (size_t i = 1; i <= 16; i++) codes += t + i < n ? p[t + i] : 0;
-                if (codes > 256) return codes;
+                if (codes > 256) {
+                    v.codes = codes;
+                    return v;
+                }
+                defined[q >> 4][q & 15] = true;
                 left -= 17 + (long)codes;
                 t += 17 + codes;
+            }
+        }
+        if (marker == 0xDA) {
+            /* A scan header: a count, then a component id and its DC/AC table ids (4 bits each),
+             * then the spectral selection and the approximation. A baseline scan decodes with both
+             * tables; a progressive one with the DC table in a first DC scan, with the AC table in
+             * an AC scan, and with neither in a DC refinement. stb refuses an id over 3 itself. */
+            scans++;
+            size_t count = at + 2 < n ? p[at + 2] : 0;
+            size_t spec = at + 3 + 2 * count;
+            uint8_t spec_start = spec < n ? p[spec] : 0;
+            uint8_t succ_high = spec + 2 < n ? p[spec + 2] >> 4 : 0;
+            bool uses_dc = !progressive || (spec_start == 0 && succ_high == 0);
+            bool uses_ac = !progressive || spec_start > 0;
+            for (size_t c = 0; c < count && c < 4; c++) {
+                uint8_t q = at + 4 + 2 * c < n ? p[at + 4 + 2 * c] : 0;
+                int dc = q >> 4, ac = q & 15;
+                if (dc > 3 || ac > 3) break;
+                if ((uses_dc && !defined[0][dc]) || (uses_ac && !defined[1][ac])) {
+                    v.ac = !(uses_dc && !defined[0][dc]);
+                    v.undefined = 1 + (v.ac ? ac : dc);
+                    v.scan = scans;
+                    return v;
+                }
             }
         }
         at = end;
@@ -156,9 +200,14 @@ static uint64_t pnm_sixteen_bit_maximum(const uint8_t *p, size_t n) {
 }
 
 bool kiln_stb_guard_refuses(const void *bytes, size_t size, char *why, size_t why_size) {
-    size_t codes = jpeg_oversized_huffman_table(bytes, size);
-    if (codes) {
-        snprintf(why, why_size, "corrupt JPEG: a Huffman table of %zu codes (at most 256)", codes);
+    jpeg_verdict jpeg = jpeg_check(bytes, size);
+    if (jpeg.codes) {
+        snprintf(why, why_size, "corrupt JPEG: a Huffman table of %zu codes (at most 256)", jpeg.codes);
+        return true;
+    }
+    if (jpeg.undefined) {
+        snprintf(why, why_size, "corrupt JPEG: scan %d uses %s Huffman table %d, which no table before it defines",
+                 jpeg.scan, jpeg.ac ? "AC" : "DC", jpeg.undefined - 1);
         return true;
     }
     long scanline = hdr_zero_count_scanline(bytes, size);

@@ -13,6 +13,14 @@ void kiln_cascade_splits_into(float out[KILN_CASCADE_COUNT], float near, float f
 }
 
 void kiln_cascade_slice_sphere(const kiln_camera *camera, float d0, float d1, kiln_vec3 *center, float *radius) {
+    if (camera->projection == KILN_PROJECTION_ORTHOGRAPHIC) {
+        /* The slice is a box: its corners lie half_height * sqrt(1 + aspect^2) from the axis at
+         * every depth, so the sphere centres at the middle depth. */
+        float h = camera->half_height, half_depth = 0.5f * (d1 - d0);
+        *radius = sqrtf(half_depth * half_depth + h * h * (1.0f + camera->aspect * camera->aspect));
+        *center = kiln_vec3_add(camera->position, kiln_vec3_scale(kiln_camera_forward(camera), 0.5f * (d0 + d1)));
+        return;
+    }
     /* A corner at view depth d lies d * k from the view axis, k = tan(fov / 2) * sqrt(1 + aspect^2).
      * The centre at depth z is as far from the near corners as from the far ones:
      * (z - d0)^2 + (d0 k)^2 = (d1 - z)^2 + (d1 k)^2. */
@@ -61,7 +69,11 @@ kiln_cascade kiln_cascade_fit(const kiln_camera *camera, float d0, float d1, kil
 void kiln_cascades_fit_into(kiln_cascade out[KILN_CASCADE_COUNT], const kiln_camera *camera, kiln_vec3 sun_direction,
                             float shadow_distance, uint32_t resolution) {
     float splits[KILN_CASCADE_COUNT];
-    kiln_cascade_splits_into(splits, camera->near, shadow_distance);
+    /* The logarithmic part of the splits needs a near plane above zero, which an orthographic
+     * camera need not have; the first cascade still starts at the camera's own near. */
+    float split_near = camera->near;
+    if (camera->projection == KILN_PROJECTION_ORTHOGRAPHIC) split_near = fmaxf(split_near, 1e-3f * shadow_distance);
+    kiln_cascade_splits_into(splits, split_near, shadow_distance);
     for (int i = 0; i < KILN_CASCADE_COUNT; i++)
         out[i] = kiln_cascade_fit(camera, i ? splits[i - 1] : camera->near, splits[i], sun_direction, resolution,
                                   shadow_distance);

@@ -78,12 +78,24 @@ uint32_t kiln_cluster_index(const kiln_cluster_uniform *u, float frag_x, float f
     return x + KILN_CLUSTER_X * (y + KILN_CLUSTER_Y * z);
 }
 
-/* corner_ray in clusters.wgsl: the point at view depth 1 on the ray through (ndc_x, ndc_y). */
-static kiln_vec3 corner_ray(const kiln_cluster_uniform *u, float ndc_x, float ndc_y) {
+/* corner_line in clusters.wgsl as view-space x and y linear in view depth d: point(d) =
+ * intercept + slope * d, from the points at clip depths 1 and 0.5 of the line through
+ * (ndc_x, ndc_y). Perspective lines have a zero intercept (they meet at the eye), orthographic
+ * ones a zero slope (they are parallel). */
+typedef struct corner_line {
+    kiln_vec3 intercept, slope;
+} corner_line;
+
+static corner_line corner_line_of(const kiln_cluster_uniform *u, float ndc_x, float ndc_y) {
     kiln_vec4 p = kiln_mat4_mul_vec4(u->inverse_projection, kiln_vec4_make(ndc_x, ndc_y, 1.0f, 1.0f));
-    kiln_vec3 q = kiln_vec3_make(p.x / p.w, p.y / p.w, p.z / p.w);
-    float d = -q.z;
-    return kiln_vec3_make(q.x / d, q.y / d, q.z / d);
+    kiln_vec4 q = kiln_mat4_mul_vec4(u->inverse_projection, kiln_vec4_make(ndc_x, ndc_y, 0.5f, 1.0f));
+    kiln_vec3 a = kiln_vec3_make(p.x / p.w, p.y / p.w, p.z / p.w), b = kiln_vec3_make(q.x / q.w, q.y / q.w, q.z / q.w);
+    kiln_vec3 slope = kiln_vec3_scale(kiln_vec3_sub(b, a), 1.0f / (a.z - b.z));
+    return (corner_line){kiln_vec3_add(a, kiln_vec3_scale(slope, a.z)), slope};
+}
+
+static kiln_vec3 corner_at(corner_line line, float depth) {
+    return kiln_vec3_add(line.intercept, kiln_vec3_scale(line.slope, depth));
 }
 
 void kiln_cluster_aabb(const kiln_cluster_uniform *u, uint32_t x, uint32_t y, uint32_t z, kiln_vec3 *min_out,
@@ -97,8 +109,8 @@ void kiln_cluster_aabb(const kiln_cluster_uniform *u, uint32_t x, uint32_t y, ui
     float depth_near = kiln_cluster_slice_depth(p, z), depth_far = kiln_cluster_slice_depth(p, z + 1);
     kiln_vec3 lo = {3.0e38f, 3.0e38f, 3.0e38f}, hi = {-3.0e38f, -3.0e38f, -3.0e38f};
     for (uint32_t corner = 0; corner < 4; corner++) {
-        kiln_vec3 ray = corner_ray(u, ndc_x[corner & 1u], ndc_y[(corner & 2u) >> 1]);
-        kiln_vec3 a = kiln_vec3_scale(ray, depth_near), c = kiln_vec3_scale(ray, depth_far);
+        corner_line line = corner_line_of(u, ndc_x[corner & 1u], ndc_y[(corner & 2u) >> 1]);
+        kiln_vec3 a = corner_at(line, depth_near), c = corner_at(line, depth_far);
         lo = kiln_vec3_make(fminf(lo.x, fminf(a.x, c.x)), fminf(lo.y, fminf(a.y, c.y)), fminf(lo.z, fminf(a.z, c.z)));
         hi = kiln_vec3_make(fmaxf(hi.x, fmaxf(a.x, c.x)), fmaxf(hi.y, fmaxf(a.y, c.y)), fmaxf(hi.z, fmaxf(a.z, c.z)));
     }
@@ -150,32 +162,49 @@ static bool interval_overlaps(float lo, float hi, float c, float r) {
     return c + r >= lo && c - r <= hi;
 }
 
+/* The least and greatest of intercept + slope * d over d in [dn, df]: at one end or the other. */
+static float line_low(const float line[2], float dn, float df) {
+    return fminf(line[0] + line[1] * dn, line[0] + line[1] * df);
+}
+
+static float line_high(const float line[2], float dn, float df) {
+    return fmaxf(line[0] + line[1] * dn, line[0] + line[1] * df);
+}
+
 uint32_t kiln_cluster_light_bound(const kiln_cluster_uniform *u, const kiln_gpu_light *lights, uint32_t count) {
     uint32_t light_count = u->light_count < count ? u->light_count : count;
     if (light_count > KILN_MAX_LIGHTS) light_count = KILN_MAX_LIGHTS;
     if (light_count == 0) return 0;
-    /* Every cluster box is built from this grid of corner rays (kiln_cluster_aabb, same NDC
-     * expressions); a column boundary's x and a row boundary's y are taken over the whole
-     * boundary line, so a projection whose x depends on y still gives a superset. */
-    float column_lo[KILN_CLUSTER_X + 1], column_hi[KILN_CLUSTER_X + 1];
-    float row_lo[KILN_CLUSTER_Y + 1], row_hi[KILN_CLUSTER_Y + 1];
-    for (uint32_t i = 0; i <= KILN_CLUSTER_X; i++) column_lo[i] = 3.0e38f, column_hi[i] = -3.0e38f;
-    for (uint32_t j = 0; j <= KILN_CLUSTER_Y; j++) row_lo[j] = 3.0e38f, row_hi[j] = -3.0e38f;
+    /* Every cluster box is built from this grid of corner lines (kiln_cluster_aabb, same NDC
+     * expressions), x and y linear in view depth: intercept + slope * depth. A column boundary's
+     * x is bounded over the whole boundary line by the smallest (largest) intercept plus the
+     * smallest (largest) slope times the depth, and a row's y likewise, so a projection whose x
+     * depends on y still gives a superset. */
+    float column_lo[KILN_CLUSTER_X + 1][2], column_hi[KILN_CLUSTER_X + 1][2]; /* [0] intercept, [1] slope */
+    float row_lo[KILN_CLUSTER_Y + 1][2], row_hi[KILN_CLUSTER_Y + 1][2];
+    for (uint32_t i = 0; i <= KILN_CLUSTER_X; i++)
+        for (int t = 0; t < 2; t++) column_lo[i][t] = 3.0e38f, column_hi[i][t] = -3.0e38f;
+    for (uint32_t j = 0; j <= KILN_CLUSTER_Y; j++)
+        for (int t = 0; t < 2; t++) row_lo[j][t] = 3.0e38f, row_hi[j][t] = -3.0e38f;
     for (uint32_t j = 0; j <= KILN_CLUSTER_Y; j++) {
         float ndc_y = 1.0f - (float)j / (float)KILN_CLUSTER_Y * 2.0f;
         for (uint32_t i = 0; i <= KILN_CLUSTER_X; i++) {
-            kiln_vec3 ray = corner_ray(u, (float)i / (float)KILN_CLUSTER_X * 2.0f - 1.0f, ndc_y);
-            column_lo[i] = fminf(column_lo[i], ray.x), column_hi[i] = fmaxf(column_hi[i], ray.x);
-            row_lo[j] = fminf(row_lo[j], ray.y), row_hi[j] = fmaxf(row_hi[j], ray.y);
+            corner_line line = corner_line_of(u, (float)i / (float)KILN_CLUSTER_X * 2.0f - 1.0f, ndc_y);
+            float xs[2] = {line.intercept.x, line.slope.x}, ys[2] = {line.intercept.y, line.slope.y};
+            for (int t = 0; t < 2; t++) {
+                column_lo[i][t] = fminf(column_lo[i][t], xs[t]), column_hi[i][t] = fmaxf(column_hi[i][t], xs[t]);
+                row_lo[j][t] = fminf(row_lo[j][t], ys[t]), row_hi[j][t] = fmaxf(row_hi[j][t], ys[t]);
+            }
         }
     }
-    /* Per column and row, the smallest and largest coordinate at view depth 1 (a slab of a slice
-     * is this scaled by its two depths). */
-    float cx_lo[KILN_CLUSTER_X], cx_hi[KILN_CLUSTER_X], ry_lo[KILN_CLUSTER_Y], ry_hi[KILN_CLUSTER_Y];
+    /* Per column and row, the same bounds over its two boundary lines. */
+    float cx_lo[KILN_CLUSTER_X][2], cx_hi[KILN_CLUSTER_X][2], ry_lo[KILN_CLUSTER_Y][2], ry_hi[KILN_CLUSTER_Y][2];
     for (uint32_t x = 0; x < KILN_CLUSTER_X; x++)
-        cx_lo[x] = fminf(column_lo[x], column_lo[x + 1]), cx_hi[x] = fmaxf(column_hi[x], column_hi[x + 1]);
+        for (int t = 0; t < 2; t++)
+            cx_lo[x][t] = fminf(column_lo[x][t], column_lo[x + 1][t]), cx_hi[x][t] = fmaxf(column_hi[x][t], column_hi[x + 1][t]);
     for (uint32_t y = 0; y < KILN_CLUSTER_Y; y++)
-        ry_lo[y] = fminf(row_lo[y], row_lo[y + 1]), ry_hi[y] = fmaxf(row_hi[y], row_hi[y + 1]);
+        for (int t = 0; t < 2; t++)
+            ry_lo[y][t] = fminf(row_lo[y][t], row_lo[y + 1][t]), ry_hi[y][t] = fmaxf(row_hi[y][t], row_hi[y + 1][t]);
     float depth[KILN_CLUSTER_Z + 1];
     kiln_cluster_params p = params_of(u);
     for (uint32_t k = 0; k <= KILN_CLUSTER_Z; k++) depth[k] = kiln_cluster_slice_depth(p, k);
@@ -194,11 +223,9 @@ uint32_t kiln_cluster_light_bound(const kiln_cluster_uniform *u, const kiln_gpu_
             float dn = depth[k], df = depth[k + 1];
             uint32_t columns = 0, rows = 0;
             for (uint32_t x = 0; x < KILN_CLUSTER_X; x++)
-                columns += interval_overlaps(fminf(cx_lo[x] * dn, cx_lo[x] * df), fmaxf(cx_hi[x] * dn, cx_hi[x] * df),
-                                             c.x, r);
+                columns += interval_overlaps(line_low(cx_lo[x], dn, df), line_high(cx_hi[x], dn, df), c.x, r);
             for (uint32_t y = 0; y < KILN_CLUSTER_Y; y++)
-                rows += interval_overlaps(fminf(ry_lo[y] * dn, ry_lo[y] * df), fmaxf(ry_hi[y] * dn, ry_hi[y] * df),
-                                          c.y, r);
+                rows += interval_overlaps(line_low(ry_lo[y], dn, df), line_high(ry_hi[y], dn, df), c.y, r);
             total += columns * rows;
         }
     }

@@ -3,6 +3,7 @@
  * its passes, compile the graph and execute it into the caller's encoder, every pass timed where
  * the device has timestamp queries (pass_timings.c). Nothing here waits on the GPU, and after
  * warm-up nothing allocates. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,6 +114,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     };
     uint32_t width = 0, height = 0;
     if (!check_target(r, target, &width, &height, err)) return false;
+    if (!kiln_camera_check(&scene->camera, err)) return false;
     kiln_render_settings settings;
     if (!kiln_render_settings_resolve(&r->requested, &settings, err)) return false;
     settings.shader_dir = r->settings.shader_dir; /* read at creation only */
@@ -136,7 +138,10 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     /* Before anything of the frame is recorded: a bake is its own submit, ahead of the frame's. */
     if (!renderer_ibl_update(r, &scene->environment, &sun, has_sun, err)) return false;
     renderer_alloc_mark(r, "environment");
-    if (!kiln_clusters_update(r->clusters, kiln_camera_view(&camera), kiln_camera_projection(&camera), camera.near,
+    /* Logarithmic slices need a near plane above zero, which an orthographic camera need not
+     * have; a centimetre costs nothing, since fragments nearer than slice 0 start use slice 0. */
+    float cluster_near = camera.projection == KILN_PROJECTION_ORTHOGRAPHIC ? fmaxf(camera.near, 0.01f) : camera.near;
+    if (!kiln_clusters_update(r->clusters, kiln_camera_view(&camera), kiln_camera_projection(&camera), cluster_near,
                               width, height, r->gpu_lights, light_count, err) ||
         !renderer_rebind_cluster_lists(r, err))
         return false;

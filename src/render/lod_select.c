@@ -4,6 +4,8 @@
 #include <math.h>
 
 float kiln_lod_screen_fraction(kiln_vec4 sphere, kiln_mat4 view, kiln_mat4 projection) {
+    /* An orthographic projection (w stays 1) draws a sphere the same size at every distance. */
+    if (projection.m[15] == 1.0f && projection.m[11] == 0.0f) return sphere.w * projection.m[5];
     /* A rigid view keeps lengths: the centre's distance from the view origin is its distance from
      * the camera. */
     float distance = kiln_vec3_length(kiln_mat4_transform_point(view, (kiln_vec3){sphere.x, sphere.y, sphere.z}));

@@ -19,7 +19,8 @@
 #define KILN_LOD_LEVEL3_BELOW (1.0f / 16.0f)
 
 /* The fraction of the frame height covered by `sphere` (world centre xyz, radius w) seen through
- * `view` (world to view, rigid) and the perspective `projection`. A sphere the camera is inside
+ * `view` (world to view, rigid) and `projection`: perspective, where it shrinks with distance, or
+ * orthographic (w = 1), where it does not. A sphere a perspective camera is inside
  * of covers the whole frame: INFINITY. */
 float kiln_lod_screen_fraction(kiln_vec4 sphere, kiln_mat4 view, kiln_mat4 projection);
 

@@ -48,6 +48,17 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if (!(s.ao_radius >= 0.0f) || isinf(s.ao_radius))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.ao_radius %g is not a positive number of metres", (double)s.ao_radius);
+    if ((unsigned)s.background > KILN_BACKGROUND_TRANSPARENT)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.background %d is not a background mode",
+                              (int)s.background);
+    for (int c = 0; c < 3; c++) {
+        float v = c == 0 ? s.background_color.x : c == 1 ? s.background_color.y : s.background_color.z;
+        if (!(v >= 0.0f && v <= 1.0f))
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                                  "renderer: settings.background_color (%g, %g, %g) is not a display colour in 0..1",
+                                  (double)s.background_color.x, (double)s.background_color.y,
+                                  (double)s.background_color.z);
+    }
     if (s.worker_threads > KILN_MAX_WORKER_THREADS)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.worker_threads %u must be at most %d (0: automatic)",

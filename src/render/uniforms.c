@@ -96,12 +96,18 @@ const block_layout kiln_atlas_view_block = {"AtlasView", KILN_ATLAS_VIEW_SIZE, A
 static const block_member ATLAS_VIEWS_MEMBERS_[1] = {{"views", 0, KILN_ATLAS_VIEWS_UNIFORM_SIZE}};
 const block_layout kiln_atlas_views_block = {"AtlasViews", KILN_ATLAS_VIEWS_UNIFORM_SIZE, ATLAS_VIEWS_MEMBERS_, 1};
 
-enum { POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_BLOOM_STRENGTH, POST_MEMBERS };
+enum {
+    POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_BLOOM_STRENGTH, POST_BACKGROUND,
+    POST_PREMULTIPLY, POST_BACKGROUND_COLOR, POST_MEMBERS
+};
 static const block_member POST_MEMBERS_[POST_MEMBERS] = {
     [POST_EXPOSURE] = {"exposure", 0, 4},
     [POST_TONEMAPPER] = {"tonemapper", 4, 4},
     [POST_OUTPUT_SRGB_ENCODE] = {"output_srgb_encode", 8, 4},
     [POST_BLOOM_STRENGTH] = {"bloom_strength", 12, 4},
+    [POST_BACKGROUND] = {"background", 16, 4},
+    [POST_PREMULTIPLY] = {"premultiply", 20, 4},
+    [POST_BACKGROUND_COLOR] = {"background_color", 32, 12},
 };
 const block_layout kiln_post_block = {"Post", KILN_POST_UNIFORM_SIZE, POST_MEMBERS_, POST_MEMBERS};
 
@@ -284,6 +290,7 @@ void kiln_atlas_view_pack(const kiln_shadow_view *v, uint32_t atlas_size, uint32
 }
 
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
+                            kiln_background_mode background, kiln_vec3 background_color, bool fxaa_follows,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]) {
     const block_layout *b = &kiln_post_block;
     uint32_t curve = (uint32_t)tonemapper, encode = output_srgb_encode ? 1u : 0u;
@@ -292,6 +299,14 @@ void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool out
     block_put(out, b, POST_TONEMAPPER, &curve);
     block_put(out, b, POST_OUTPUT_SRGB_ENCODE, &encode);
     block_put(out, b, POST_BLOOM_STRENGTH, &bloom_strength);
+    uint32_t mode = (uint32_t)background;
+    block_put(out, b, POST_BACKGROUND, &mode);
+    /* FXAA filters colour with its neighbours', so over a transparent background it needs the
+     * colour premultiplied by coverage (it divides it out again): straight colour would pull
+     * the black of empty pixels into the edges. */
+    uint32_t premultiply = background == KILN_BACKGROUND_TRANSPARENT && fxaa_follows ? 1u : 0u;
+    block_put(out, b, POST_PREMULTIPLY, &premultiply);
+    block_put(out, b, POST_BACKGROUND_COLOR, &background_color);
 }
 
 void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]) {

@@ -31,7 +31,7 @@
 
 #define KILN_VIEW_UNIFORM_SIZE 368
 #define KILN_LIGHTING_UNIFORM_SIZE 80
-#define KILN_POST_UNIFORM_SIZE 16
+#define KILN_POST_UNIFORM_SIZE 48
 #define KILN_BLOOM_UNIFORM_SIZE 16
 #define KILN_AO_UNIFORM_SIZE 16
 #define KILN_INSTANCE_RECORD_SIZE 144
@@ -101,6 +101,7 @@ void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN
 void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE]);
 void kiln_bake_uniform_pack(const kiln_bake_uniform_inputs *in, uint8_t out[KILN_BAKE_UNIFORM_SIZE]);
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
+                            kiln_background_mode background, kiln_vec3 background_color, bool fxaa_follows,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]);
 void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]);
 /* The AmbientOcclusion block: `radius` metres and the fixed KILN_AO_* parameters. */

@@ -1,5 +1,5 @@
-/* The camera framed from a model's bounds (kiln_import_frame) and the near plane a model's
- * bounds want (kiln_import_look_at). */
+/* The camera framed from a model's bounds (kiln_import_frame), the near plane a model's
+ * bounds want (kiln_import_look_at) and the shadow distance that covers it (kiln_import_shadow_distance). */
 #include <math.h>
 
 #include <kiln/import.h>
@@ -24,4 +24,10 @@ kiln_camera kiln_import_frame(const kiln_mesh_bounds *bounds, float fov_y, float
     kiln_vec3 from = {ce * sinf(KILN_IMPORT_FRAME_AZIMUTH), sinf(KILN_IMPORT_FRAME_ELEVATION), ce * cosf(KILN_IMPORT_FRAME_AZIMUTH)};
     kiln_vec3 eye = kiln_vec3_add(bounds->center, kiln_vec3_scale(from, distance));
     return kiln_import_look_at(bounds, eye, bounds->center, (kiln_vec3){0, 1, 0}, fov_y, aspect);
+}
+
+float kiln_import_shadow_distance(const kiln_mesh_bounds *bounds, const kiln_camera *camera) {
+    float radius = usable_radius(bounds);
+    float depth = kiln_vec3_dot(kiln_vec3_sub(bounds->center, camera->position), kiln_camera_forward(camera));
+    return fmaxf(depth + radius, camera->near + radius);
 }

@@ -87,6 +87,10 @@ static const struct {
     {"8.5", HEAD "\"materials\":[{\"alphaMode\":\"CLIP\"}]}",
      "test.gltf: materials[0].alphaMode: \"CLIP\" is not OPAQUE, MASK or BLEND"},
     {"9.1", HEAD "\"cameras\":[{\"type\":\"fisheye\"}]}", "test.gltf: cameras[0].type: \"fisheye\" is not perspective or orthographic"},
+    {"9.3", HEAD "\"cameras\":[{\"type\":\"orthographic\",\"orthographic\":{\"xmag\":0,\"ymag\":1,\"znear\":0,\"zfar\":9}}]}",
+     "test.gltf: cameras[0].orthographic: xmag and ymag must be finite and not zero"},
+    {"9.4", HEAD "\"cameras\":[{\"type\":\"orthographic\",\"orthographic\":{\"xmag\":1,\"ymag\":1,\"znear\":-1,\"zfar\":9}}]}",
+     "test.gltf: cameras[0].orthographic: znear must be 0 or more and zfar above 0"},
     {"9.2", HEAD "\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"area\"}]}}}",
      "test.gltf: extensions.KHR_lights_punctual.lights[0].type: \"area\" is not directional, point or spot"},
 };

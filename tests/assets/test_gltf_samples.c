@@ -114,6 +114,31 @@ TEST(damaged_helmet_has_five_images_and_generated_or_given_tangents) {
     kiln_gltf_free(doc);
 }
 
+/* The progress callback hears of each of the helmet's five images and its one mesh, in order. */
+typedef struct progress_log {
+    char text[512];
+    size_t n;
+} progress_log;
+
+static void log_progress(void *user, const char *stage, uint32_t done, uint32_t total) {
+    progress_log *log = user;
+    if (log->n < sizeof log->text)
+        log->n += (size_t)snprintf(log->text + log->n, sizeof log->text - log->n, "%s %u/%u;", stage, done, total);
+}
+
+TEST(the_load_reports_its_progress_image_by_image_and_mesh_by_mesh) {
+    if (!assets_present()) SKIP("no $KILN_ASSETS/gltf directory");
+    char path[1024];
+    CHECK(model_path("DamagedHelmet", path, sizeof path));
+    progress_log log = {0};
+    kiln_error err = {0};
+    kiln_gltf *doc = kiln_gltf_load(path, &(kiln_gltf_options){.progress = log_progress, .progress_user = &log}, &err);
+    CHECK_MSG(doc, "%s", err.message);
+    kiln_gltf_free(doc);
+    CHECK_MSG(strcmp(log.text, "images 1/5;images 2/5;images 3/5;images 4/5;images 5/5;meshes 1/1;") == 0, "%s", log.text);
+}
+
 TEST_MAIN(T(every_sample_model_loads), T(box_has_one_mesh_of_24_vertices_and_36_indices),
           T(box_textured_samples_one_base_colour_image), T(box_vertex_colors_keeps_color_0),
-          T(damaged_helmet_has_five_images_and_generated_or_given_tangents))
+          T(damaged_helmet_has_five_images_and_generated_or_given_tangents),
+          T(the_load_reports_its_progress_image_by_image_and_mesh_by_mesh))

@@ -144,6 +144,27 @@ TEST(framed_camera_is_its_look_at_again_bit_for_bit) {
     CHECK(framed.near > 0.0f && framed.near < kiln_vec3_length(kiln_vec3_sub(framed.position, b.center)) - b.radius);
 }
 
+/* The shadow distance ends just behind the model whatever its size: the framed camera's view
+ * depth of the centre plus the radius, so a 6 cm model gets centimetres of cascades, not 60 m. */
+TEST(the_shadow_distance_covers_the_model_and_no_more) {
+    const float radii[] = {0.03f, 1.0f, 40.0f};
+    for (size_t i = 0; i < 3; i++) {
+        float r = radii[i];
+        kiln_mesh_bounds b = {.min = {-r, -r, -r}, .max = {r, r, r}, .center = {0, r, 0}, .radius = r};
+        kiln_camera c = kiln_import_frame(&b, KILN_IMPORT_DEFAULT_FOV_Y, 1.0f);
+        float distance = kiln_import_shadow_distance(&b, &c);
+        float depth = kiln_vec3_length(kiln_vec3_sub(b.center, c.position));
+        CHECK_NEAR(distance, depth + r, 1e-4 * (depth + r));
+        CHECK(distance > c.near);
+    }
+    /* A camera inside the bounds still covers the far side. */
+    kiln_mesh_bounds big = {.min = {-10, -10, -10}, .max = {10, 10, 10}, .center = {0, 0, 0}, .radius = 17.3f};
+    kiln_camera inside = kiln_camera_look_at((kiln_vec3){0, 0, 5}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.05f);
+    CHECK_NEAR(kiln_import_shadow_distance(&big, &inside), 5.0f + 17.3f, 1e-4);
+    kiln_camera away = kiln_camera_look_at((kiln_vec3){0, 0, 30}, (kiln_vec3){0, 0, 60}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.05f);
+    CHECK(kiln_import_shadow_distance(&big, &away) >= away.near + big.radius);
+}
+
 /* Duck's camera 0 sits at its node (nodes[1], under no parent): the camera's eye is the node's
  * origin and its view the node's -Z. */
 TEST(file_camera_is_placed_by_its_node) {
@@ -197,19 +218,19 @@ TEST(file_camera_placement_is_the_imports_bit_for_bit) {
 }
 
 /* A synthetic file: a sun on a node turned to shine down, a point light at (1, 2, 3), and an
- * orthographic camera the importer refuses, naming it. */
+ * orthographic camera 4 m up the +Z axis, 2 m wide and 1 m high. */
 static const char lights_file[] =
     "{\"asset\": {\"version\": \"2.0\"}, \"extensionsUsed\": [\"KHR_lights_punctual\"],"
     " \"extensions\": {\"KHR_lights_punctual\": {\"lights\": ["
     "  {\"type\": \"directional\", \"intensity\": 5},"
     "  {\"type\": \"point\", \"intensity\": 2, \"range\": 7, \"color\": [1, 0.5, 0.25]}]}},"
-    " \"cameras\": [{\"type\": \"orthographic\", \"orthographic\": {\"xmag\": 1, \"ymag\": 1, \"znear\": 0.1, \"zfar\": 10}}],"
+    " \"cameras\": [{\"type\": \"orthographic\", \"orthographic\": {\"xmag\": 1, \"ymag\": 0.5, \"znear\": 0.1, \"zfar\": 10}}],"
     " \"scenes\": [{\"nodes\": [0, 1, 2]}],"
     " \"nodes\": [{\"rotation\": [-0.70710678, 0, 0, 0.70710678], \"extensions\": {\"KHR_lights_punctual\": {\"light\": 0}}},"
     "  {\"translation\": [1, 2, 3], \"extensions\": {\"KHR_lights_punctual\": {\"light\": 1}}},"
-    "  {\"camera\": 0}]}";
+    "  {\"camera\": 0, \"translation\": [0, 0, 4]}]}";
 
-TEST(lights_land_at_their_nodes_and_an_orthographic_camera_is_refused) {
+TEST(lights_land_at_their_nodes_and_an_orthographic_camera_keeps_its_box) {
     kiln_error err = {0};
     kiln_gltf *doc = kiln_gltf_load_memory(lights_file, sizeof lights_file - 1, "lights.gltf", NULL, &err);
     CHECK_MSG(doc, "%s", err.message);
@@ -219,9 +240,11 @@ TEST(lights_land_at_their_nodes_and_an_orthographic_camera_is_refused) {
     uint32_t count = h.scene.scene.light_count;
     if (ok && count == 2) memcpy(lights, h.scene.lights, sizeof lights);
     kiln_imported_scene_free(&h.scene);
-    kiln_error ortho = {0};
-    bool refused = h.r && !kiln_gltf_import(doc, h.r, &(kiln_gltf_import_options){.name = "lights.gltf", .use_camera = true},
-                                           &h.scene, &ortho);
+    kiln_error ortho_err = {0};
+    bool ortho_ok = h.r && kiln_gltf_import(doc, h.r, &(kiln_gltf_import_options){.name = "lights.gltf", .use_camera = true},
+                                           &h.scene, &ortho_err);
+    kiln_camera ortho = h.scene.scene.camera;
+    kiln_imported_scene_free(&h.scene);
     kiln_gltf_free(doc);
     CHECK_EQ_INT(harness_close(&h), 0);
     CHECK_MSG(ok, "%s", err.message);
@@ -233,8 +256,24 @@ TEST(lights_land_at_their_nodes_and_an_orthographic_camera_is_refused) {
     CHECK_NEAR(lights[1].position.x, 1, 1e-6);
     CHECK_NEAR(lights[1].position.z, 3, 1e-6);
     CHECK_NEAR(lights[1].range, 7, 1e-6);
-    CHECK(refused);
-    CHECK_STR_CONTAINS(ortho.message, "lights.gltf: cameras[0]: is orthographic; kiln's camera is perspective only");
+    CHECK_MSG(ortho_ok, "%s", ortho_err.message);
+    CHECK_EQ_INT(ortho.projection, KILN_PROJECTION_ORTHOGRAPHIC);
+    CHECK_NEAR(ortho.half_height, 0.5, 1e-6);
+    CHECK_NEAR(ortho.aspect, 2, 1e-6);
+    CHECK_NEAR(ortho.near, 0.1, 1e-6);
+    CHECK_NEAR(ortho.far, 10, 1e-6);
+    CHECK_NEAR(ortho.position.z, 4, 1e-6);
+    CHECK_NEAR(kiln_camera_forward(&ortho).z, -1, 1e-6);
+    CHECK(kiln_camera_check(&ortho, &ortho_err));
+    /* The box: x in [-1, 1] and y in [-0.5, 0.5] fill the frame, depth 1 at near, 0 at far. */
+    kiln_mat4 p = kiln_camera_projection(&ortho);
+    kiln_vec4 corner = kiln_mat4_mul_vec4(p, kiln_vec4_make(1.0f, 0.5f, -0.1f, 1.0f));
+    kiln_vec4 far_point = kiln_mat4_mul_vec4(p, kiln_vec4_make(0.0f, 0.0f, -10.0f, 1.0f));
+    CHECK_NEAR(corner.x, 1, 1e-5);
+    CHECK_NEAR(corner.y, 1, 1e-5);
+    CHECK_NEAR(corner.z, 1, 1e-5);
+    CHECK_NEAR(corner.w, 1, 1e-6);
+    CHECK_NEAR(far_point.z, 0, 1e-5);
 }
 
 TEST(a_camera_index_past_the_file_is_refused_naming_it) {
@@ -257,7 +296,7 @@ TEST(a_camera_index_past_the_file_is_refused_naming_it) {
 
 TEST_MAIN(T(every_sample_model_imports_and_draws_over_the_sky), T(box_is_one_mesh_one_material_one_instance),
           T(box_textured_base_colour_is_one_srgb_texture_with_mips), T(multi_node_models_get_an_instance_per_node_and_primitive),
-          T(framed_camera_holds_the_bounding_sphere), T(framed_camera_is_its_look_at_again_bit_for_bit),
+          T(framed_camera_holds_the_bounding_sphere), T(framed_camera_is_its_look_at_again_bit_for_bit), T(the_shadow_distance_covers_the_model_and_no_more),
           T(each_instance_names_the_node_it_draws), T(file_camera_is_placed_by_its_node),
-          T(file_camera_placement_is_the_imports_bit_for_bit), T(lights_land_at_their_nodes_and_an_orthographic_camera_is_refused),
+          T(file_camera_placement_is_the_imports_bit_for_bit), T(lights_land_at_their_nodes_and_an_orthographic_camera_keeps_its_box),
           T(a_camera_index_past_the_file_is_refused_naming_it))

@@ -62,6 +62,35 @@ TEST(each_slice_sphere_holds_all_eight_corners_of_its_slice) {
     }
 }
 
+/* An orthographic camera's slices are boxes 2 half_height high and 2 half_height aspect wide:
+ * each sphere holds their corners, and the first cascade starts at a near plane of 0. */
+TEST(an_orthographic_camera_has_slice_spheres_that_hold_its_box_corners) {
+    kiln_camera c = camera_at((kiln_vec3){3, 2, 5}, kiln_quat_from_axis_angle((kiln_vec3){0, 1, 0}, 0.7f));
+    c.projection = KILN_PROJECTION_ORTHOGRAPHIC;
+    c.half_height = 4.0f;
+    c.near = 0.0f;
+    c.far = 100.0f;
+    kiln_cascade cascades[KILN_CASCADE_COUNT];
+    kiln_cascades_fit_into(cascades, &c, sun(), DISTANCE, RESOLUTION);
+    CHECK(cascades[0].split_near == 0.0f);
+    CHECK(cascades[KILN_CASCADE_COUNT - 1].split_far == DISTANCE);
+    for (int i = 0; i < KILN_CASCADE_COUNT; i++) {
+        const kiln_cascade *k = &cascades[i];
+        CHECK(isfinite(k->radius) && k->split_far > k->split_near);
+        kiln_vec3 center;
+        float radius;
+        kiln_cascade_slice_sphere(&c, k->split_near, k->split_far, &center, &radius);
+        for (int n = 0; n < 8; n++) {
+            float d = n & 4 ? k->split_far : k->split_near;
+            kiln_vec3 local = {(n & 1 ? 1.0f : -1.0f) * c.half_height * c.aspect, (n & 2 ? 1.0f : -1.0f) * c.half_height, -d};
+            kiln_vec3 p = kiln_vec3_add(c.position, kiln_quat_rotate(c.rotation, local));
+            CHECK_MSG(kiln_vec3_length(kiln_vec3_sub(p, center)) <= radius * 1.0001f, "cascade %d corner %d", i, n);
+        }
+        /* The box's width alone: a perspective fit would reach d * tan(fov / 2) instead. */
+        CHECK(radius < sqrtf(c.half_height * c.half_height * (1 + c.aspect * c.aspect)) + 0.5f * (k->split_far - k->split_near) + 1e-3f);
+    }
+}
+
 TEST(the_fitted_footprint_does_not_change_when_the_camera_rotates_in_place) {
     const kiln_quat turns[] = {
         kiln_quat_identity(),
@@ -149,6 +178,7 @@ TEST(a_vertical_sun_still_has_a_basis) {
 }
 
 TEST_MAIN(T(practical_splits_mix_three_quarters_logarithmic_with_one_quarter_uniform),
+          T(an_orthographic_camera_has_slice_spheres_that_hold_its_box_corners),
           T(each_slice_sphere_holds_all_eight_corners_of_its_slice),
           T(the_fitted_footprint_does_not_change_when_the_camera_rotates_in_place),
           T(a_sub_texel_camera_move_leaves_the_snapped_projection_unchanged),

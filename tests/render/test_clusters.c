@@ -462,6 +462,50 @@ TEST(the_bound_covers_the_cpu_reference_and_stays_close_to_it) {
     }
 }
 
+/* An orthographic view 24 m high: its cluster boxes are slabs of parallel lines, a fragment lies
+ * in the box it looks up, and the bound still covers the CPU's reference lists. */
+TEST(an_orthographic_view_has_boxes_that_hold_its_fragments_and_a_bound_that_covers_them) {
+    const float half_height = 12.0f, half_width = half_height * (float)WIDTH / (float)HEIGHT;
+    kiln_mat4 ortho = kiln_mat4_orthographic_reverse_z(-half_width, half_width, -half_height, half_height, 0.0f, 250.0f);
+    kiln_cluster_uniform u;
+    CHECK(kiln_cluster_uniform_compute(&u, test_view(), ortho, NEAR, WIDTH, HEIGHT, 0, NULL));
+    kiln_vec3 lo, hi;
+    kiln_cluster_aabb(&u, 0, 0, 5, &lo, &hi);
+    CHECK_NEAR(lo.x, -half_width, 1e-3);
+    CHECK_NEAR(hi.x, -half_width + 2.0f * half_width / KILN_CLUSTER_X, 1e-3);
+    CHECK_NEAR(hi.y, half_height, 1e-3);
+    CHECK_NEAR(-hi.z, kiln_cluster_slice_depth(kiln_cluster_params_compute(NEAR, KILN_CLUSTER_FAR), 5), 1e-3);
+    uint32_t seed = 7;
+    for (int i = 0; i < 2000; i++) {
+        float px = random_in(&seed, 0.0f, WIDTH), py = random_in(&seed, 0.0f, HEIGHT);
+        float depth = expf(random_in(&seed, logf(NEAR), logf(KILN_CLUSTER_FAR)));
+        kiln_vec3 point = {(px / WIDTH * 2.0f - 1.0f) * half_width, (1.0f - py / HEIGHT * 2.0f) * half_height, -depth};
+        uint32_t c = kiln_cluster_index(&u, px, py, depth);
+        uint32_t x = c % KILN_CLUSTER_X, y = (c / KILN_CLUSTER_X) % KILN_CLUSTER_Y, z = c / (KILN_CLUSTER_X * KILN_CLUSTER_Y);
+        kiln_cluster_aabb(&u, x, y, z, &lo, &hi);
+        CHECK_MSG(kiln_cluster_sphere_touches_aabb(point, 1e-4f * (depth + half_width), lo, hi),
+                  "pixel (%g, %g) depth %g: cluster %u", px, py, depth, c);
+    }
+    static kiln_gpu_light lights[KILN_MAX_LIGHTS];
+    static kiln_light scene[200];
+    kiln_mat4 inverse_view;
+    CHECK(kiln_mat4_inverse(u.view, &inverse_view));
+    for (uint32_t i = 0; i < 200; i++) {
+        kiln_vec3 view_point = {random_in(&seed, -1.2f * half_width, 1.2f * half_width),
+                                random_in(&seed, -1.2f * half_height, 1.2f * half_height), -random_in(&seed, 0.0f, 220.0f)};
+        scene[i] = kiln_light_point(kiln_mat4_transform_point(inverse_view, view_point), (kiln_vec3){1, 1, 1}, 10.0f,
+                                    random_in(&seed, 0.5f, 6.0f));
+    }
+    uint32_t count = kiln_pack_lights_into(scene, 200, lights, KILN_MAX_LIGHTS, NULL, NULL);
+    CHECK(kiln_cluster_uniform_compute(&u, test_view(), ortho, NEAR, WIDTH, HEIGHT, count, NULL));
+    uint32_t references = kiln_clusters_assign_cpu(&u, lights, count, cpu_ranges, cpu_indices,
+                                                   KILN_CLUSTER_LIST_MAX_CAPACITY);
+    uint32_t bound = kiln_cluster_light_bound(&u, lights, count);
+    printf("orthographic: %u references, bound %u\n", references, bound);
+    CHECK(references > 200);
+    CHECK(bound >= references && bound <= 3 * references);
+}
+
 /* Reads every Light field, every ClusterUniform field and the shared constants back from WGSL as
  * raw words, and evaluates cluster_index and the falloff helpers at probe points, so a mirror that
  * drifts from its C declaration fails here. A probe is (pixel x, pixel y, view depth, distance). */
@@ -646,7 +690,8 @@ TEST(an_update_with_too_many_lights_is_refused) {
     CHECK_EQ_INT(light_count, 0); /* nothing was written */
 }
 
-TEST_MAIN(T(cluster_params_follow_the_logarithmic_formula), T(slice_0_starts_at_near_and_slice_23_ends_at_200_m),
+TEST_MAIN(T(cluster_params_follow_the_logarithmic_formula),
+          T(an_orthographic_view_has_boxes_that_hold_its_fragments_and_a_bound_that_covers_them), T(slice_0_starts_at_near_and_slice_23_ends_at_200_m),
           T(slices_grow_monotonically_with_depth), T(each_slice_starts_where_the_formula_says),
           T(a_fragment_lies_in_the_box_of_the_cluster_it_looks_up), T(the_cluster_uniform_refuses_bad_inputs_naming_them),
           T(the_bound_of_single_lights_is_exact_at_the_extremes), T(the_bound_covers_the_cpu_reference_and_stays_close_to_it),

@@ -97,7 +97,22 @@ TEST(a_camera_inside_the_sphere_sees_it_fill_the_frame) {
     CHECK_EQ_INT(kiln_lod_select(inside, KILN_MESH_MAX_LODS), 0);
 }
 
-TEST_MAIN(T(each_threshold_switches_to_the_next_level), T(the_level_is_clamped_to_the_levels_the_mesh_has),
+/* Through an orthographic camera 2 m high (half_height 1) a sphere of radius 0.25 covers a
+ * quarter of the height at every distance, and so keeps level 0. */
+TEST(an_orthographic_camera_picks_the_same_level_at_every_distance) {
+    for (float d = 1.0f; d < 1000.0f; d *= 10.0f) {
+        kiln_camera c = kiln_camera_orthographic_look_at((kiln_vec3){0, 0, d}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 1, 0},
+                                                         1.0f, 1.5f, 0.0f, 2.0f * d);
+        kiln_mat4 view = kiln_camera_view(&c), projection = kiln_camera_projection(&c);
+        float fraction = kiln_lod_screen_fraction((kiln_vec4){0, 0, 0, 0.25f}, view, projection);
+        CHECK_NEAR(fraction, 0.25f, 1e-6);
+        CHECK_EQ_INT(kiln_lod_select(fraction, 4), 0);
+        fraction = kiln_lod_screen_fraction((kiln_vec4){0, 0, 0, 0.05f}, view, projection);
+        CHECK_EQ_INT(kiln_lod_select(fraction, 4), 3);
+    }
+}
+
+TEST_MAIN(T(each_threshold_switches_to_the_next_level), T(an_orthographic_camera_picks_the_same_level_at_every_distance), T(the_level_is_clamped_to_the_levels_the_mesh_has),
           T(a_sphere_switches_level_at_the_distances_of_the_thresholds),
           T(the_fraction_depends_on_distance_not_on_where_the_camera_looks),
           T(a_camera_inside_the_sphere_sees_it_fill_the_frame))

@@ -53,7 +53,7 @@ TEST(a_field_added_on_one_side_only_names_the_block) {
         {"layout-2", "common.wgsl", "    sky_sun_intensity: f32,\n", "    sky_sun_intensity: f32,\n    extra: f32,\n",
          "renderer: struct Lighting in forward.wgsl is 96 bytes in WGSL but 80 in C (src/render/uniforms.c)"},
         {"layout-3", "post.wgsl", "    bloom_strength: f32,", "    bloom_strength: f32,\n    extra: vec4<f32>,",
-         "renderer: struct Post in post.wgsl is 32 bytes in WGSL but 16 in C (src/render/uniforms.c)"},
+         "renderer: struct Post in post.wgsl is 64 bytes in WGSL but 48 in C (src/render/uniforms.c)"},
         {"layout-4", "post.wgsl", "Post", "Toned", "renderer: post.wgsl declares no struct Post"},
         /* the same size, two members swapped: caught by name and offset */
         {"layout-5", "common.wgsl", "    sun_intensity: f32,           // lux\n    sun_color: vec3<f32>,\n    has_sun: u32,\n",
@@ -131,7 +131,7 @@ TEST(every_packer_writes_its_members_at_the_layout_offsets) {
 
     uint8_t post[KILN_POST_UNIFORM_SIZE];
     memset(post, 0xEE, sizeof post);
-    kiln_post_uniform_pack(2.0f, KILN_TONEMAP_NONE, true, 0.25f, post);
+    kiln_post_uniform_pack(2.0f, KILN_TONEMAP_NONE, true, 0.25f, KILN_BACKGROUND_COLOR, (kiln_vec3){0.5f, 0.25f, 1}, true, post);
     memcpy(&f, post, 4);
     CHECK_NEAR(f, 2.0f, 0.0);
     memcpy(&u, post + 4, 4);
@@ -140,6 +140,16 @@ TEST(every_packer_writes_its_members_at_the_layout_offsets) {
     CHECK_EQ_INT(u, 1);
     memcpy(&f, post + 12, 4); /* Post.bloom_strength */
     CHECK_NEAR(f, 0.25f, 0.0);
+    memcpy(&u, post + 16, 4); /* Post.background */
+    CHECK_EQ_INT(u, KILN_BACKGROUND_COLOR);
+    memcpy(&f, post + 36, 4); /* Post.background_color.y */
+    CHECK_NEAR(f, 0.25f, 0.0);
+    memcpy(&u, post + 20, 4); /* Post.premultiply: only for a transparent background */
+    CHECK_EQ_INT(u, 0);
+    for (size_t i = 24; i < 32; i++) CHECK_EQ_INT(post[i], 0); /* padding before the vec3 */
+    kiln_post_uniform_pack(1.0f, KILN_TONEMAP_NONE, false, 0.0f, KILN_BACKGROUND_TRANSPARENT, (kiln_vec3){0, 0, 0}, true, post);
+    memcpy(&u, post + 20, 4);
+    CHECK_EQ_INT(u, 1);
 
     uint8_t bloom[KILN_BLOOM_UNIFORM_SIZE];
     memset(bloom, 0xEE, sizeof bloom);

@@ -52,12 +52,15 @@ row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got 'inf'
 row kiln-render 2 '' "kiln-render: --exposure wants a positive number, got 'nan'" -- --demo -o x.png --exposure nan
 row kiln-render 2 '' "kiln-render: --ao-radius wants a positive number of metres, got '1e39'" -- --demo -o x.png --ao-radius 1e39
 row kiln-render 2 '' "kiln-render: --env-rotation wants radians, got 'inf'" -- --demo -o x.png --env-rotation inf
+row kiln-render 2 '' "kiln-render: --background wants sky, transparent or R,G,B (each 0..1), got 'clear'" -- --demo -o x.png --background clear
+row kiln-render 2 '' "kiln-render: --background wants sky, transparent or R,G,B (each 0..1), got '255,255,255'" -- --demo -o x.png --background 255,255,255
+row kiln-render 2 '' "kiln-render: --background needs a value"             -- --demo -o x.png --background
 # The map is read before a device is made: a bad one fails without touching the GPU.
 echo "not an image" >"$tmp/sky.txt"
 row kiln-render 1 '' "kiln-render: $tmp/sky.txt: not a Radiance HDR image" -- --demo -o x.png --env "$tmp/sky.txt"
 row kiln-render 1 '' "kiln-render: $tmp/missing.hdr: *"                   -- --demo -o x.png --env "$tmp/missing.hdr"
 # The settings flags are in the usage.
-for flag in --msaa --fxaa --no-bloom --no-shadows --wireframe; do
+for flag in --msaa --fxaa --no-bloom --no-shadows --wireframe --background; do
     "$bin/kiln-render" --help | grep -q -- "\[$flag" || { echo "FAIL kiln-render --help: no $flag"; failures=$((failures + 1)); }
 done
 row kiln-run 2 '' "kiln-run: unknown argument 'b.json'"                    -- a.json b.json

@@ -323,6 +323,26 @@ TEST(a_jpeg_huffman_table_past_the_first_of_a_segment_is_checked) {
     CHECK_STR_CONTAINS(err.message, "a Huffman table of 272 codes (at most 256)");
 }
 
+/* Fuzz regression (tests/fuzz/regressions/image/jpeg_scan_using_undefined_huffman_table.jpg, the
+ * 16-core run of docs/RELIABILITY.md): stb_image 2.27 decodes a scan with whichever Huffman tables
+ * its header names, defined or not, and does not clear its decoder, so an undefined table is
+ * uninitialised memory (UBSan: index -8553145 out of bounds in stbi__jpeg_huff_decode, found only
+ * after other inputs had dirtied the heap). Here a 1x1 baseline JPEG defines DC table 0 and its
+ * scan also names AC table 0, which nothing defines. */
+TEST(a_jpeg_scan_using_an_undefined_huffman_table_is_refused) {
+    static const uint8_t file[] = {
+        0xFF, 0xD8,                                                             /* SOI */
+        0xFF, 0xC0, 0x00, 0x0B, 8, 0x00, 0x01, 0x00, 0x01, 1, 1, 0x11, 0,       /* SOF0: 1x1, one component */
+        0xFF, 0xC4, 0x00, 0x14, 0x00, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, /* DHT: DC 0 */
+        0xFF, 0xDA, 0x00, 0x08, 1, 1, 0x00, 0, 63, 0,                           /* SOS: DC 0, AC 0 */
+        0x00, 0xFF, 0xD9};
+    kiln_image img;
+    kiln_error err = {0};
+    CHECK(!kiln_image_decode(&img, file, sizeof file, &err));
+    CHECK_MSG(strcmp(err.message, "<memory, 50 bytes>: cannot decode image: corrupt JPEG: scan 1 uses AC Huffman "
+                                  "table 0, which no table before it defines") == 0, "%s", err.message);
+}
+
 /* Fuzz regression (tests/fuzz/regressions/image/hdr_run_length_count_of_zero.hdr): stb_image 2.27
  * never returns from a run-length scanline holding a count of 0 (or ending with the file, which
  * reads as zeros), so kiln refuses it. A 9-pixel-wide file: scanline 1 is complete, scanline 2
@@ -604,6 +624,7 @@ TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_fille
           T(a_jpeg_huffman_table_of_more_than_256_codes_is_refused),
           T(a_jpeg_huffman_table_past_the_first_of_a_segment_is_checked),
           T(a_jpeg_with_fill_bytes_before_its_start_is_guarded_too),
+          T(a_jpeg_scan_using_an_undefined_huffman_table_is_refused),
           T(a_radiance_hdr_run_length_count_of_zero_is_refused),
           T(an_image_over_the_pixel_limit_is_refused_before_decoding),
           T(a_sixteen_bit_pnm_is_refused),

@@ -215,12 +215,14 @@ TEST(a_shader_edit_changes_the_next_frame_and_a_broken_edit_keeps_it) {
     const char *dir = scratch("shaders");
     CHECK(shell("rm -rf '%s' && cp -r '%s' '%s'", dir, KILN_RENDER_SHADER_DIR, dir) == 0);
     const char *post = scratch("shaders/post.wgsl");
-    CHECK(strstr(slurp(post), "return vec4<f32>(color, 1.0);"));
+    /* The exposure's product, scaled by a constant; then a parenthesis left open. */
+    const char *line_text = "color = tonemap_apply(post.tonemapper, color, post.exposure);";
+    CHECK(strstr(slurp(post), line_text));
     snprintf(script, sizeof script,
              "at 2 screenshot %s\n"
-             "at 3 run sed -i 's/return vec4<f32>(color, 1.0);/return vec4<f32>(color * 0.25, 1.0);/' '%s'\n"
+             "at 3 run sed -i 's/post.exposure);/post.exposure) * 0.25;/' '%s'\n"
              "at 3 screenshot %s\n"
-             "at 4 run sed -i 's/(color \\* 0.25, 1.0);/(color * 0.25, 1.0;/' '%s'\n"
+             "at 4 run sed -i 's/post.exposure) \\* 0.25;/post.exposure) * (0.25;/' '%s'\n"
              "at 4 screenshot %s\n",
              scratch("shader-before.png"), post, scratch("shader-after.png"), post, scratch("shader-broken.png"));
     write_text(scratch("shader.script"), script);
@@ -234,10 +236,10 @@ TEST(a_shader_edit_changes_the_next_frame_and_a_broken_edit_keeps_it) {
     CHECK(compare(scratch("shader-after.png"), scratch("shader-broken.png"), &broken));
     CHECK_MSG(edited.differing > 0.5, "the edit changed only %.1f%% of pixels", 100.0 * edited.differing);
     CHECK_EQ_INT(broken.differing, 0);
-    /* The broken line's file and line: post.wgsl's return, where the parenthesis is missing. */
+    /* The broken line's file and line: where the parenthesis is left open. */
     int line = 0, n = 1;
     for (const char *p = slurp(post); *p && !line; p++) {
-        if (!strncmp(p, "return vec4<f32>(color * 0.25, 1.0;", 35)) line = n;
+        if (!strncmp(p, "color = tonemap_apply(post.tonemapper, color, post.exposure) * (0.25;", 69)) line = n;
         if (*p == '\n') n++;
     }
     CHECK(line > 0);

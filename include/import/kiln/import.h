@@ -138,6 +138,11 @@ kiln_camera kiln_import_frame(const kiln_mesh_bounds *bounds, float fov_y, float
  * call, so passing its eye, target and fov_y again gives the same camera bit for bit. */
 kiln_camera kiln_import_look_at(const kiln_mesh_bounds *bounds, kiln_vec3 eye, kiln_vec3 target, kiln_vec3 up,
                                 float fov_y, float aspect);
+/* The shadow distance (kiln_render_settings.shadow_distance) that ends the sun's last cascade
+ * just behind the model as `camera` sees it: the view depth of the bounds' centre plus the radius
+ * (at least near + radius). A 60 m default spends most of the cascades' texels on empty space
+ * around a model a few centimetres or metres across; this spends them on the model. */
+float kiln_import_shadow_distance(const kiln_mesh_bounds *bounds, const kiln_camera *camera);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,12 @@ typedef struct render_feature {
     void (*declare)(kiln_renderer *r, void *state, render_frame *f);
 } render_feature;
 
+/* The clear of the HDR target, for whichever pass writes it first: alpha is coverage, so
+ * without a sky (settings.background) a pixel nothing draws stays at alpha 0. */
+static inline WGPUColor renderer_hdr_clear(const kiln_renderer *r) {
+    return (WGPUColor){0, 0, 0, r->settings.background == KILN_BACKGROUND_SKY ? 1.0 : 0.0};
+}
+
 extern const render_feature *const render_features[];
 extern const uint32_t render_feature_count;
 

@@ -17,7 +17,7 @@ static void record_blend(kiln_fg_context *ctx, void *user) { record_shading(ctx,
 
 static uint32_t declare_shading(kiln_renderer *r, const render_frame *f, const char *name, kiln_fg_record_fn record) {
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, name, record, r);
-    kiln_frame_graph_color(r->graph, pass, f->hdr, (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_color(r->graph, pass, f->hdr, renderer_hdr_clear(r));
     kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, true);
     kiln_frame_graph_read(r->graph, pass, f->cluster_lists);
     if (f->cascade_maps.index) kiln_frame_graph_read(r->graph, pass, f->cascade_maps); /* every layer */

@@ -55,6 +55,8 @@ static kiln_render_pipeline sky_pipeline(sky_state *s, uint32_t samples, kiln_er
 
 static void record_sky(kiln_fg_context *ctx, void *user) {
     sky_state *s = user;
+    /* Without a sky the pass only clears the HDR target to (0, 0, 0, 0): no coverage. */
+    if (s->r->settings.background != KILN_BACKGROUND_SKY) return;
     kiln_render_pipeline pipeline = sky_pipeline(s, s->r->settings.msaa, &ctx->error);
     if (!pipeline.id) return;
     kiln_render_pass_set_pipeline(ctx->render, pipeline, NULL);
@@ -65,7 +67,7 @@ static void record_sky(kiln_fg_context *ctx, void *user) {
 
 static void declare_sky(kiln_renderer *r, void *state, render_frame *f) {
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "sky", record_sky, state);
-    kiln_frame_graph_color(r->graph, pass, f->hdr, (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_color(r->graph, pass, f->hdr, renderer_hdr_clear(r));
     kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, true);
 }
 

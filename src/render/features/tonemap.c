@@ -96,7 +96,7 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
     const kiln_render_settings *settings = &s->r->settings;
     uint8_t post[KILN_POST_UNIFORM_SIZE];
     kiln_post_uniform_pack(settings->exposure, settings->tonemapper, s->r->output_srgb_encode, settings->bloom_strength,
-                           post);
+                           settings->background, settings->background_color, settings->fxaa, post);
     kiln_texture_view bloom = s->bloom.index ? kiln_fg_context_view_handle(ctx, s->bloom) : s->no_bloom_view;
     if (!kiln_resources_write_buffer(s->r->res, s->post_uniform, 0, post, sizeof post, &ctx->error) ||
         !ensure_hdr_group(s, kiln_fg_context_view_handle(ctx, s->hdr), bloom, &ctx->error))

@@ -196,7 +196,7 @@ static void declare_wireframe(kiln_renderer *r, void *state, render_frame *f) {
     wireframe_state *s = state;
     s->r = r;
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "wireframe", record_wireframe, s);
-    kiln_frame_graph_color(r->graph, pass, f->hdr, (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_color(r->graph, pass, f->hdr, renderer_hdr_clear(r));
     kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, true);
 }
 

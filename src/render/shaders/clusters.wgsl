@@ -49,13 +49,26 @@ fn slice_depth(u: ClusterUniform, k: u32) -> f32 {
     return u.near * pow(u.far / u.near, f32(k) / f32(CLUSTER_Z));
 }
 
-// The view-space point at view depth 1 on the ray through an NDC position. Unprojecting at clip
-// depth 1 (the near plane in reverse-Z) keeps w finite; the cluster's corners are then this ray
-// scaled to the slice's view depths, never reconstructed from clip depth.
-fn corner_ray(u: ClusterUniform, ndc: vec2f) -> vec3f {
+// The line of view-space points through an NDC position: the point at clip depth 1 (the near
+// plane in reverse-Z) and the step per metre of view depth along the line to clip depth 0.5.
+// The cluster's corners are points on these lines at the slice's view depths, never
+// reconstructed from clip depth; perspective lines meet at the eye, orthographic ones are
+// parallel, and the same arithmetic serves both.
+struct CornerLine {
+    origin: vec3f,
+    step: vec3f,
+}
+
+fn corner_line(u: ClusterUniform, ndc: vec2f) -> CornerLine {
     let p = u.inverse_projection * vec4f(ndc, 1.0, 1.0);
-    let q = p.xyz / p.w;
-    return q / -q.z;
+    let q = u.inverse_projection * vec4f(ndc, 0.5, 1.0);
+    let a = p.xyz / p.w;
+    let b = q.xyz / q.w;
+    return CornerLine(a, (b - a) / (a.z - b.z));
+}
+
+fn corner_at(line: CornerLine, depth: f32) -> vec3f {
+    return line.origin + line.step * (depth + line.origin.z);
 }
 
 fn cluster_box(u: ClusterUniform, cell: vec3u) -> ClusterBox {
@@ -70,9 +83,9 @@ fn cluster_box(u: ClusterUniform, cell: vec3u) -> ClusterBox {
     var b = ClusterBox(vec3f(3.0e38), vec3f(-3.0e38));
     for (var corner = 0u; corner < 4u; corner++) {
         let ndc = vec2f(select(ndc_lo.x, ndc_hi.x, (corner & 1u) != 0u), select(ndc_lo.y, ndc_hi.y, (corner & 2u) != 0u));
-        let ray = corner_ray(u, ndc);
-        let a = ray * depth_near;
-        let c = ray * depth_far;
+        let line = corner_line(u, ndc);
+        let a = corner_at(line, depth_near);
+        let c = corner_at(line, depth_far);
         b.lo = min(b.lo, min(a, c));
         b.hi = max(b.hi, max(a, c));
     }

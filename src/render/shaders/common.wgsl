@@ -63,10 +63,22 @@ const PI: f32 = 3.14159265358979;
 // the record index list, whose entry names the instance's record (instance_records.c).
 @group(1) @binding(4) var<storage, read> record_indices: array<u32>;
 
-// World-space direction through a pixel centre (for the sky).
+// World-space direction through a pixel centre (for the sky). The two points where the pixel's
+// ray crosses clip depths 1 (the near plane) and 0.5 lie on one line for either projection:
+// through the eye for perspective, parallel to the view axis for orthographic.
 fn view_ray(frag_xy: vec2<f32>) -> vec3<f32> {
     let ndc = vec2<f32>(frag_xy.x * view.inverse_screen_size.x * 2.0 - 1.0, 1.0 - frag_xy.y * view.inverse_screen_size.y * 2.0);
-    let view_point = view.clip_to_view * vec4<f32>(ndc, 0.5, 1.0);
-    let view_dir = view_point.xyz / view_point.w;
+    let near_point = view.clip_to_view * vec4<f32>(ndc, 1.0, 1.0);
+    let mid_point = view.clip_to_view * vec4<f32>(ndc, 0.5, 1.0);
+    let view_dir = mid_point.xyz / mid_point.w - near_point.xyz / near_point.w;
     return normalize((view.view_to_world * vec4<f32>(view_dir, 0.0)).xyz);
+}
+
+// The unit direction from a world-space point towards the viewer: to the eye for a perspective
+// camera, the camera's +Z for an orthographic one (whose projection leaves w at 1).
+fn toward_viewer(world_position: vec3<f32>) -> vec3<f32> {
+    if (view.view_to_clip[3][3] == 1.0) {
+        return normalize(view.view_to_world[2].xyz);
+    }
+    return normalize(view.camera_position - world_position);
 }

@@ -259,7 +259,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
     if (view.debug_mode == DEBUG_LOD) {
         // Shaded by the interpolated normal towards the camera, so a coarser level's facets show.
-        let facing = max(dot(normalize(in.normal), normalize(view.camera_position - in.world_position)), 0.0);
+        let facing = max(dot(normalize(in.normal), toward_viewer(in.world_position)), 0.0);
         return vec4<f32>(lod_tint(in.lod) * (0.35 + 0.65 * facing), 1.0);
     }
     let view_position = view.world_to_view * vec4<f32>(in.world_position, 1.0);
@@ -308,7 +308,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     s.metallic = clamp(material.metallic * mr.b, 0.0, 1.0);
     s.roughness = clamp(material.roughness * mr.g, 0.045, 1.0);
     s.normal = n;
-    s.view = normalize(view.camera_position - in.world_position);
+    s.view = toward_viewer(in.world_position);
 
     var color = vec3<f32>(0.0);
     if (lighting.has_sun == 1u) {
@@ -318,5 +318,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // The ambient occlusion takes away only indirect light (direct light has its shadows).
     color += indirect_light(s) * occlusion;
     color += material.emissive * material.emissive_strength * emissive_texel;
-    return vec4<f32>(color, base.a);
+    // Coverage: only blended materials are partly transparent (OPAQUE and MASK ignore alpha), so
+    // a transparent background composites opaque surfaces whole.
+    return vec4<f32>(color, select(1.0, base.a, material.alpha_mode == 2u));
 }

@@ -48,6 +48,13 @@ fn fxaa_luma_sample(uv: vec2<f32>, linear: bool) -> f32 {
     return fxaa_luma(textureSampleLevel(ldr_texture, ldr_sampler, uv, 0.0).rgb, linear);
 }
 
+// The input is premultiplied by coverage (alpha, 1 everywhere but over a transparent background,
+// where the tone map premultiplies for this pass); the output is straight colour, as the target
+// wants it.
+fn straight(c: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(select(vec3<f32>(0.0), c.rgb / c.a, c.a > 0.0), c.a);
+}
+
 fn fxaa(position: vec2<f32>, linear: bool) -> vec4<f32> {
     let pixel = vec2<i32>(position);
     let texel = 1.0 / vec2<f32>(textureDimensions(ldr_texture));
@@ -62,7 +69,7 @@ fn fxaa(position: vec2<f32>, linear: bool) -> vec4<f32> {
     let hi = max(m, max(max(n, s), max(e, w)));
     let range = hi - lo;
     if (range < max(FXAA_EDGE_MIN, hi * FXAA_EDGE_RELATIVE)) {
-        return center;
+        return straight(center);
     }
     let nw = fxaa_luma_at(pixel + vec2<i32>(-1, -1), linear);
     let ne = fxaa_luma_at(pixel + vec2<i32>(1, -1), linear);
@@ -135,7 +142,8 @@ fn fxaa(position: vec2<f32>, linear: bool) -> vec4<f32> {
     } else {
         final_uv.x += offset * across;
     }
-    return vec4<f32>(textureSampleLevel(ldr_texture, ldr_sampler, final_uv, 0.0).rgb, 1.0);
+    // Colour and coverage move together.
+    return straight(textureSampleLevel(ldr_texture, ldr_sampler, final_uv, 0.0));
 }
 
 @fragment

@@ -119,8 +119,10 @@ fn cs_gtao(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let depth = ao_depth(p);
     let center = ao_position(p, depth);
-    // One pixel's size in metres at the centre's distance, so the radius is a number of pixels.
-    let pixel_metres = 2.0 * center.z / (view.view_to_clip[1][1] * view.screen_size.y);
+    // One pixel's size in metres at the centre's distance, so the radius is a number of pixels:
+    // clip w grows with distance for perspective (w = -z) and is 1 for orthographic.
+    let clip_w = view.view_to_clip[2][3] * -center.z + view.view_to_clip[3][3];
+    let pixel_metres = 2.0 * clip_w / (view.view_to_clip[1][1] * view.screen_size.y);
     let radius_pixels = ao.radius / pixel_metres;
     if (depth <= 0.0 || radius_pixels < AO_MIN_PIXELS) {
         textureStore(ao_out, p, vec4<f32>(AO_RAW_SCALE));

@@ -30,9 +30,16 @@ extern "C" {
 #endif
 
 /* Zero-initialised: the file's default scene (its `scene`, else scene 0). */
+/* Called as the load works through the parts that take time: after each image is decoded
+ * (stage "images") and each mesh is built (stage "meshes"), with how many of that stage are done
+ * out of how many. It runs on the loading thread; it cannot stop the load. */
+typedef void (*kiln_gltf_progress_fn)(void *user, const char *stage, uint32_t done, uint32_t total);
+
 typedef struct kiln_gltf_options {
     bool pick_scene;   /* load `scene` instead of the default */
     uint32_t scene;    /* index into the file's scenes; read only with pick_scene */
+    kiln_gltf_progress_fn progress; /* NULL: no reports */
+    void *progress_user;            /* handed to progress */
 } kiln_gltf_options;
 
 /* One triangle list of a glTF mesh. `mesh` always has normals (flat, from unshared vertices, when

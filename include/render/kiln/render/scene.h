@@ -14,18 +14,36 @@ extern "C" {
 
 /* ---- camera ------------------------------------------------------------------------------- */
 
-/* A perspective camera: right-handed, looking down its local -Z, reverse-Z infinite projection. */
+/* How a camera projects: perspective (the zero value) or orthographic. */
+typedef enum kiln_projection_kind {
+    KILN_PROJECTION_PERSPECTIVE = 0,  /* reverse-Z with an infinite far plane */
+    KILN_PROJECTION_ORTHOGRAPHIC = 1, /* reverse-Z between near and far */
+} kiln_projection_kind;
+
+/* A camera: right-handed, looking down its local -Z. A zero-initialised camera is perspective,
+ * so code written before orthographic cameras existed keeps its meaning. */
 typedef struct kiln_camera {
     kiln_vec3 position;   /* world space, metres */
     kiln_quat rotation;   /* camera to world */
-    float fov_y;          /* radians */
-    float aspect;         /* width / height */
-    float near;           /* metres */
+    float fov_y;          /* perspective: vertical field of view, radians, in (0, pi) */
+    float aspect;         /* width / height (render sets it from the target every frame) */
+    float near;           /* metres: > 0 for perspective, >= 0 for orthographic */
+    kiln_projection_kind projection; /* perspective (0) or orthographic */
+    float half_height;    /* orthographic: half the view's height in metres (glTF's ymag); the
+                           * half width is half_height * aspect */
+    float far;            /* orthographic: the far plane in metres, > near; perspective ignores it */
 } kiln_camera;
 
 /* A camera at `eye` looking at `target`, rolled so that `up` (world space) points up on screen;
  * fov_y in radians, aspect width / height, near in metres. */
 kiln_camera kiln_camera_look_at(kiln_vec3 eye, kiln_vec3 target, kiln_vec3 up, float fov_y, float aspect, float near);
+/* The orthographic camera of the same pose: `half_height` metres above and below the view axis,
+ * depth from `near` to `far` metres in front of the eye. */
+kiln_camera kiln_camera_orthographic_look_at(kiln_vec3 eye, kiln_vec3 target, kiln_vec3 up, float half_height,
+                                             float aspect, float near, float far);
+/* Whether the camera's fields make a projection render accepts; false with a reason naming the
+ * field otherwise (render calls it every frame). */
+bool kiln_camera_check(const kiln_camera *c, kiln_error *err);
 /* Fixes the aspect ratio from a target size (render does this every frame); a zero size changes
  * nothing. */
 void kiln_camera_set_viewport(kiln_camera *c, uint32_t width, uint32_t height);
@@ -33,7 +51,7 @@ void kiln_camera_set_viewport(kiln_camera *c, uint32_t width, uint32_t height);
 kiln_vec3 kiln_camera_forward(const kiln_camera *c);
 /* World to view: the inverse of the camera's pose. */
 kiln_mat4 kiln_camera_view(const kiln_camera *c);
-/* View to clip: reverse-Z infinite perspective (depth 1 at near, 0 at infinity). */
+/* View to clip, reverse-Z: depth 1 at near, 0 at infinity (perspective) or at far (orthographic). */
 kiln_mat4 kiln_camera_projection(const kiln_camera *c);
 /* World to clip: projection * view. */
 kiln_mat4 kiln_camera_view_projection(const kiln_camera *c);
@@ -55,6 +73,15 @@ typedef enum kiln_debug_mode {
                            * for levels 0..3, shaded by how directly the surface faces the camera */
     KILN_DEBUG_COUNT
 } kiln_debug_mode;
+
+/* What fills the frame where no geometry is: the sky (the environment, procedural or a map), a
+ * solid colour, or nothing (alpha 0, for compositing). The environment lights the scene in all
+ * three; only the backdrop changes. */
+typedef enum kiln_background_mode {
+    KILN_BACKGROUND_SKY = 0,      /* the environment, as the sky pass draws it */
+    KILN_BACKGROUND_COLOR,        /* settings.background_color, a display value */
+    KILN_BACKGROUND_TRANSPARENT,  /* alpha 0 where nothing is drawn, coverage at edges */
+} kiln_background_mode;
 
 /* Zero-initialised means every documented default (the field comments give it). Switches that
  * default to on are phrased as disable_* so that zero keeps them on. The renderer resolves the
@@ -85,6 +112,14 @@ typedef struct kiln_render_settings {
                                    * term is occluded by the material's occlusion texture alone */
     float ao_radius;              /* metres around a point within which geometry occludes it; 0
                                    * means 0.5 */
+    kiln_background_mode background; /* default KILN_BACKGROUND_SKY. COLOR and TRANSPARENT draw no
+                                   * sky pass; the tone map composites the lit image, un-premultiplied
+                                   * by its coverage, over background_color or writes it with its
+                                   * coverage as alpha (straight alpha). Bloom glows over the
+                                   * model only; debug views ignore the setting */
+    kiln_vec3 background_color;   /* KILN_BACKGROUND_COLOR: the display colour (0..1 per channel,
+                                   * as written to the target: sRGB-encoded values for sRGB and
+                                   * unorm targets), not tone mapped */
     float shadow_distance;        /* metres in front of the camera the last cascade ends; 0 means
                                    * 60. A camera whose near plane is at or beyond it gets no
                                    * shadows */
