@@ -19,7 +19,7 @@ DAWN_INTEGRITY="sha512-UEP7UZdEhx9otvkZczjsszL8ZVlrODANQvgl+C88/bNVmxDoFi7w1fWzG
 MESA_MIN_MAJOR=25
 
 APT_PACKAGES="cmake ninja-build gcc make pkg-config openssl libvulkan1 mesa-vulkan-drivers \
-libstb-dev libmeshoptimizer-dev libjansson-dev libglfw3-dev xvfb xauth doxygen clang libclang-rt-dev"
+libstb-dev libmeshoptimizer-dev libjansson-dev libglfw3-dev libimgui-dev xvfb xauth doxygen clang libclang-rt-dev"
 # tests/tools/test_kiln_render_batch_slurm.sh starts its own single-node cluster from these.
 OPTIONAL_APT_PACKAGES="slurm-wlm munge"
 

@@ -20,18 +20,28 @@ static void configure(kiln_swapchain *sc) {
         .width = sc->pending_width,
         .height = sc->pending_height,
         .alphaMode = WGPUCompositeAlphaMode_Auto,
-        .presentMode = WGPUPresentMode_Fifo,
+        .presentMode = sc->pending_present_mode,
     };
     wgpuSurfaceConfigure(sc->gfx->surface, &c);
     if (sc->configured) sc->reconfigures++;
     sc->configured = true;
     sc->width = sc->pending_width;
     sc->height = sc->pending_height;
+    sc->present_mode = sc->pending_present_mode;
+}
+
+/* The modes the surface offers, one bit per WGPUPresentMode value. */
+static uint32_t present_mode_bits(const WGPUSurfaceCapabilities *caps) {
+    uint32_t bits = 0;
+    for (size_t i = 0; i < caps->presentModeCount; i++)
+        if ((uint32_t)caps->presentModes[i] < 32) bits |= 1u << (uint32_t)caps->presentModes[i];
+    return bits;
 }
 
 bool kiln_swapchain_init(kiln_swapchain *sc, kiln_gfx *gfx, uint32_t width, uint32_t height, bool prefer_srgb,
                          bool readback, kiln_error *err) {
-    *sc = (kiln_swapchain){.gfx = gfx, .pending_width = width, .pending_height = height};
+    *sc = (kiln_swapchain){.gfx = gfx, .pending_width = width, .pending_height = height,
+                           .pending_present_mode = WGPUPresentMode_Fifo};
     if (!gfx->surface) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "swapchain: gfx was created without a window");
     WGPUSurfaceCapabilities caps = {0};
     if (wgpuSurfaceGetCapabilities(gfx->surface, gfx->adapter, &caps) != WGPUStatus_Success)
@@ -42,6 +52,7 @@ bool kiln_swapchain_init(kiln_swapchain *sc, kiln_gfx *gfx, uint32_t width, uint
         if (score > best) best = score, sc->format = caps.formats[i];
     }
     WGPUTextureUsage usages = caps.usages;
+    sc->present_modes = present_mode_bits(&caps);
     wgpuSurfaceCapabilitiesFreeMembers(caps);
     if (!best) return kiln_error_set(err, KILN_ERR_GPU, "swapchain: the surface offers no 8-bit RGBA or BGRA format");
     sc->usage = WGPUTextureUsage_RenderAttachment | (readback ? WGPUTextureUsage_CopySrc : 0);
@@ -63,6 +74,14 @@ void kiln_swapchain_resize(kiln_swapchain *sc, uint32_t width, uint32_t height) 
     sc->pending_height = height;
 }
 
+bool kiln_swapchain_set_vsync(kiln_swapchain *sc, bool vsync) {
+    WGPUPresentMode mode = WGPUPresentMode_Fifo;
+    if (!vsync && (sc->present_modes & (1u << WGPUPresentMode_Mailbox))) mode = WGPUPresentMode_Mailbox;
+    else if (!vsync && (sc->present_modes & (1u << WGPUPresentMode_Immediate))) mode = WGPUPresentMode_Immediate;
+    sc->pending_present_mode = mode;
+    return vsync || mode != WGPUPresentMode_Fifo;
+}
+
 bool kiln_swapchain_acquire(kiln_swapchain *sc, kiln_surface_frame *frame, bool *skipped, kiln_error *err) {
     *frame = (kiln_surface_frame){0};
     *skipped = false;
@@ -71,7 +90,9 @@ bool kiln_swapchain_acquire(kiln_swapchain *sc, kiln_surface_frame *frame, bool 
         *skipped = true;
         return false;
     }
-    if (!sc->configured || sc->pending_width != sc->width || sc->pending_height != sc->height) configure(sc);
+    if (!sc->configured || sc->pending_width != sc->width || sc->pending_height != sc->height ||
+        sc->pending_present_mode != sc->present_mode)
+        configure(sc);
 
     for (int attempt = 0; attempt < 2; attempt++) {
         WGPUSurfaceTexture st = {0};

@@ -161,33 +161,11 @@ static bool import_lights(import_context *c) {
     return true;
 }
 
-/* The file's camera at the first node of the scene that names it: the node's origin is the eye,
- * its -Z the view and its +Y the screen's up. */
+/* The file's camera at the first node of the scene that names it (kiln_import_file_camera). */
 static bool import_file_camera(import_context *c, uint32_t index) {
-    const kiln_gltf *doc = c->doc;
-    if (index >= doc->camera_count)
-        return import_fail(c, KILN_ERR_INVALID_ARGUMENT, "cameras[%u]: out of range (%u camera%s)", index, doc->camera_count,
-                           doc->camera_count == 1 ? "" : "s");
-    const kiln_gltf_camera *cam = &doc->cameras[index];
-    for (uint32_t i = 0; i < doc->node_count; i++) {
-        const kiln_gltf_node *node = &doc->nodes[i];
-        if (!node->in_scene || node->camera != (int32_t)index) continue;
-        kiln_vec3 eye = kiln_mat4_transform_point(node->world, (kiln_vec3){0, 0, 0});
-        kiln_vec3 forward = kiln_mat4_transform_direction(node->world, (kiln_vec3){0, 0, -1});
-        kiln_vec3 up = kiln_mat4_transform_direction(node->world, (kiln_vec3){0, 1, 0});
-        kiln_vec3 target = kiln_vec3_add(eye, forward);
-        /* An orthographic camera keeps ymag; render sets the aspect, and so the half width, from
-         * the target, as it does for perspective (glTF leaves a mismatching xmag to the viewer). */
-        if (cam->kind == KILN_GLTF_CAMERA_ORTHOGRAPHIC)
-            c->out->scene.camera = kiln_camera_orthographic_look_at(eye, target, up, fabsf(cam->ymag),
-                                                                    fabsf(cam->xmag / cam->ymag),
-                                                                    cam->znear, cam->zfar);
-        else
-            c->out->scene.camera = kiln_camera_look_at(eye, target, up, cam->yfov,
-                                                       cam->aspect_ratio > 0 ? cam->aspect_ratio : 1.0f, cam->znear);
-        return true;
-    }
-    return import_fail(c, KILN_ERR_INVALID_ARGUMENT, "cameras[%u]: no node of the loaded scene places it", index);
+    kiln_error why = {0};
+    if (kiln_import_file_camera(c->doc, index, &c->out->scene.camera, &why)) return true;
+    return import_fail(c, why.code, "%s", why.message);
 }
 
 bool kiln_gltf_import(const kiln_gltf *doc, kiln_renderer *r, const kiln_gltf_import_options *options,

@@ -145,3 +145,8 @@ void import_pose_free(kiln_imported_pose *p) {
     free(p->instance_nodes);
     free(p);
 }
+
+uint32_t kiln_imported_scene_instance_node(const kiln_imported_scene *s, uint32_t instance) {
+    if (!s || !s->pose || instance >= s->scene.instance_count) return UINT32_MAX;
+    return s->pose->instance_nodes[instance];
+}

@@ -1,5 +1,5 @@
 /* The swapchain on a real X11 window (run under Xvfb): acquire, clear, read back, present; lazy
- * reconfiguration on resize; zero-area (minimised) frames are skipped and counted. */
+ * reconfiguration on resize and on a vsync change; zero-area (minimised) frames are skipped and counted. */
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -72,6 +72,23 @@ TEST(swapchain_clears_resizes_and_skips_minimised_frames) {
     CHECK(blue);
     CHECK(size_ok);
     CHECK_EQ_INT(sc.reconfigures, 1);
+
+    /* Vsync off: the next acquire reconfigures with a mode the surface offers, and back on is Fifo. */
+    CHECK_EQ_INT(sc.present_mode, WGPUPresentMode_Fifo);
+    bool off = kiln_swapchain_set_vsync(&sc, false);
+    CHECK_MSG(clear_and_read(&sc, res, 0.0, 1.0, 0.0, &img, &err), "%s", err.message);
+    kiln_image_free(&img);
+    if (off) {
+        CHECK(sc.present_mode == WGPUPresentMode_Mailbox || sc.present_mode == WGPUPresentMode_Immediate);
+        CHECK(sc.present_modes & (1u << sc.present_mode));
+        CHECK_EQ_INT(sc.reconfigures, 2);
+    } else {
+        CHECK_EQ_INT(sc.present_mode, WGPUPresentMode_Fifo);
+    }
+    CHECK(kiln_swapchain_set_vsync(&sc, true));
+    CHECK_MSG(clear_and_read(&sc, res, 0.0, 1.0, 0.0, &img, &err), "%s", err.message);
+    kiln_image_free(&img);
+    CHECK_EQ_INT(sc.present_mode, WGPUPresentMode_Fifo);
 
     kiln_swapchain_resize(&sc, 0, 0); /* minimised */
     kiln_surface_frame frame;

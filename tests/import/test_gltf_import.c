@@ -1,6 +1,7 @@
 /* kiln_gltf_import: every sample model imports and draws something over the sky, validation
- * clean; the registries and the scene hold what the files say; the framed camera holds the
- * bounds; the file's camera and lights land where their nodes put them. */
+ * clean; the registries and the scene hold what the files say; each instance names the node it
+ * draws; the framed camera holds the bounds; the file's camera and lights land where their
+ * nodes put them, and kiln_import_file_camera places a camera as the import does. */
 #include "import_harness.h"
 
 /* Imports and draws `name`, then draws the same camera with no instances: the model must cover
@@ -92,6 +93,29 @@ TEST(multi_node_models_get_an_instance_per_node_and_primitive) {
     }
 }
 
+TEST(each_instance_names_the_node_it_draws) {
+    if (!assets_present()) SKIP("no $KILN_ASSETS/gltf directory");
+    char path[1024];
+    kiln_error err = {0};
+    CHECK(model_path("MorphPrimitivesTest", path, sizeof path));
+    kiln_gltf *doc = kiln_gltf_load(path, NULL, &err);
+    CHECK_MSG(doc, "%s", err.message);
+    harness h;
+    bool ok = harness_open(&h) && kiln_gltf_import(doc, h.r, NULL, &h.scene, &err);
+    uint32_t count = h.scene.scene.instance_count;
+    uint32_t first = kiln_imported_scene_instance_node(&h.scene, 0), second = kiln_imported_scene_instance_node(&h.scene, 1);
+    uint32_t past = kiln_imported_scene_instance_node(&h.scene, count);
+    bool mesh_node = ok && first < doc->node_count && doc->nodes[first].mesh >= 0;
+    kiln_gltf_free(doc);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK_EQ_INT(count, 2); /* one node, one mesh of two primitives */
+    CHECK(mesh_node);
+    CHECK_EQ_INT(second, first);
+    CHECK_EQ_INT(past, UINT32_MAX);
+    CHECK_EQ_INT(kiln_imported_scene_instance_node(NULL, 0), UINT32_MAX);
+}
+
 /* The framed camera holds the whole bounding sphere for tall, square and wide targets, and the
  * sphere touches the narrower field of view (the margin, not more, is left). */
 TEST(framed_camera_holds_the_bounding_sphere) {
@@ -169,6 +193,28 @@ TEST(file_camera_is_placed_by_its_node) {
     CHECK_NEAR(kiln_vec3_length(kiln_vec3_sub(c.position, eye)), 0, 1e-4);
     CHECK_NEAR(kiln_vec3_dot(kiln_camera_forward(&c), view), 1, 1e-5);
     CHECK_NEAR(c.fov_y, yfov, 1e-6);
+}
+
+TEST(file_camera_placement_is_the_imports_bit_for_bit) {
+    if (!assets_present()) SKIP("no $KILN_ASSETS/gltf directory");
+    char path[1024];
+    kiln_error err = {0};
+    CHECK(model_path("Duck", path, sizeof path));
+    kiln_gltf *doc = kiln_gltf_load(path, NULL, &err);
+    CHECK_MSG(doc, "%s", err.message);
+    harness h;
+    bool ok = harness_open(&h) && kiln_gltf_import(doc, h.r, &(kiln_gltf_import_options){.use_camera = true}, &h.scene, &err);
+    kiln_camera placed = {0};
+    bool placed_ok = kiln_import_file_camera(doc, 0, &placed, &err);
+    kiln_error past = {0};
+    bool past_ok = kiln_import_file_camera(doc, doc->camera_count, &placed, &past);
+    bool same = memcmp(&placed, &h.scene.scene.camera, sizeof placed) == 0;
+    kiln_gltf_free(doc);
+    CHECK_EQ_INT(harness_close(&h), 0);
+    CHECK_MSG(ok && placed_ok, "%s", err.message);
+    CHECK(same);
+    CHECK(!past_ok);
+    CHECK_STR_CONTAINS(past.message, "cameras[1]: out of range (1 camera)");
 }
 
 /* A synthetic file: a sun on a node turned to shine down, a point light at (1, 2, 3), and an
@@ -251,5 +297,6 @@ TEST(a_camera_index_past_the_file_is_refused_naming_it) {
 TEST_MAIN(T(every_sample_model_imports_and_draws_over_the_sky), T(box_is_one_mesh_one_material_one_instance),
           T(box_textured_base_colour_is_one_srgb_texture_with_mips), T(multi_node_models_get_an_instance_per_node_and_primitive),
           T(framed_camera_holds_the_bounding_sphere), T(framed_camera_is_its_look_at_again_bit_for_bit), T(the_shadow_distance_covers_the_model_and_no_more),
-          T(file_camera_is_placed_by_its_node), T(lights_land_at_their_nodes_and_an_orthographic_camera_keeps_its_box),
+          T(each_instance_names_the_node_it_draws), T(file_camera_is_placed_by_its_node),
+          T(file_camera_placement_is_the_imports_bit_for_bit), T(lights_land_at_their_nodes_and_an_orthographic_camera_keeps_its_box),
           T(a_camera_index_past_the_file_is_refused_naming_it))

@@ -809,6 +809,9 @@ typedef struct kiln_swapchain {
     /*@{*/
     uint32_t pending_width, pending_height; /* size requested by kiln_swapchain_resize, applied at the next acquire */
     /*@}*/
+    WGPUPresentMode present_mode;     /* configured presentation: Fifo unless kiln_swapchain_set_vsync(false) */
+    WGPUPresentMode pending_present_mode; /* requested, applied at the next acquire */
+    uint32_t present_modes;           /* what the surface offers: bit m set for WGPUPresentMode m */
     bool configured;                  /* the surface is configured */
     uint32_t reconfigures;            /* configurations after the first */
     uint32_t frames_skipped;          /* acquires refused for a zero-area window */
@@ -824,13 +827,17 @@ typedef struct kiln_surface_frame {
 } kiln_surface_frame;
 
 /* Picks an 8-bit BGRA/RGBA format (sRGB first when prefer_srgb), requires RenderAttachment
- * (and CopySrc when readback) and configures Fifo presentation. */
+ * (and CopySrc when readback) and configures Fifo presentation (kiln_swapchain_set_vsync changes it). */
 bool kiln_swapchain_init(kiln_swapchain *sc, kiln_gfx *gfx, uint32_t width, uint32_t height, bool prefer_srgb,
                          bool readback, kiln_error *err);
 /* Unconfigures the surface; the surface itself belongs to the kiln_gfx. */
 void kiln_swapchain_deinit(kiln_swapchain *sc);
 /* Records the new size; the surface is reconfigured at the next acquire. */
 void kiln_swapchain_resize(kiln_swapchain *sc, uint32_t width, uint32_t height);
+/* Vertical sync on (Fifo, the default) or off: Mailbox where the surface offers it, else
+ * Immediate. Applied, like a resize, at the next acquire. False, Fifo kept, when vsync is off and
+ * the surface offers neither. */
+bool kiln_swapchain_set_vsync(kiln_swapchain *sc, bool vsync);
 /* Returns false with *skipped = true for a zero-area window (counted), false with an error when
  * the surface fails twice (Outdated, Lost or Timeout trigger one reconfigure and retry). */
 bool kiln_swapchain_acquire(kiln_swapchain *sc, kiln_surface_frame *frame, bool *skipped, kiln_error *err);

@@ -115,6 +115,18 @@ void kiln_imported_scene_free(kiln_imported_scene *s);
  * not the one imported (another node count). */
 bool kiln_imported_scene_pose(kiln_imported_scene *s, const kiln_gltf *doc, float time, kiln_error *err);
 
+/* The file's camera `index`, as kiln_gltf_import places it with use_camera: at the first node of
+ * the loaded scene that names it, the node's origin the eye, its -Z the view and its +Y the
+ * screen's up, with the camera's yfov, aspect ratio (1 when the file gives none) and znear.
+ * Fails, *out untouched, for an index out of range ("cameras[2]: out of range (1 camera)"), an
+ * orthographic camera, or one no node of the scene places. */
+bool kiln_import_file_camera(const kiln_gltf *doc, uint32_t index, kiln_camera *out, kiln_error *err);
+
+/* The document node instance `instance` of `s` draws (instances are made per node and
+ * primitive), for a tool that shows or hides the scene by node; UINT32_MAX for an index out of
+ * range or a scene that was not imported. */
+uint32_t kiln_imported_scene_instance_node(const kiln_imported_scene *s, uint32_t instance);
+
 /* The camera the framing rule above gives for `bounds`: at the distance d = margin * radius /
  * sin(half), where half is the smaller of fov_y / 2 and the horizontal half-angle
  * atan(tan(fov_y / 2) * aspect), looking at bounds->center with +Y up, its near plane from

@@ -131,7 +131,8 @@ void kiln_shader_library_destroy(kiln_shader_library *lib);
 kiln_shader kiln_shader_library_load(kiln_shader_library *lib, const char *entry, kiln_error *err);
 
 /* A check a library's user makes of every program it loads or reloads, on the assembled text,
- * before it compiles (the renderer checks its shared blocks' layouts). A refusal fails the load,
+ * once it has compiled (the renderer checks its shared blocks' layouts; a syntax error is thus
+ * the compiler's to report, at the line of the file that holds it). A refusal fails the load,
  * or fails the reload like a compile error (the last good module is kept, the reason logged). */
 typedef bool (*kiln_shader_validator)(void *user, const char *entry, const char *text, size_t length,
                                       kiln_error *err);

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# kiln-view's command line, one row per behaviour: --help, and each refusal as its exit status
+# and exactly one line on stderr (the usage follows the line for an unknown argument or no
+# model). No window is opened: flags and scripts are checked first, and without a display the
+# window fails with one line.
+#   test_view_cli.sh BIN_DIR SCRATCH_DIR
+set -uo pipefail
+view=$1/kiln-view tmp=$2/view_cli
+mkdir -p "$tmp"
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+"$view" --help >"$tmp/out" 2>"$tmp/err" || fail "--help exited $?"
+grep -q '^usage: kiln-view MODEL.gltf|MODEL.glb' "$tmp/out" || fail "--help printed no usage on stdout"
+[ -s "$tmp/err" ] && fail "--help wrote to stderr: $(cat "$tmp/err")"
+
+# row STATUS FIRST_LINE [usage] -- ARGS...: the status and stderr's first line (a glob); with
+# `usage` the usage follows it, else the line is all there is.
+row() {
+    local status=$1 want=$2 usage=$3; shift 4
+    env -u DISPLAY "$view" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$? lines first
+    lines=$(wc -l <"$tmp/err")
+    first=$(head -n 1 "$tmp/err")
+    if [ "$got" -ne "$status" ] || [[ "$first" != $want ]]; then
+        fail "kiln-view $*: want status $status and '$want'; got $got: $(cat "$tmp/err")"
+    elif [ "$usage" = usage ] && ! grep -q '^usage: kiln-view' "$tmp/err"; then
+        fail "kiln-view $*: no usage after the line"
+    elif [ "$usage" != usage ] && [ "$lines" -ne 1 ]; then
+        fail "kiln-view $*: want one line, got $lines: $(cat "$tmp/err")"
+    fi
+}
+printf 'at 1 jump\n' >"$tmp/bad.script"
+printf 'at 2 key F\nat 1 key C\n' >"$tmp/backwards.script"
+printf 'at 1 key X\n' >"$tmp/key.script"
+printf 'at 1 hide two\n' >"$tmp/hide.script"
+row 2 "usage: kiln-view MODEL.gltf|MODEL.glb *" usage --
+row 2 "kiln-view: unknown argument '--bogus'" usage -- --demo --bogus
+row 2 "kiln-view: --demo and a model are exclusive" - -- --demo m.glb
+row 2 "kiln-view: --size wants WxH (1..8192), got '0x5'" - -- --demo --size 0x5
+row 2 "kiln-view: --size wants WxH (1..8192), got '640x'" - -- --demo --size 640x
+row 2 "kiln-view: --vsync wants on or off, got 'maybe'" - -- --demo --vsync maybe
+row 2 "kiln-view: --frames wants a count in 1..1000000, got '0'" - -- --demo --screenshot x.png --frames 0
+row 2 "kiln-view: --frames wants a count in 1..1000000, got '-3'" - -- --demo --screenshot x.png --frames -3
+row 2 "kiln-view: --screenshot needs --frames N" - -- --demo --screenshot x.png
+row 2 "kiln-view: --frames goes with --screenshot" - -- --demo --frames 3
+row 2 "kiln-view: --env needs a value" - -- --demo --env
+row 2 "kiln-view: --time wants a finite number of seconds >= 0, got '-1'" - -- m.glb --time -1
+row 2 "kiln-view: --time wants a finite number of seconds >= 0, got 'nan'" - -- m.glb --time nan
+row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --demo --play
+row 1 "kiln-view: $tmp/bad.script:1: unknown action 'jump'" - -- --demo --script "$tmp/bad.script"
+row 1 "kiln-view: $tmp/backwards.script:2: ticks must not go back" - -- --demo --script "$tmp/backwards.script"
+row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"
+row 1 "kiln-view: $tmp/hide.script:1: hide wants a node index, got 'two'" - -- --demo --script "$tmp/hide.script"
+row 1 "kiln-view: $tmp/none.script: cannot open: No such file or directory" - -- --demo --script "$tmp/none.script"
+row 1 "kiln-view: cannot open a window: *" - -- --demo
+
+[ "$failures" -eq 0 ] || { echo "test_view_cli: $failures row(s) failed"; exit 1; }
+echo "test_view_cli: all rows pass"

@@ -1,0 +1,32 @@
+/* kiln-view's command line, read into one struct and checked strictly without a window or a
+ * device; every refusal is one line on the stream the caller passes (an unknown argument or no
+ * model also prints the usage). */
+#ifndef KILN_VIEW_OPTIONS_H
+#define KILN_VIEW_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct kiln_view_options {
+    const char *model;            /* MODEL.gltf|.glb; NULL with demo */
+    bool demo;                    /* the built-in demo scene */
+    const char *env_path;         /* --env FILE.hdr */
+    uint32_t width, height;       /* --size WxH, the window's size; default 1280x720 */
+    bool vsync;                   /* --vsync on|off; default on */
+    const char *screenshot_path;  /* --screenshot OUT.png: write the last of `frames` and exit */
+    uint32_t frames;              /* --frames N, with --screenshot */
+    const char *shader_dir;       /* --shader-dir DIR: the renderer's WGSL read, watched and reloaded from DIR */
+    const char *script_path;      /* --script FILE: timed actions for tests (kiln_view_script.h) */
+    bool hide_ui;                 /* --no-ui: start with the debug UI hidden (H shows it) */
+    float time;                   /* --time SECONDS: the pose of every animation at the start (default 0) */
+    bool play;                    /* --play: the animations run from the start (Space toggles) */
+} kiln_view_options;
+
+/* Prints the usage on out; returns status. */
+int kiln_view_options_usage(FILE *out, int status);
+/* Reads argv[1..argc-1] into *o. 0 when complete and consistent, else 2 with the reason written
+ * to messages. --help is the caller's to handle first. The strings point into argv. */
+int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *messages);
+
+#endif
