@@ -10,6 +10,9 @@
  *     not leave (symbolic links followed) without --allow-outside-paths;
  *   - "as": "name" on any message, and "$name" in a later id field (a field ending in "_id", or an
  *     element of "bindings", "geometries" or "draw_sets") for the id that message's reply assigned;
+ *   - a typed blob in place of a byte blob: {"f32": [numbers]}, {"u32": [integers]} or
+ *     {"i32": [integers]} as any field's value, sent as the little-endian bytes of those values
+ *     (vertices, indices and uniform blocks written as numbers);
  *   - {"kind": "save_texture", "texture_id": N, "path": "name.png"}: the texture's current pixels
  *     under --out (default "."): a PNG for 8-bit formats; for float formats a PFM of the exact values
  *     plus a PNG preview (min..max mapped to 0..255) beside it, named like the PFM.
@@ -399,12 +402,63 @@ static bool inline_wgsl(const script_run *run, json_t *msg, size_t index, json_t
     return true;
 }
 
+/* ---- typed blobs ------------------------------------------------------------------------------ */
+
+/* The little-endian bytes of one typed-blob element: false (with why) for a value the type cannot
+ * hold. */
+static bool typed_element(const char *type, const json_t *v, const char *path, size_t i, uint8_t out[4], char *why,
+                          size_t why_size) {
+    uint32_t bits = 0;
+    if (strcmp(type, "f32") == 0) {
+        if (!json_is_number(v)) return snprintf(why, why_size, "%s.f32[%zu]: expected a number", path, i), false;
+        float f = (float)json_number_value(v);
+        memcpy(&bits, &f, 4);
+    } else {
+        json_int_t n = json_is_integer(v) ? json_integer_value(v) : 0;
+        bool fits = json_is_integer(v) && (strcmp(type, "u32") == 0 ? n >= 0 && n <= (json_int_t)UINT32_MAX
+                                                                    : n >= INT32_MIN && n <= INT32_MAX);
+        if (!fits) return snprintf(why, why_size, "%s.%s[%zu]: expected a %s integer", path, type, i, type), false;
+        bits = (uint32_t)n;
+    }
+    for (int b = 0; b < 4; b++) out[b] = (uint8_t)(bits >> (8 * b));
+    return true;
+}
+
+/* Replaces every top-level {"f32" | "u32" | "i32": [...]} value by the base64 of its bytes. */
+static bool expand_typed_blobs(json_t *msg, char *why, size_t why_size) {
+    const char *key;
+    json_t *value;
+    void *tmp;
+    json_object_foreach_safe(msg, tmp, key, value) {
+        if (!json_is_object(value) || json_object_size(value) != 1) continue;
+        const char *type = json_object_iter_key(json_object_iter(value));
+        if (strcmp(type, "f32") != 0 && strcmp(type, "u32") != 0 && strcmp(type, "i32") != 0) continue;
+        json_t *list = json_object_get(value, type);
+        if (!json_is_array(list)) return snprintf(why, why_size, "%s.%s: expected an array", key, type), false;
+        size_t n = json_array_size(list);
+        uint8_t *bytes = malloc(n ? 4 * n : 1);
+        if (!bytes) return snprintf(why, why_size, "%s: out of memory", key), false;
+        for (size_t i = 0; i < n; i++)
+            if (!typed_element(type, json_array_get(list, i), key, i, bytes + 4 * i, why, why_size)) {
+                free(bytes);
+                return false;
+            }
+        char *text = kiln_json_base64_encode(bytes, 4 * n);
+        free(bytes);
+        if (!text) return snprintf(why, why_size, "%s: out of memory", key), false;
+        json_object_set_new(msg, key, json_string(text));
+        free(text);
+    }
+    return true;
+}
+
 /* The id an Ok reply assigned, for "as". */
 static bool assigned_id(const char *reply_text, uint32_t *id) {
     json_t *reply = json_loads(reply_text, 0, NULL);
     json_t *ok = json_object_get(reply, "Ok");
     json_t *v = json_object_get(ok, "program_id");
     if (!v) v = json_object_get(ok, "texture_id");
+    if (!v) v = json_object_get(ok, "geometry_id");
     bool found = json_is_integer(v);
     if (found) *id = (uint32_t)json_integer_value(v);
     json_decref(reply);
@@ -450,6 +504,7 @@ static bool run_message(script_run *run, const json_t *original, size_t index) {
     const json_t *path_value = json_object_get(msg, "wgsl_path");
     char *wgsl_path = json_is_string(path_value) ? strdup(json_string_value(path_value)) : NULL;
     if (!reply && !resolve_names(run, msg, why, sizeof why)) reply = err_reply("bad_message", "%s", why);
+    if (!reply && !expand_typed_blobs(msg, why, sizeof why)) reply = err_reply("bad_message", "%s", why);
     if (!reply && !inline_wgsl(run, msg, index, &reply)) {
         json_decref(msg);
         free(as_name);

@@ -334,6 +334,11 @@ void kiln_frame_graph_color(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource
     add_attachment(g, pass, resource, (fg_attachment){.clear_color = clear});
 }
 
+void kiln_frame_graph_color_load(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, WGPUColor clear,
+                                 WGPULoadOp load) {
+    add_attachment(g, pass, resource, (fg_attachment){.clear_color = clear, .stated_load = load});
+}
+
 void kiln_frame_graph_depth(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, float clear,
                             bool read_only) {
     add_attachment(g, pass, resource, (fg_attachment){.depth = true, .read_only = read_only, .clear_depth = clear});

@@ -466,7 +466,9 @@ void fg_derive_attachments(kiln_frame_graph *g) {
             a->store = WGPUStoreOp_Undefined;
             continue;
         }
-        a->load = r->first == pass->position ? WGPULoadOp_Clear : WGPULoadOp_Load;
+        a->load = a->stated_load != WGPULoadOp_Undefined ? a->stated_load
+                : r->first == pass->position                ? WGPULoadOp_Clear
+                                                            : WGPULoadOp_Load;
         a->store = needed_after(g, r, pass->position) ? WGPUStoreOp_Store : WGPUStoreOp_Discard;
     }
 }

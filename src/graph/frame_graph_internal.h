@@ -53,6 +53,7 @@ typedef struct fg_attachment {
     bool depth, read_only;
     WGPUColor clear_color;
     float clear_depth;
+    WGPULoadOp stated_load;        /* _color_load's; Undefined: derived */
     /* compile results */
     WGPULoadOp load;
     WGPUStoreOp store;

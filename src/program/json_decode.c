@@ -18,6 +18,7 @@
 #include <kiln/program_json.h>
 
 #include "program_forms.h"
+#include "program_layout.h"
 
 #define PATH_MAX_CHARS 256
 
@@ -396,16 +397,33 @@ static bool decode_transient_spec(const json_t *v, const char *fp, kiln_transien
     return true;
 }
 
-/* "Fragment" and "Compute" are strings; the draw stages carry an object, checked to be one. */
-static bool decode_stage(const json_t *v, const char *fp, kiln_pass_stage *out, kiln_json_error *err) {
+/* {"vertex_entry_point", "geometry", "depth": u32 or null, "load"}: depth is required and null
+ * when the pass does not depth-test. */
+static bool decode_draw(const json_t *v, const char *fp, kiln_draw_spec *out, kiln_json_error *err) {
+    json_t *depth;
+    char dp[PATH_MAX_CHARS];
+    int load;
+    path_field(dp, fp, "depth");
+    if (!field_string(v, fp, "vertex_entry_point", &out->vertex_entry_point, err) ||
+        !field_u32(v, fp, "geometry", &out->geometry, err) || !field(v, fp, "depth", true, &depth, err) ||
+        !field_unit_enum(v, fp, "load", &PROGRAM_LOADS, &load, err))
+        return false;
+    out->load = (kiln_pass_load)load;
+    out->depth = !json_is_null(depth);
+    return !out->depth || as_u32(depth, dp, &out->depth_slot, err);
+}
+
+/* "Fragment" and "Compute" are strings; {"Draw": DrawPass} is read whole; the other draw stages
+ * carry an object, checked to be one (register refuses them with unsupported_stage). */
+static bool decode_stage(const json_t *v, const char *fp, kiln_pass_spec *out, kiln_json_error *err) {
     int form;
     json_t *payload;
     char pp[PATH_MAX_CHARS];
     if (!decode_form(v, fp, &PROGRAM_STAGES, &form, &payload, err)) return false;
     path_payload(pp, fp, &PROGRAM_STAGES, form);
     if (payload && !as_object(payload, pp, err)) return false;
-    *out = (kiln_pass_stage)form;
-    return true;
+    out->stage = (kiln_pass_stage)form;
+    return out->stage != KILN_STAGE_DRAW || decode_draw(payload, pp, &out->draw, err);
 }
 
 /* {"Binding"|"Transient": {"index"}}, {"PassOutput": {"pass"}}, {"Depth": {"index", "read"}}. */
@@ -461,7 +479,7 @@ static bool decode_pass(const json_t *v, const char *fp, uint32_t pass_index, ki
     *out = (kiln_pass_spec){0};
     if (!as_object(v, fp, err)) return false;
     path_field(pp, fp, "stage");
-    if (!field(v, fp, "stage", true, &stage, err) || !decode_stage(stage, pp, &out->stage, err) ||
+    if (!field(v, fp, "stage", true, &stage, err) || !decode_stage(stage, pp, out, err) ||
         !field_string(v, fp, "entry_point", &out->entry_point, err) || !field_array(v, fp, "inputs", &inputs, err))
         return false;
     path_field(pp, fp, "inputs");
@@ -484,7 +502,7 @@ static bool decode_pass(const json_t *v, const char *fp, uint32_t pass_index, ki
 }
 
 /* A required array field of `count` elements, each decoded into a calloc'd array of `size`-byte
- * elements by `decode`; NULL decode only checks the list is an array (geometries). */
+ * elements by `decode`. */
 typedef bool (*element_decoder)(const json_t *v, const char *fp, void *out, kiln_json_error *err);
 
 static bool decode_list(const json_t *message, const char *name, size_t size, element_decoder decode, void **out,
@@ -493,7 +511,6 @@ static bool decode_list(const json_t *message, const char *name, size_t size, el
     *out = NULL;
     if (!field_array(message, "", name, &list, err)) return false;
     *count = (uint32_t)json_array_size(list);
-    if (!decode) return true;
     uint8_t *items = calloc(*count ? *count : 1, size);
     if (!items) return fail(err, "out_of_memory", "%s: %u elements", name, *count);
     for (uint32_t i = 0; i < *count; i++) {
@@ -508,6 +525,61 @@ static bool decode_list(const json_t *message, const char *name, size_t size, el
     return true;
 }
 
+/* [{"location", "format"}, ...]. A list longer than a layout holds keeps its length, so register
+ * and create refuse it by class; the attributes past the cap are not read. */
+static bool decode_layout(const json_t *v, const char *fp, kiln_geometry_layout *out, kiln_json_error *err) {
+    *out = (kiln_geometry_layout){0};
+    if (!as_array(v, fp, err)) return false;
+    size_t n = json_array_size(v);
+    out->attribute_count = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    for (size_t i = 0; i < n && i < KILN_PROGRAM_MAX_ATTRIBUTES; i++) {
+        char ap[PATH_MAX_CHARS], fmt[PATH_MAX_CHARS];
+        const json_t *a = json_array_get(v, i);
+        const char *name = NULL;
+        path_index(ap, fp, i);
+        path_field(fmt, ap, "format");
+        if (!as_object(a, ap, err) || !field_u32(a, ap, "location", &out->attributes[i].location, err) ||
+            !field_string(a, ap, "format", &name, err))
+            return false;
+        if (!program_vertex_format_find(name, &out->attributes[i].format))
+            return BAD(err, "%s: unknown vertex format \"%s\"", fmt, name);
+    }
+    return true;
+}
+
+static bool geometry_slot_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
+    json_t *layout;
+    char lp[PATH_MAX_CHARS];
+    path_field(lp, fp, "layout");
+    return as_object(v, fp, err) && field(v, fp, "layout", true, &layout, err) && decode_layout(layout, lp, out, err);
+}
+
+/* {"Output": SlotExtent} or {"Fixed": {"side": N}}. */
+static bool decode_depth_extent(const json_t *v, const char *fp, kiln_depth_extent *out, kiln_json_error *err) {
+    int form;
+    json_t *payload;
+    char pp[PATH_MAX_CHARS];
+    if (!decode_form(v, fp, &PROGRAM_DEPTH_EXTENTS, &form, &payload, err)) return false;
+    path_payload(pp, fp, &PROGRAM_DEPTH_EXTENTS, form);
+    *out = (kiln_depth_extent){.fixed = form == PROGRAM_DEPTH_EXTENT_FIXED};
+    if (!out->fixed) return decode_extent(payload, pp, &out->output, err);
+    return as_object(payload, pp, err) && field_u32(payload, pp, "side", &out->side, err);
+}
+
+static bool depth_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
+    kiln_depth_spec *d = out;
+    json_t *extent;
+    char ep[PATH_MAX_CHARS];
+    int samples;
+    path_field(ep, fp, "extent");
+    if (!as_object(v, fp, err) || !field(v, fp, "extent", true, &extent, err) ||
+        !decode_depth_extent(extent, ep, &d->extent, err) ||
+        !field_unit_enum(v, fp, "samples", &PROGRAM_SAMPLES, &samples, err))
+        return false;
+    d->samples = (kiln_samples)samples;
+    return true;
+}
+
 static bool slot_spec_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
     return decode_slot_spec(v, fp, out, err);
 }
@@ -519,7 +591,7 @@ static bool transient_element(const json_t *v, const char *fp, void *out, kiln_j
 bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kiln_json_error *err) {
     *out = (kiln_json_program){0};
     kiln_program_desc *d = &out->desc;
-    void *bindings = NULL, *transients = NULL, *unused;
+    void *bindings = NULL, *transients = NULL, *geometries = NULL, *depths = NULL;
     json_t *passes;
     bool ok = field_optional_string(message, "", "label", &d->label, err) &&
               field_string(message, "", "wgsl", &d->wgsl, err) &&
@@ -527,11 +599,15 @@ bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kil
                           err) &&
               decode_list(message, "transients", sizeof(kiln_transient_spec), transient_element, &transients,
                           &d->transient_count, err) &&
-              decode_list(message, "geometries", 0, NULL, &unused, &d->geometry_count, err) &&
-              decode_list(message, "depth_transients", 0, NULL, &unused, &d->depth_transient_count, err) &&
+              decode_list(message, "geometries", sizeof(kiln_geometry_layout), geometry_slot_element, &geometries,
+                          &d->geometry_count, err) &&
+              decode_list(message, "depth_transients", sizeof(kiln_depth_spec), depth_element, &depths,
+                          &d->depth_transient_count, err) &&
               field_array(message, "", "passes", &passes, err);
     out->bindings = bindings;
     out->transients = transients;
+    out->geometries = geometries;
+    out->depth_transients = depths;
     if (!ok) {
         kiln_json_program_free(out);
         return false;
@@ -552,6 +628,8 @@ bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kil
     }
     d->bindings = out->bindings;
     d->transients = out->transients;
+    d->geometries = out->geometries;
+    d->depth_transients = out->depth_transients;
     d->passes = out->passes;
     return true;
 }
@@ -560,8 +638,41 @@ void kiln_json_program_free(kiln_json_program *p) {
     if (!p) return;
     free(p->bindings);
     free(p->transients);
+    free(p->geometries);
+    free(p->depth_transients);
     free(p->passes);
     *p = (kiln_json_program){0};
+}
+
+/* ---- create_geometry / update_geometry -------------------------------------------------------- */
+
+static bool field_blob(const json_t *message, const char *name, kiln_json_blob *out, kiln_json_error *err) {
+    json_t *v;
+    return field(message, "", name, true, &v, err) && kiln_json_decode_blob(v, name, out, err);
+}
+
+bool kiln_json_decode_geometry(const json_t *message, bool with_layout, kiln_json_geometry *out, kiln_json_error *err) {
+    *out = (kiln_json_geometry){0};
+    json_t *layout = NULL;
+    bool ok = (!with_layout || (field(message, "", "layout", true, &layout, err) &&
+                                decode_layout(layout, "layout", &out->desc.layout, err))) &&
+              field_blob(message, "vertices", &out->vertices, err) && field_blob(message, "indices", &out->indices, err);
+    if (!ok) {
+        kiln_json_geometry_free(out);
+        return false;
+    }
+    out->desc.vertices = out->vertices.bytes;
+    out->desc.vertices_size = out->vertices.size;
+    out->desc.indices = out->indices.bytes;
+    out->desc.indices_size = out->indices.size;
+    return true;
+}
+
+void kiln_json_geometry_free(kiln_json_geometry *g) {
+    if (!g) return;
+    kiln_json_blob_free(&g->vertices);
+    kiln_json_blob_free(&g->indices);
+    *g = (kiln_json_geometry){0};
 }
 
 /* ---- program.dispatch ------------------------------------------------------------------------- */
@@ -570,7 +681,7 @@ void kiln_json_program_free(kiln_json_program *p) {
 static bool decode_ids(const json_t *list, const char *fp, uint32_t *ids, kiln_json_error *err) {
     for (size_t i = 0; i < json_array_size(list); i++) {
         char ep[PATH_MAX_CHARS];
-        uint32_t id;
+        uint32_t id = 0;
         path_index(ep, fp, i);
         if (!as_u32(json_array_get(list, i), ep, &id, err)) return false;
         if (ids) ids[i] = id;
@@ -602,6 +713,12 @@ bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, k
         return false;
     }
     out->geometry_count = (uint32_t)json_array_size(geometries);
+    out->geometries = calloc(out->geometry_count ? out->geometry_count : 1, sizeof *out->geometries);
+    if (!out->geometries) {
+        kiln_json_dispatch_free(out);
+        return fail(err, "out_of_memory", "geometries: %u ids", out->geometry_count);
+    }
+    decode_ids(geometries, "geometries", out->geometries, err);
     out->draw_set_list_count = (uint32_t)json_array_size(draw_sets);
     return true;
 }
@@ -609,6 +726,7 @@ bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, k
 void kiln_json_dispatch_free(kiln_json_dispatch *d) {
     if (!d) return;
     free(d->bindings);
+    free(d->geometries);
     kiln_json_blob_free(&d->uniforms);
     *d = (kiln_json_dispatch){0};
 }

@@ -209,39 +209,62 @@ static json_t *handle_register(kiln_json_runtime *rt, const json_t *msg, kiln_js
     return set_error(err, kiln_program_class_name(perr.cls), perr.message);
 }
 
-/* Geometry slots and draw-set lists have no C parameter yet: every program declares none, so a
- * dispatch naming some is dropped as the runtime drops a count mismatch, logged the same way. */
-static json_t *refuse_lists(kiln_json_runtime *rt, const kiln_json_dispatch *d, kiln_json_error *err) {
-    kiln_log *log = kiln_programs_log(rt->programs);
-    bool geometries = d->geometry_count > 0;
-    uint32_t count = geometries ? d->geometry_count : d->draw_set_list_count;
-    char name[PROGRAM_NAME_MAX];
-    kiln_log_add(log, KILN_LOG_WARN, "program", "%s: dispatch names %u %s, the program declares 0; dropped",
-                 programs_name(rt->programs, d->program_id, name, sizeof name), count,
-                 geometries ? "geometries" : "draw-set lists");
-    return set_error(err, geometries ? kiln_dispatch_class_name(KILN_DISPATCH_GEOMETRY_COUNT) : "draw_set_count",
-                     kiln_log_at(log, kiln_log_count(log) - 1)->message);
-}
-
 static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     kiln_json_dispatch d;
     if (!kiln_json_decode_dispatch(msg, &d, err)) return NULL;
-    json_t *reply;
-    /* The spec's order: an unknown program, then the binding count, then the geometry count; a
-     * dispatch wrong in the first two is left to kiln_programs_dispatch, which drops it so. */
-    const program *prog = programs_lookup(rt->programs, d.program_id);
-    if ((d.geometry_count || d.draw_set_list_count) && prog && d.binding_count == prog->binding_count) {
-        reply = refuse_lists(rt, &d, err);
-    } else {
-        log_mark before = mark_log(rt->programs);
-        kiln_dispatch_class cls = kiln_programs_dispatch(rt->programs, d.program_id, d.bindings, d.binding_count,
-                                                         d.uniforms.bytes, d.uniforms.size);
-        const char *warning = logged_since(rt->programs, before);
-        reply = cls == KILN_DISPATCH_OK ? ok_empty(err)
-                                        : set_error(err, kiln_dispatch_class_name(cls), warning ? warning : "dropped");
-    }
+    log_mark before = mark_log(rt->programs);
+    kiln_dispatch_desc desc = {.program_id = d.program_id, .texture_ids = d.bindings, .texture_count = d.binding_count,
+                               .geometry_ids = d.geometries, .geometry_count = d.geometry_count,
+                               .draw_set_list_count = d.draw_set_list_count, .uniforms = d.uniforms.bytes,
+                               .uniforms_size = d.uniforms.size};
+    kiln_dispatch_class cls = kiln_programs_dispatch_with(rt->programs, &desc);
+    const char *warning = logged_since(rt->programs, before);
+    json_t *reply = cls == KILN_DISPATCH_OK ? ok_empty(err)
+                                            : set_error(err, kiln_dispatch_class_name(cls), warning ? warning : "dropped");
     kiln_json_dispatch_free(&d);
     return reply;
+}
+
+/* ---- geometry kinds --------------------------------------------------------------------------- */
+
+static json_t *handle_create_geometry(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_geometry g;
+    if (!kiln_json_decode_geometry(msg, true, &g, err)) return NULL;
+    kiln_geometry_error gerr = {0};
+    uint32_t id = kiln_programs_create_geometry(rt->programs, &g.desc, &gerr);
+    kiln_json_geometry_free(&g);
+    return id ? ok_id("geometry_id", id, err) : set_error(err, kiln_geometry_class_name(gerr.cls), gerr.message);
+}
+
+/* Records the queue when one of its dispatches draws the geometry: messages act in arrival order,
+ * so a dispatch queued before an update or a destroy draws the geometry as it was. */
+static void record_queue_drawing(kiln_json_runtime *rt, uint32_t id) {
+    if (kiln_programs_queue_uses_geometry(rt->programs, id)) kiln_programs_frame(rt->programs, NULL);
+}
+
+static json_t *handle_update_geometry(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    kiln_json_geometry g;
+    if (!kiln_json_decode_u32_field(msg, "geometry_id", &id, err) || !kiln_json_decode_geometry(msg, false, &g, err))
+        return NULL;
+    kiln_geometry_error gerr = {0};
+    if (kiln_programs_geometry_layout(rt->programs, id)) record_queue_drawing(rt, id);
+    bool ok = kiln_programs_update_geometry(rt->programs, id, &g.desc, &gerr);
+    kiln_json_geometry_free(&g);
+    return ok ? ok_empty(err) : set_error(err, kiln_geometry_class_name(gerr.cls), gerr.message);
+}
+
+static json_t *handle_destroy_geometry(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    if (!kiln_json_decode_u32_field(msg, "geometry_id", &id, err)) return NULL;
+    if (!kiln_programs_geometry_layout(rt->programs, id)) {
+        kiln_programs_destroy_geometry(rt->programs, id); /* logs the warn-drop */
+        return set_errorf(err, kiln_geometry_class_name(KILN_GEOMETRY_UNKNOWN_ID),
+                          "geometry_id: unknown geometry %u", id);
+    }
+    record_queue_drawing(rt, id);
+    kiln_programs_destroy_geometry(rt->programs, id);
+    return ok_empty(err);
 }
 
 static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -334,6 +357,9 @@ static const struct {
     {"update_texture", handle_update_texture},
     {"destroy_texture", handle_destroy_texture},
     {"read_texture", handle_read_texture},
+    {"create_geometry", handle_create_geometry},
+    {"update_geometry", handle_update_geometry},
+    {"destroy_geometry", handle_destroy_geometry},
     {"program.register", handle_register},
     {"program.dispatch", handle_dispatch},
     {"program.destroy", handle_destroy_program},

@@ -6,6 +6,7 @@
  * described kind reaches a handler and that every required field it lists is enforced. Texture
  * format forms come from the registry's own format table, every other form name from
  * program_forms.c's tables; this file adds only the docs of inline payload fields. */
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -13,6 +14,7 @@
 #include <kiln/program_json.h>
 
 #include "program_forms.h"
+#include "program_layout.h"
 
 typedef struct field_doc {
     const char *name;
@@ -61,17 +63,28 @@ static const field_doc PROGRAM_REGISTER[] = {
     {"wgsl", "string", true, "the program's one WGSL module"},
     {"bindings", "array<SlotSpec>", true, "textures each dispatch supplies, in order"},
     {"transients", "array<TransientSpec>", true, "pooled intermediates"},
-    {"geometries", "array<GeometrySlotSpec>", true, "send []: draw passes are not run yet"},
-    {"depth_transients", "array<DepthSpec>", true, "send []: draw passes are not run yet"},
+    {"geometries", "array<GeometrySlotSpec>", true, "geometry slots draw passes name; [] without draw passes"},
+    {"depth_transients", "array<DepthSpec>", true, "depth slots draw passes attach; [] without draw passes"},
     {"passes", "array<PassSpec>", true, "the pass sequence"},
     {0}};
 static const field_doc PROGRAM_DISPATCH[] = {
     {"program_id", "u32", true, NULL},
     {"bindings", "array<u32>", true, "one texture id per declared binding"},
-    {"geometries", "array<u32>", true, "one geometry id per declared geometry slot; send []"},
+    {"geometries", "array<u32>", true, "one geometry id per declared geometry slot"},
     {"draw_sets", "array<array<u32>>", true, "one list of draw-set ids per draw-sets list; send []"},
     {"uniforms", "Blob", true, "the bytes the passes' uniform windows read"},
     {0}};
+static const field_doc CREATE_GEOMETRY[] = {
+    {"layout", "array<VertexAttribute>", true, "attributes in packing order; fixed for the geometry's life"},
+    {"vertices", "Blob", true, "vertex after vertex, attributes packed in layout order with no padding"},
+    {"indices", "Blob", true, "u32 little-endian, three per triangle, each below the vertex count"},
+    {0}};
+static const field_doc UPDATE_GEOMETRY[] = {
+    {"geometry_id", "u32", true, NULL},
+    {"vertices", "Blob", true, "the whole new vertex array, under the created layout"},
+    {"indices", "Blob", true, "the whole new index array"},
+    {0}};
+static const field_doc GEOMETRY_ID[] = {{"geometry_id", "u32", true, NULL}, {0}};
 static const field_doc DESCRIBE_KINDS[] = {
     {"prefix", "string", false, "only kinds whose name starts with it"},
     {0}};
@@ -82,6 +95,11 @@ static const kind_doc KINDS[] = {
     {"destroy_texture", "releases a texture; its id is never handed out again", TEXTURE_ID, "{}"},
     {"read_texture", "records queued dispatches, then reads the texture's current pixels", TEXTURE_ID,
      "{\"texture_id\": u32, \"format\": TextureFormat, \"width\": u32, \"height\": u32, \"pixels\": base64}"},
+    {"create_geometry", "validates and stages a triangle list; its GPU buffers follow", CREATE_GEOMETRY,
+     "{\"geometry_id\": u32}"},
+    {"update_geometry", "replaces a geometry's bytes wholesale; refused: logged, the old content stays",
+     UPDATE_GEOMETRY, "{}"},
+    {"destroy_geometry", "releases a geometry; its id is never handed out again", GEOMETRY_ID, "{}"},
     {"program.register", "validates and compiles a program", PROGRAM_REGISTER, "{\"program_id\": u32}"},
     {"program.dispatch", "checks and queues a dispatch (recorded at the next frame); Err when dropped",
      PROGRAM_DISPATCH, "{}"},
@@ -111,6 +129,24 @@ static const field_doc INDEX[] = {{"index", "u32", true, NULL}, {0}};
 static const field_doc PASS_INDEX[] = {{"pass", "u32", true, "an earlier pass whose output is read"}, {0}};
 static const field_doc DEPTH_INPUT[] = {{"index", "u32", true, NULL}, {"read", "DepthRead", true, NULL}, {0}};
 static const field_doc DIVIDED[] = {{"divisor", "u32", true, "at least 1"}, {0}};
+static const field_doc FIXED[] = {{"side", "u32", true, "texels square, 1..the device's maxTextureDimension2D"}, {0}};
+static const field_doc VERTEX_ATTRIBUTE[] = {
+    {"location", "u32", true, "the @location the vertex stage reads it at, 0..15, once per layout"},
+    {"format", "VertexFormat", true, NULL},
+    {0}};
+static const field_doc GEOMETRY_SLOT_SPEC[] = {
+    {"layout", "array<VertexAttribute>", true, "the layout a dispatch's geometry must have been created with"},
+    {0}};
+static const field_doc DEPTH_SPEC[] = {
+    {"extent", "DepthExtent", true, NULL},
+    {"samples", "Samples", true, "a Four slot is attached only, never read"},
+    {0}};
+static const field_doc DRAW_PASS[] = {
+    {"vertex_entry_point", "string", true, "a @vertex entry point of the module"},
+    {"geometry", "u32", true, "the geometry slot drawn"},
+    {"depth", "u32", true, "the depth slot attached, or null for none (later triangles paint over)"},
+    {"load", "PassLoad", true, "Clear: the first iteration clears the output; Load: none does"},
+    {0}};
 static const field_doc FILTERED[] = {{"wrap", "Wrap", true, NULL}, {"mips", "Mips", true, NULL}, {0}};
 
 static const field_doc SLOT_SPEC[] = {
@@ -148,6 +184,7 @@ static const field_doc *const INPUT_PAYLOADS[] = {
     [KILN_INPUT_DEPTH] = DEPTH_INPUT,
 };
 static const field_doc *const OUTPUT_PAYLOADS[] = {[KILN_OUTPUT_BINDING] = INDEX, [KILN_OUTPUT_TRANSIENT] = INDEX};
+static const field_doc *const DEPTH_EXTENT_PAYLOADS[] = {[PROGRAM_DEPTH_EXTENT_FIXED] = FIXED};
 
 #define STRUCT(name, doc, fields) {name, doc, fields, NULL, NULL}
 #define FORMS(doc, e) {NULL, doc, NULL, &(e), NULL}
@@ -168,14 +205,20 @@ static const type_doc TYPES[] = {
     FORMS(NULL, PROGRAM_MIPS),
     STRUCT("TransientSpec", "a pooled intermediate, sized from the output", TRANSIENT_SPEC),
     FORMS(NULL, PROGRAM_SAMPLES),
-    OPAQUE("GeometrySlotSpec", "a draw pass's geometry slot (draw-pass issue; the list must be empty)"),
-    OPAQUE("DepthSpec", "a depth transient (draw-pass issue; the list must be empty)"),
+    STRUCT("GeometrySlotSpec", "a geometry slot: the layout of the geometry a dispatch supplies", GEOMETRY_SLOT_SPEC),
+    STRUCT("VertexAttribute", "one attribute of a layout", VERTEX_ATTRIBUTE),
+    OPAQUE("VertexFormat", "a vertex attribute format: its width and the WGSL type it is read as"),
+    STRUCT("DepthSpec", "a pooled Depth32Float slot draw passes clear and test against (LessEqual)", DEPTH_SPEC),
+    FORMS_WITH("Output: sized from the output as a transient is; Fixed: side texels square (depth-only passes)",
+               PROGRAM_DEPTH_EXTENTS, DEPTH_EXTENT_PAYLOADS),
     STRUCT("PassSpec", "one pass of the sequence", PASS_SPEC),
-    FORMS("non-fragment stages decode and are refused at register (unsupported_stage)", PROGRAM_STAGES),
-    OPAQUE("DrawPass", "an object the draw-pass issue reads; not inspected yet"),
+    FORMS("Fragment and Draw run; the other stages decode and are refused at register (unsupported_stage)",
+          PROGRAM_STAGES),
+    STRUCT("DrawPass", "a draw pass: a geometry slot through an authored vertex stage", DRAW_PASS),
+    FORMS(NULL, PROGRAM_LOADS),
     FORMS_WITH(NULL, PROGRAM_INPUTS, INPUT_PAYLOADS),
     FORMS(NULL, PROGRAM_DEPTH_READS),
-    FORMS_WITH("None is for depth-only and compute passes", PROGRAM_OUTPUTS, OUTPUT_PAYLOADS),
+    FORMS_WITH("None: a depth-only draw pass (compute passes later)", PROGRAM_OUTPUTS, OUTPUT_PAYLOADS),
     FORMS("Alpha: straight-alpha over; Replace: overwrite; Additive: add", PROGRAM_BLENDS),
     STRUCT("PassRepeat", "records the pass count times over a strided uniform table", PASS_REPEAT),
 };
@@ -221,6 +264,22 @@ static json_t *format_forms_json(void) {
     return list;
 }
 
+static json_t *vertex_format_forms_json(void) {
+    json_t *list = json_array();
+    for (int f = 0; list && f < KILN_VERTEX_FORMAT_COUNT; f++) {
+        const program_vertex_format *row = program_vertex_format_of((kiln_vertex_format)f);
+        char type[24];
+        if (row->components == 1) snprintf(type, sizeof type, "%s", kiln_wgsl_scalar_name(row->scalar));
+        else snprintf(type, sizeof type, "vec%u<%s>", row->components, kiln_wgsl_scalar_name(row->scalar));
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(row->name));
+        json_object_set_new(o, "bytes", json_integer(row->bytes));
+        json_object_set_new(o, "wgsl", json_string(type));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
 static json_t *type_json(const type_doc *t) {
     json_t *o = json_object();
     if (!o) return NULL;
@@ -228,6 +287,7 @@ static json_t *type_json(const type_doc *t) {
     if (t->fields) json_object_set_new(o, "fields", fields_json(t->fields));
     if (t->forms) json_object_set_new(o, "forms", forms_json(t));
     if (t->name && strcmp(t->name, "TextureFormat") == 0) json_object_set_new(o, "forms", format_forms_json());
+    if (t->name && strcmp(t->name, "VertexFormat") == 0) json_object_set_new(o, "forms", vertex_format_forms_json());
     return o;
 }
 

@@ -8,19 +8,32 @@ static const char *const program_class_names[KILN_PROGRAM_CLASS_COUNT] = {
     [KILN_PROGRAM_INVALID_WGSL] = "invalid_wgsl",
     [KILN_PROGRAM_EMPTY_GRAPH] = "empty_graph",
     [KILN_PROGRAM_UNSUPPORTED_STAGE] = "unsupported_stage",
+    [KILN_PROGRAM_BAD_GEOMETRY_SLOT] = "bad_geometry_slot",
     [KILN_PROGRAM_ZERO_DIVISOR] = "zero_divisor",
+    [KILN_PROGRAM_BAD_DEPTH_SIDE] = "bad_depth_side",
     [KILN_PROGRAM_UNRESOLVABLE_SAMPLES] = "unresolvable_samples",
     [KILN_PROGRAM_BAD_OUTPUT] = "bad_output",
     [KILN_PROGRAM_MISSING_OUTPUT] = "missing_output",
+    [KILN_PROGRAM_BAD_GEOMETRY] = "bad_geometry",
+    [KILN_PROGRAM_BAD_DEPTH] = "bad_depth",
+    [KILN_PROGRAM_FIXED_DEPTH] = "fixed_depth_with_output",
+    [KILN_PROGRAM_DEPTH_EXTENT] = "depth_extent_mismatch",
+    [KILN_PROGRAM_DEPTH_SAMPLES] = "depth_samples_mismatch",
+    [KILN_PROGRAM_BAD_DEPTH_ONLY] = "bad_depth_only",
     [KILN_PROGRAM_BAD_INPUT] = "bad_input",
+    [KILN_PROGRAM_BAD_DEPTH_INPUT] = "bad_depth_input",
     [KILN_PROGRAM_READ_BEFORE_WRITE] = "read_before_write",
     [KILN_PROGRAM_READS_OWN_OUTPUT] = "reads_own_output",
     [KILN_PROGRAM_FINAL_PASS_NOT_BINDING] = "final_pass_not_binding",
     [KILN_PROGRAM_REFERENCE_NOT_FULL] = "reference_not_full",
     [KILN_PROGRAM_BAD_REPEAT] = "bad_repeat",
     [KILN_PROGRAM_MISSING_ENTRY_POINT] = "missing_entry_point",
+    [KILN_PROGRAM_MISSING_VERTEX_ENTRY] = "missing_vertex_entry_point",
+    [KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH] = "vertex_layout_mismatch",
     [KILN_PROGRAM_UNIFORM_WINDOW_SHORT] = "uniform_window_short",
     [KILN_PROGRAM_INPUT_MISMATCH] = "input_mismatch",
+    [KILN_PROGRAM_DEPTH_ONLY_COLOR] = "depth_only_returns_color",
+    [KILN_PROGRAM_UNDECLARED_DEPTH] = "frag_depth_without_slot",
     [KILN_PROGRAM_PIPELINE_FAILED] = "pipeline_creation_failed",
     [KILN_PROGRAM_DEVICE_LIMIT] = "device_limit",
 };
@@ -35,6 +48,9 @@ static const char *const dispatch_class_names[KILN_DISPATCH_CLASS_COUNT] = {
     [KILN_DISPATCH_TARGET_SIZE] = "target_size_mismatch",
     [KILN_DISPATCH_WRONG_KIND] = "wrong_texture_kind",
     [KILN_DISPATCH_NOT_WRITABLE] = "not_writable",
+    [KILN_DISPATCH_UNKNOWN_GEOMETRY] = "unknown_geometry",
+    [KILN_DISPATCH_GEOMETRY_LAYOUT] = "geometry_layout_mismatch",
+    [KILN_DISPATCH_DRAW_SET_COUNT] = "draw_set_count",
     [KILN_DISPATCH_UNIFORMS_SHORT] = "uniforms_short",
     [KILN_DISPATCH_INPUT_IS_OUTPUT] = "input_is_output",
     [KILN_DISPATCH_FRAME_PASS_LIMIT] = "frame_pass_limit",
@@ -51,4 +67,24 @@ const char *kiln_program_class_name(kiln_program_class c) {
 const char *kiln_dispatch_class_name(kiln_dispatch_class c) {
     if ((unsigned)c >= KILN_DISPATCH_CLASS_COUNT) return "invalid_class";
     return dispatch_class_names[c];
+}
+
+static const char *const geometry_class_names[KILN_GEOMETRY_CLASS_COUNT] = {
+    [KILN_GEOMETRY_OK] = "ok",
+    [KILN_GEOMETRY_EMPTY_LAYOUT] = "empty_layout",
+    [KILN_GEOMETRY_LAYOUT_TOO_LONG] = "layout_too_long",
+    [KILN_GEOMETRY_UNKNOWN_FORMAT] = "unknown_vertex_format",
+    [KILN_GEOMETRY_BAD_LOCATION] = "bad_location",
+    [KILN_GEOMETRY_DUPLICATE_LOCATION] = "duplicate_location",
+    [KILN_GEOMETRY_TOO_LARGE] = "geometry_too_large",
+    [KILN_GEOMETRY_VERTEX_BYTES] = "vertex_bytes",
+    [KILN_GEOMETRY_INDEX_BYTES] = "index_bytes",
+    [KILN_GEOMETRY_INDEX_COUNT] = "index_count",
+    [KILN_GEOMETRY_INDEX_RANGE] = "index_out_of_range",
+    [KILN_GEOMETRY_UNKNOWN_ID] = "unknown_geometry",
+};
+
+const char *kiln_geometry_class_name(kiln_geometry_class c) {
+    if ((unsigned)c >= KILN_GEOMETRY_CLASS_COUNT) return "invalid_class";
+    return geometry_class_names[c];
 }

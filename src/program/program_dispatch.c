@@ -5,6 +5,7 @@
 #include "program_internal.h"
 #include <kiln/core/utf8.h>
 #include "program_forms.h"
+#include "program_layout.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,6 +86,36 @@ static kiln_dispatch_class check_bindings(kiln_programs *p, const program *prog,
     return KILN_DISPATCH_OK;
 }
 
+/* "pass 1 (fs_mesh), geometry slot 0": the first draw pass that names the slot. */
+static const char *geometry_site(const program *prog, uint32_t slot, char *buf, size_t size) {
+    for (uint32_t i = 0; i < prog->pass_count; i++)
+        if (prog->passes[i].draw && prog->passes[i].spec.draw.geometry == slot) {
+            snprintf(buf, size, "pass %u (%s), geometry slot %u", i, prog->passes[i].entry, slot);
+            return buf;
+        }
+    snprintf(buf, size, "no pass, geometry slot %u", slot);
+    return buf;
+}
+
+static kiln_dispatch_class check_geometries(kiln_programs *p, const program *prog, const uint32_t *ids) {
+    char site[128];
+    for (uint32_t g = 0; g < prog->geometry_count; g++)
+        if (!program_geometry_lookup(p, ids[g]))
+            return drop(p, KILN_DISPATCH_UNKNOWN_GEOMETRY, prog->id, "%s: unknown geometry id %u",
+                        geometry_site(prog, g, site, sizeof site), ids[g]);
+    for (uint32_t g = 0; g < prog->geometry_count; g++) {
+        const program_geometry *geometry = program_geometry_lookup(p, ids[g]);
+        if (kiln_geometry_layout_equal(&geometry->layout, &prog->geometries[g])) continue;
+        char have[160], want[160];
+        return drop(p, KILN_DISPATCH_GEOMETRY_LAYOUT, prog->id,
+                    "%s: geometry %u was created with layout %s; the slot declares %s",
+                    geometry_site(prog, g, site, sizeof site), ids[g],
+                    program_layout_text(&geometry->layout, have, sizeof have),
+                    program_layout_text(&prog->geometries[g], want, sizeof want));
+    }
+    return KILN_DISPATCH_OK;
+}
+
 static kiln_dispatch_class check_passes(kiln_programs *p, const program *prog, const uint32_t *ids,
                                         size_t uniforms_size) {
     for (uint32_t i = 0; i < prog->pass_count; i++) {
@@ -99,7 +130,7 @@ static kiln_dispatch_class check_passes(kiln_programs *p, const program *prog, c
     }
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         const program_pass *pass = &prog->passes[i];
-        if (pass->output.kind != PROGRAM_SLOT_BINDING) continue;
+        if (pass->depth_only || pass->output.kind != PROGRAM_SLOT_BINDING) continue;
         for (uint32_t n = 0; n < pass->spec.input_count; n++) {
             program_slot in = pass->inputs[n].slot;
             if (in.kind == PROGRAM_SLOT_BINDING && ids[in.index] == ids[pass->output.index])
@@ -123,22 +154,30 @@ static bool reserve(void **items, size_t *capacity, size_t need, size_t size) {
     return true;
 }
 
-static bool enqueue(program_queue *q, uint32_t program_id, const kiln_texture_info *ref, const uint32_t *ids,
-                    uint32_t id_count, const void *uniforms, size_t uniforms_size) {
+static bool enqueue(program_queue *q, const kiln_dispatch_desc *d, const kiln_texture_info *ref) {
     size_t item_cap = q->capacity;
+    uint32_t id_count = d->texture_count, geometry_count = d->geometry_count;
+    const void *uniforms = d->uniforms;
+    size_t uniforms_size = d->uniforms_size;
     if (!reserve((void **)&q->items, &item_cap, (size_t)q->count + 1, sizeof *q->items) ||
         !reserve((void **)&q->ids, &q->ids_capacity, q->ids_count + id_count, sizeof *q->ids) ||
+        !reserve((void **)&q->geometry_ids, &q->geometry_ids_capacity, q->geometry_ids_count + geometry_count,
+                 sizeof *q->geometry_ids) ||
         !reserve((void **)&q->blob, &q->blob_capacity, q->blob_size + uniforms_size, 1)) {
         q->capacity = (uint32_t)item_cap;
         return false;
     }
     q->capacity = (uint32_t)item_cap;
     q->items[q->count++] = (program_dispatch){
-        .program_id = program_id, .reference_width = ref->width, .reference_height = ref->height,
-        .ids_at = q->ids_count, .blob_at = q->blob_size, .blob_size = uniforms_size,
+        .program_id = d->program_id, .reference_width = ref->width, .reference_height = ref->height,
+        .ids_at = q->ids_count, .geometries_at = q->geometry_ids_count, .blob_at = q->blob_size,
+        .blob_size = uniforms_size,
     };
-    if (id_count) memcpy(q->ids + q->ids_count, ids, id_count * sizeof *ids);
+    if (id_count) memcpy(q->ids + q->ids_count, d->texture_ids, id_count * sizeof *q->ids);
     q->ids_count += id_count;
+    if (geometry_count)
+        memcpy(q->geometry_ids + q->geometry_ids_count, d->geometry_ids, geometry_count * sizeof *q->geometry_ids);
+    q->geometry_ids_count += geometry_count;
     if (uniforms_size) memcpy(q->blob + q->blob_size, uniforms, uniforms_size);
     q->blob_size += uniforms_size;
     return true;
@@ -147,15 +186,28 @@ static bool enqueue(program_queue *q, uint32_t program_id, const kiln_texture_in
 void program_queue_free(program_queue *q) {
     free(q->items);
     free(q->ids);
+    free(q->geometry_ids);
     free(q->blob);
     *q = (program_queue){0};
 }
 
 kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id, const uint32_t *texture_ids,
                                            uint32_t texture_count, const void *uniforms, size_t uniforms_size) {
-    if (!p) return KILN_DISPATCH_UNKNOWN_PROGRAM;
-    if (!texture_ids) texture_count = 0;
-    if (!uniforms) uniforms_size = 0;
+    kiln_dispatch_desc d = {.program_id = program_id, .texture_ids = texture_ids, .texture_count = texture_count,
+                            .uniforms = uniforms, .uniforms_size = uniforms_size};
+    return kiln_programs_dispatch_with(p, &d);
+}
+
+kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dispatch_desc *desc) {
+    if (!p || !desc) return KILN_DISPATCH_UNKNOWN_PROGRAM;
+    kiln_dispatch_desc d = *desc;
+    if (!d.texture_ids) d.texture_count = 0;
+    if (!d.geometry_ids) d.geometry_count = 0;
+    if (!d.uniforms) d.uniforms_size = 0;
+    uint32_t program_id = d.program_id;
+    const uint32_t *texture_ids = d.texture_ids;
+    uint32_t texture_count = d.texture_count;
+    size_t uniforms_size = d.uniforms_size;
     program *prog = programs_lookup(p, program_id);
     if (!prog && p->quarantined && program_id && program_id <= p->program_count && p->quarantined[program_id - 1])
         return drop(p, KILN_DISPATCH_UNKNOWN_PROGRAM, program_id,
@@ -169,8 +221,17 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
                     "the dispatch names %u texture%s; the program declares %u binding%s",
                     texture_count, texture_count == 1 ? "" : "s", prog->binding_count,
                     prog->binding_count == 1 ? "" : "s");
+    if (d.geometry_count != prog->geometry_count)
+        return drop(p, KILN_DISPATCH_GEOMETRY_COUNT, program_id,
+                    "the dispatch names %u geometr%s; the program declares %u geometry slot%s", d.geometry_count,
+                    d.geometry_count == 1 ? "y" : "ies", prog->geometry_count, prog->geometry_count == 1 ? "" : "s");
     const kiln_texture_info **info = prog->binding_info;
     kiln_dispatch_class cls = check_bindings(p, prog, texture_ids, info);
+    if (cls == KILN_DISPATCH_OK) cls = check_geometries(p, prog, d.geometry_ids);
+    if (cls == KILN_DISPATCH_OK && d.draw_set_list_count)
+        cls = drop(p, KILN_DISPATCH_DRAW_SET_COUNT, program_id,
+                   "the dispatch names %u draw-set list%s; the program declares 0", d.draw_set_list_count,
+                   d.draw_set_list_count == 1 ? "" : "s");
     if (cls == KILN_DISPATCH_OK) cls = check_passes(p, prog, texture_ids, uniforms_size);
     if (cls != KILN_DISPATCH_OK) return cls;
     /* Last, so a dispatch wrong in itself reports that first; the frame's budget is a fact of
@@ -190,7 +251,7 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
                     (unsigned long long)p->gfx->limits.maxBufferSize);
 
     const kiln_texture_info *ref = info[prog->output_binding];
-    if (!enqueue(&p->queue, program_id, ref, texture_ids, texture_count, uniforms, uniforms_size)) {
+    if (!enqueue(&p->queue, &d, ref)) {
         char name[PROGRAM_NAME_MAX];
         kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "dropped dispatch of %s: out of memory queueing it",
                      program_name(prog, name, sizeof name));
@@ -201,7 +262,12 @@ kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id
     /* The timings report the sizes of the last accepted dispatch. */
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
-        program_slot_extent(prog, pass->output, ref->width, ref->height, &pass->width, &pass->height, &pass->divisor);
+        if (pass->depth_only)
+            program_depth_extent(&prog->depths[pass->spec.draw.depth_slot], ref->width, ref->height, &pass->width,
+                                 &pass->height, &pass->divisor);
+        else
+            program_slot_extent(prog, pass->output, ref->width, ref->height, &pass->width, &pass->height,
+                                &pass->divisor);
     }
     return KILN_DISPATCH_OK;
 }

@@ -73,12 +73,21 @@ static size_t queued_uniform_bytes(const kiln_programs *p) {
 
 /* Keeps the outgrown buffer while an encoder recorded by one of the calls the ring protects may be
  * unsubmitted: destroying it would fail that encoder's submit. */
-static bool retire_uniforms(kiln_programs *p, kiln_error *err) {
+static bool retire(kiln_programs *p, kiln_buffer buffer) {
     program_retired_buffer *grown =
         kiln_array_reserve(p->retired, &p->retired_capacity, p->retired_count + 1, sizeof *grown);
-    if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory growing uniforms");
+    if (!grown) return false;
     p->retired = grown;
-    p->retired[p->retired_count++] = (program_retired_buffer){p->uniforms, p->record_calls};
+    p->retired[p->retired_count++] = (program_retired_buffer){buffer, p->record_calls};
+    return true;
+}
+
+void program_retire_buffer(kiln_programs *p, kiln_buffer buffer) {
+    if (!retire(p, buffer)) kiln_resources_destroy_buffer(p->res, buffer, NULL);
+}
+
+static bool retire_uniforms(kiln_programs *p, kiln_error *err) {
+    if (!retire(p, p->uniforms)) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory growing uniforms");
     p->uniforms = (kiln_buffer){0};
     return true;
 }
@@ -299,10 +308,33 @@ static bool dispatch_textures_ready(kiln_programs *p, const program_span *span, 
     return true;
 }
 
+/* Every geometry the dispatch draws, still live and realized on the GPU: a geometry destroyed after
+ * the dispatch was accepted drops it whole, as the unknown_geometry drop class would have. */
+static bool dispatch_geometries_ready(kiln_programs *p, const program_span *span, kiln_error *err) {
+    if (span->count == 0) return true;
+    const program_step *first = &p->steps[span->first];
+    const program_dispatch *d = &p->queue.items[first->dispatch];
+    for (uint32_t g = 0; g < first->prog->geometry_count; g++) {
+        uint32_t id = p->queue.geometry_ids[d->geometries_at + g];
+        kiln_error why = {0};
+        char name[PROGRAM_NAME_MAX];
+        program_name(first->prog, name, sizeof name);
+        if (!program_geometry_lookup(p, id))
+            return kiln_error_set(err, KILN_ERR_INVALID_HANDLE,
+                                  "dropped dispatch of %s (%s): geometry slot %u: geometry %u was destroyed after the "
+                                  "dispatch was accepted; the dispatch records nothing", name,
+                                  kiln_dispatch_class_name(KILN_DISPATCH_UNKNOWN_GEOMETRY), g, id);
+        if (!program_geometry_realize(p, id, &why))
+            return kiln_error_set(err, why.code, "%s: geometry slot %u: %s; the dispatch records nothing", name, g,
+                                  why.message);
+    }
+    return true;
+}
+
 static bool execute_dispatch(record_state *s, const program_span *span, kiln_error *err) {
     kiln_programs *p = s->p;
     kiln_error missing = {0};
-    if (!dispatch_textures_ready(p, span, &missing)) {
+    if (!dispatch_textures_ready(p, span, &missing) || !dispatch_geometries_ready(p, span, &missing)) {
         kiln_log_add(&p->log, KILN_LOG_ERROR, "program", "%s", missing.message);
         *err = missing;
         return false;
@@ -407,6 +439,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (p->queue.count) p->write_failure_count = p->failed_dispatches = 0;
     /* Registry textures updated on the CPU go up before any pass samples them. */
     if (!kiln_texture_registry_sync(p->textures, err)) return false;
+    program_geometry_upload_queue(p);
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;
@@ -430,6 +463,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     p->queue.graph_passes = 0;
     p->queue.uniform_bytes = 0;
     p->queue.ids_count = 0;
+    p->queue.geometry_ids_count = 0;
     p->queue.blob_size = 0;
     if (!ok) return false;
     if (dispatch_failed && err) *err = first;
@@ -451,6 +485,16 @@ bool kiln_programs_queue_uses_texture(const kiln_programs *p, uint32_t texture_i
         const program *prog = programs_lookup(p, p->queue.items[d].program_id);
         for (uint32_t b = 0; prog && b < prog->binding_count; b++)
             if (p->queue.ids[p->queue.items[d].ids_at + b] == texture_id) return true;
+    }
+    return false;
+}
+
+bool kiln_programs_queue_uses_geometry(const kiln_programs *p, uint32_t geometry_id) {
+    if (!p) return false;
+    for (uint32_t d = 0; d < p->queue.count; d++) {
+        const program *prog = programs_lookup(p, p->queue.items[d].program_id);
+        for (uint32_t g = 0; prog && g < prog->geometry_count; g++)
+            if (p->queue.geometry_ids[p->queue.items[d].geometries_at + g] == geometry_id) return true;
     }
     return false;
 }

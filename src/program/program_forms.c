@@ -92,6 +92,14 @@ static const program_form TEXTURE_SAMPLINGS[] = {
 };
 _Static_assert(COUNT(TEXTURE_SAMPLINGS) == KILN_SAMPLING_NEAREST + 1, "a kiln_texture_sampling without a name");
 
+static const program_form LOADS[] = {[KILN_LOAD_CLEAR] = UNIT("Clear"), [KILN_LOAD_LOAD] = UNIT("Load")};
+_Static_assert(COUNT(LOADS) == KILN_LOAD_LOAD + 1, "a kiln_pass_load without a name");
+
+static const program_form DEPTH_EXTENTS[] = {
+    [PROGRAM_DEPTH_EXTENT_OUTPUT] = NAMED("Output", "SlotExtent"),
+    [PROGRAM_DEPTH_EXTENT_FIXED] = OBJECT("Fixed"),
+};
+
 #define ENUM(what, type, c_type, forms) {what, type, c_type, COUNT(forms), forms}
 
 const program_enum PROGRAM_STAGES = ENUM("stage", "PassStage", "kiln_pass_stage", STAGES);
@@ -108,11 +116,13 @@ const program_enum PROGRAM_BLENDS = ENUM("blend", "Blend", "kiln_program_blend",
 const program_enum PROGRAM_TEXTURE_USAGES = ENUM("usage", "TextureUsage", "kiln_texture_usage", TEXTURE_USAGES);
 const program_enum PROGRAM_TEXTURE_SAMPLINGS =
     ENUM("sampling", "TextureSampling", "kiln_texture_sampling", TEXTURE_SAMPLINGS);
+const program_enum PROGRAM_LOADS = ENUM("load", "PassLoad", "kiln_pass_load", LOADS);
+const program_enum PROGRAM_DEPTH_EXTENTS = ENUM("depth extent", "DepthExtent", NULL, DEPTH_EXTENTS);
 
 const program_enum *const PROGRAM_ENUMS[] = {
     &PROGRAM_STAGES, &PROGRAM_SHAPES, &PROGRAM_EXTENTS, &PROGRAM_SAMPLINGS, &PROGRAM_WRAPS,
     &PROGRAM_MIPS, &PROGRAM_SAMPLES, &PROGRAM_INPUTS, &PROGRAM_DEPTH_READS, &PROGRAM_OUTPUTS,
-    &PROGRAM_BLENDS, &PROGRAM_TEXTURE_USAGES, &PROGRAM_TEXTURE_SAMPLINGS,
+    &PROGRAM_BLENDS, &PROGRAM_TEXTURE_USAGES, &PROGRAM_TEXTURE_SAMPLINGS, &PROGRAM_LOADS, &PROGRAM_DEPTH_EXTENTS,
 };
 const uint32_t PROGRAM_ENUM_COUNT = COUNT(PROGRAM_ENUMS);
 

@@ -30,6 +30,8 @@ typedef struct program_enum {
 /* Extents and samplings are a bool in C (kiln_slot_extent.divided, kiln_slot_sampling.texel);
  * their forms are indexed by these. */
 enum { PROGRAM_EXTENT_FULL, PROGRAM_EXTENT_DIVIDED };
+/* kiln_depth_extent.fixed, likewise. */
+enum { PROGRAM_DEPTH_EXTENT_OUTPUT, PROGRAM_DEPTH_EXTENT_FIXED };
 enum { PROGRAM_SAMPLING_FILTERED, PROGRAM_SAMPLING_TEXEL };
 
 extern const program_enum PROGRAM_STAGES;            /* kiln_pass_stage */
@@ -45,6 +47,8 @@ extern const program_enum PROGRAM_OUTPUTS;           /* kiln_output_kind */
 extern const program_enum PROGRAM_BLENDS;            /* kiln_program_blend */
 extern const program_enum PROGRAM_TEXTURE_USAGES;    /* kiln_texture_usage */
 extern const program_enum PROGRAM_TEXTURE_SAMPLINGS; /* kiln_texture_sampling */
+extern const program_enum PROGRAM_LOADS;             /* kiln_pass_load */
+extern const program_enum PROGRAM_DEPTH_EXTENTS;     /* PROGRAM_DEPTH_EXTENT_* */
 
 /* Every table above, for whoever walks them all (the docs test). */
 extern const program_enum *const PROGRAM_ENUMS[];

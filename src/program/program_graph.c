@@ -8,7 +8,12 @@
  *   - a binding a pass writes is imported once per dispatch, so the dispatch's first write to it
  *     clears it to transparent black and every later write loads, as the programs spec says;
  *   - transients land on pooled textures by lifetime, which spans the whole record call: a later
- *     dispatch reuses what an earlier one has finished with.
+ *     dispatch reuses what an earlier one has finished with;
+ *   - each depth slot some pass attaches is a Depth32Float graph transient of its own, exported so
+ *     no two slots ever share a texture within the record call; the dispatch's first pass naming
+ *     it clears it to the far plane and later ones load it, which is the graph's derived load;
+ *   - a draw pass states its colour load (Clear on its first iteration, or Load), overriding the
+ *     derived one.
  * Every step also writes one exported ordering buffer. That keeps every pass (the spec runs each
  * pass of the sequence, whether or not a later one reads it, and times it) and chains the steps
  * in declaration order, which is also the execution order: the registry textures a dispatch reads
@@ -41,6 +46,22 @@ static bool transient_read(const program *prog, uint32_t t) {
             if (s.kind == PROGRAM_SLOT_TRANSIENT && s.index == t) return true;
         }
     return false;
+}
+
+/* A One depth slot may be read as well as attached; a Four one is an attachment only. */
+static void declare_depths(kiln_programs *p, program *prog, const program_dispatch *d) {
+    for (uint32_t t = 0; t < prog->depth_count; t++) {
+        prog->depth_res[t] = (kiln_fg_resource){0};
+        if (!prog->depth_named[t]) continue; /* a slot no pass attaches allocates nothing */
+        const kiln_depth_spec *spec = &prog->depths[t];
+        bool four = spec->samples == KILN_SAMPLES_FOUR;
+        kiln_fg_texture_desc desc = {.format = WGPUTextureFormat_Depth32Float, .sample_count = four ? 4 : 1,
+                                     .usage = four ? WGPUTextureUsage_RenderAttachment : 0};
+        program_depth_extent(spec, d->reference_width, d->reference_height, &desc.width, &desc.height, NULL);
+        prog->depth_res[t] = kiln_frame_graph_create_transient(p->graph, four ? "program depth (4 samples)"
+                                                                              : "program depth", &desc);
+        kiln_frame_graph_export(p->graph, prog->depth_res[t]);
+    }
 }
 
 /* A Four transient is only attached (readers bind its resolve target, a One texture). */
@@ -78,6 +99,7 @@ static kiln_fg_resource output_resource(kiln_programs *p, program *prog, const p
 
 /* The resource an input reads, for the graph's ordering and lifetimes; index 0 for a binding. */
 static kiln_fg_resource input_resource(const program *prog, const program_input *in) {
+    if (in->slot.kind == PROGRAM_SLOT_DEPTH) return prog->depth_res[in->slot.index];
     if (in->slot.kind != PROGRAM_SLOT_TRANSIENT) return (kiln_fg_resource){0};
     uint32_t t = in->slot.index;
     return prog->resolve_res[t].index ? prog->resolve_res[t] : prog->transient_res[t];
@@ -93,12 +115,13 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
     program_span *span = &p->spans[d];
     *span = (program_span){.first = p->step_count};
     declare_transients(p, prog, dispatch);
+    declare_depths(p, prog, dispatch);
     for (uint32_t b = 0; b < prog->binding_count; b++) prog->binding_res[b] = (kiln_fg_resource){0};
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
         kiln_error e = {0};
-        kiln_fg_resource out = output_resource(p, prog, pass, ids, &e);
-        if (!out.index) {
+        kiln_fg_resource out = pass->depth_only ? (kiln_fg_resource){0} : output_resource(p, prog, pass, ids, &e);
+        if (!pass->depth_only && !out.index) {
             span->failed = true;
             char name[PROGRAM_NAME_MAX];
             kiln_error_set(&span->error, e.code, "%s: pass %u (%s): %s", program_name(prog, name, sizeof name), i,
@@ -108,7 +131,16 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
         for (uint32_t it = 0; it < pass->iterations; it++) {
             uint32_t g = kiln_frame_graph_add_pass(p->graph, pass->entry, record_step, p);
             kiln_frame_graph_write(p->graph, g, p->order);
-            kiln_frame_graph_color(p->graph, g, out, (WGPUColor){0, 0, 0, 0});
+            if (!pass->draw) {
+                kiln_frame_graph_color(p->graph, g, out, (WGPUColor){0, 0, 0, 0});
+            } else if (!pass->depth_only) {
+                bool clears = pass->spec.draw.load == KILN_LOAD_CLEAR && it == 0;
+                kiln_frame_graph_color_load(p->graph, g, out, (WGPUColor){0, 0, 0, 0},
+                                            clears ? WGPULoadOp_Clear : WGPULoadOp_Load);
+            }
+            if (pass->draw && pass->spec.draw.depth)
+                kiln_frame_graph_depth(p->graph, g, prog->depth_res[pass->spec.draw.depth_slot], PROGRAM_DEPTH_CLEAR,
+                                       false);
             for (uint32_t n = 0; n < pass->spec.input_count; n++) {
                 kiln_fg_resource in = input_resource(prog, &pass->inputs[n]);
                 if (in.index) kiln_frame_graph_read(p->graph, g, in);
@@ -171,6 +203,11 @@ static bool input_resources(kiln_programs *p, kiln_fg_context *ctx, const progra
                             const uint32_t *ids, uint32_t n, kiln_texture_view *view, kiln_sampler *sampler,
                             kiln_error *err) {
     const program_input *in = &pass->inputs[n];
+    if (in->slot.kind == PROGRAM_SLOT_DEPTH) {
+        *view = kiln_frame_graph_view_handle(ctx->graph, input_resource(prog, in), err);
+        *sampler = in->compare ? p->depth_compare : (kiln_sampler){0};
+        return view->id != 0;
+    }
     kiln_texture_format format = program_slot_format(prog, in->slot);
     bool linear = kiln_texture_format_filterable(format);
     if (in->slot.kind == PROGRAM_SLOT_BINDING) {
@@ -242,13 +279,26 @@ static void record_step(kiln_fg_context *ctx, void *user) {
         }
     }
     uint32_t w, h;
-    program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
+    if (pass->depth_only)
+        program_depth_extent(&prog->depths[pass->spec.draw.depth_slot], d->reference_width, d->reference_height, &w,
+                             &h, NULL);
+    else
+        program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
     kiln_render_pass *rp = ctx->render;
     kiln_render_pass_set_pipeline(rp, pass->pipeline, NULL);
     kiln_render_pass_set_bind_group(rp, 0, pass->group0, &step->uniform_offset, 1, NULL);
     if (pass->input_group.id) kiln_render_pass_set_bind_group(rp, 1, pass->input_group, NULL, 0, NULL);
     kiln_render_pass_set_viewport(rp, 0, 0, (float)w, (float)h);
-    kiln_render_pass_draw(rp, 3, 1, 0, 0);
+    if (pass->draw) {
+        /* Realized before the dispatch began recording (the executor's readiness check). */
+        const program_geometry *g =
+            program_geometry_lookup(p, p->queue.geometry_ids[d->geometries_at + pass->spec.draw.geometry]);
+        kiln_render_pass_set_vertex_buffer(rp, 0, g->vertex_buffer, 0, NULL);
+        kiln_render_pass_set_index_buffer(rp, g->index_buffer, WGPUIndexFormat_Uint32, 0, NULL);
+        kiln_render_pass_draw_indexed(rp, g->index_count, 1, 0, 0, 0);
+    } else {
+        kiln_render_pass_draw(rp, 3, 1, 0, 0);
+    }
     if (rp->failed) {
         *err = rp->error;
         step_failed(p, ctx->pass, err);

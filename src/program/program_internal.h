@@ -8,7 +8,9 @@
  *   program_replace.c    device replacement: every program rebuilt on a new device under its id
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
  *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing
- *   program_scopes.c     error scopes around setup and each pass, and the messages naming them */
+ *   program_scopes.c     error scopes around setup and each pass, and the messages naming them
+ *   program_geometry.c   geometry resources: ids, CPU copies, GPU buffers, the upload queue
+ *   program_layout.c     the vertex-format table and the layout and geometry checks (pure CPU) */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
 
@@ -35,8 +37,13 @@
 /* Record calls before the current one whose uniform windows the ring keeps intact (see
  * kiln_programs.uniforms). */
 #define PROGRAM_UNIFORM_INTACT_CALLS 3u
+/* Geometries the upload queue realizes per record call; a dispatch drawing one realizes it then. */
+#define PROGRAM_GEOMETRY_UPLOADS_PER_RECORD 4u
+/* The depth every depth slot clears to: the far plane of a LessEqual test. */
+#define PROGRAM_DEPTH_CLEAR 1.0f
 
-typedef enum program_slot_kind { PROGRAM_SLOT_BINDING, PROGRAM_SLOT_TRANSIENT } program_slot_kind;
+/* A slot a pass reads or writes: a binding, a transient, or (inputs only) a depth transient. */
+typedef enum program_slot_kind { PROGRAM_SLOT_BINDING, PROGRAM_SLOT_TRANSIENT, PROGRAM_SLOT_DEPTH } program_slot_kind;
 
 /* A slot a pass reads or writes, with PassOutput already resolved to the slot that pass wrote. */
 typedef struct program_slot {
@@ -47,7 +54,8 @@ typedef struct program_slot {
 /* How one input binds. */
 typedef struct program_input {
     program_slot slot;
-    bool texel;               /* no sampler (a Texel binding) */
+    bool texel;               /* no sampler (a Texel binding, a Texel depth read) */
+    bool compare;             /* a Compare depth read: the fixed comparison sampler */
     kiln_wrap wrap;
     kiln_mips mips;
 } program_input;
@@ -56,7 +64,10 @@ typedef struct program_pass {
     kiln_pass_spec spec;      /* spec.entry_point points at entry */
     char entry[KILN_WGSL_NAME_MAX];
     uint32_t iterations;      /* max(1, repeat_count) */
-    program_slot output;
+    char vertex_entry[KILN_WGSL_NAME_MAX]; /* a draw pass's; spec.draw.vertex_entry_point points here */
+    bool draw;                /* stage Draw */
+    bool depth_only;          /* a draw pass with output None */
+    program_slot output;      /* unused when depth_only */
     program_input inputs[KILN_PROGRAM_MAX_INPUTS];
     /* The plan (clears, loads and resolves are the frame graph's). */
     uint32_t uniform_bind_size; /* bytes bound at group 0 (the shader's block, at least 16) */
@@ -85,13 +96,18 @@ typedef struct program {
     char label[KILN_PROGRAM_LABEL_MAX]; /* "" when it has none */
     kiln_shader module;
     uint32_t binding_count, transient_count, pass_count;
+    uint32_t geometry_count, depth_count;
     kiln_slot_spec *bindings;
     kiln_transient_spec *transients;
+    kiln_geometry_layout *geometries; /* per geometry slot: the layout a bound geometry must have */
+    kiln_depth_spec *depths;    /* per depth transient */
+    bool *depth_named;          /* per depth transient: some pass attaches it */
     program_pass *passes;
     /* The graph resources of its latest declared dispatch (program_graph.c). */
     kiln_fg_resource *transient_res;  /* per transient: the texture passes attach */
     kiln_fg_resource *resolve_res;    /* per transient: a read Four one's resolve target; index 0 if none */
     kiln_fg_resource *binding_res;    /* per binding: its imported view once a pass wrote it; index 0 before */
+    kiln_fg_resource *depth_res;      /* per depth transient: its texture; index 0 for one no pass attaches */
     bool *binding_written;      /* per binding: some pass writes it */
     uint32_t *binding_pass;     /* per binding: the first pass naming it (PROGRAM_NONE: none) */
     const kiln_texture_info **binding_info; /* per binding: scratch of the dispatch being checked */
@@ -137,6 +153,16 @@ typedef struct program_retired_buffer {
     uint64_t retired_at;        /* kiln_programs.record_calls when it was outgrown */
 } program_retired_buffer;
 
+/* A geometry resource: the layout it was created with, its CPU copy (the source of truth) and its
+ * GPU buffers once realized on the current device. */
+typedef struct program_geometry {
+    kiln_geometry_layout layout;
+    uint32_t stride, index_count;
+    uint8_t *vertices, *indices;
+    size_t vertices_size, indices_size;
+    kiln_buffer vertex_buffer, index_buffer; /* id 0 until realized */
+} program_geometry;
+
 /* One graph pass: one iteration of one pass of one queued dispatch. Graph pass k is steps[k]. */
 typedef struct program_step {
     program *prog;
@@ -157,7 +183,7 @@ typedef struct program_span {
 typedef struct program_dispatch {
     uint32_t program_id;
     uint32_t reference_width, reference_height;
-    size_t ids_at, blob_at, blob_size;
+    size_t ids_at, geometries_at, blob_at, blob_size;
 } program_dispatch;
 
 typedef struct program_queue {
@@ -167,6 +193,8 @@ typedef struct program_queue {
     uint64_t uniform_bytes;     /* the uniform staging bytes they take (queued_uniform_bytes) */
     uint32_t *ids;
     size_t ids_count, ids_capacity;
+    uint32_t *geometry_ids;     /* every dispatch's geometry slots, at its geometries_at */
+    size_t geometry_ids_count, geometry_ids_capacity;
     uint8_t *blob;
     size_t blob_size, blob_capacity;
 } program_queue;
@@ -184,6 +212,10 @@ struct kiln_programs {
      * so passes of one layout bind one group; emptied when the ring is regrown. */
     kiln_bind_group_cache *uniform_groups;
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
+    kiln_sampler depth_compare;             /* every Compare depth input: LessEqual, clamp, linear */
+    program_geometry **geometries;          /* geometries[id - 1]; NULL once destroyed */
+    uint32_t geometry_count, geometry_capacity; /* ids handed out; the next id is count + 1 */
+    uint32_t geometry_upload_cursor;        /* where the upload queue looks next */
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
                                              * replacement device (kiln_programs_recreate); NULL: none */
@@ -245,6 +277,23 @@ void program_slot_extent(const program *prog, program_slot slot, uint32_t ref_w,
                          uint32_t *h, uint32_t *divisor);
 kiln_texture_format program_slot_format(const program *prog, program_slot slot);
 
+/* The depth slot's size against the reference, and its timing divisor (1 for Fixed). */
+void program_depth_extent(const kiln_depth_spec *depth, uint32_t ref_w, uint32_t ref_h, uint32_t *w, uint32_t *h,
+                          uint32_t *divisor);
+
+/* program_geometry.c */
+program_geometry *program_geometry_lookup(const kiln_programs *p, uint32_t id);
+/* Makes the geometry's GPU buffers from its CPU copy if it has none; false with err naming it. */
+bool program_geometry_realize(kiln_programs *p, uint32_t id, kiln_error *err);
+/* The upload queue: realizes up to PROGRAM_GEOMETRY_UPLOADS_PER_RECORD pending geometries
+ * (failures are logged and retried later). */
+void program_geometry_upload_queue(kiln_programs *p);
+/* Releases every geometry; at destroy. */
+void program_geometry_free_all(kiln_programs *p);
+/* Device replacement: `fresh` takes `old`'s geometries, ids and CPU copies, their buffers
+ * released through old's resources; each is realized again on the new device when next needed. */
+void program_geometry_move(kiln_programs *fresh, kiln_programs *old);
+
 /* program_register.c: builds the plan and the GPU objects of a validated desc. */
 /* Register without the id: scan, compile, validate and build, keeping a copy of the WGSL. */
 program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t wgsl_bytes, kiln_program_error *err);
@@ -274,6 +323,9 @@ bool program_close_pass_scope(kiln_programs *p, kiln_error *err);
 
 /* program_executor.c */
 void program_executor_free(kiln_programs *p);
+/* Releases a buffer an unsubmitted encoder may still use once PROGRAM_UNIFORM_INTACT_CALLS record
+ * calls have passed (at once when memory to keep it is short). */
+void program_retire_buffer(kiln_programs *p, kiln_buffer buffer);
 /* Sets up GPU timing when the device has timestamp queries; without them, or when that fails
  * (logged), passes report no GPU time. */
 void program_gpu_timing_init(kiln_programs *p);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "program_layout.h"
 #include "program_validate.h"
 
 /* The name program modules carry in their diagnostics ("program.wgsl:3:5: error: ..."). */
@@ -50,6 +51,12 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
     prog->pass_count = desc->pass_count;
     prog->bindings = copy_array(desc->bindings, desc->binding_count, sizeof *prog->bindings);
     prog->transients = copy_array(desc->transients, desc->transient_count, sizeof *prog->transients);
+    prog->geometry_count = desc->geometry_count;
+    prog->depth_count = desc->depth_transient_count;
+    prog->geometries = copy_array(desc->geometries, desc->geometry_count, sizeof *prog->geometries);
+    prog->depths = copy_array(desc->depth_transients, desc->depth_transient_count, sizeof *prog->depths);
+    prog->depth_named = calloc(desc->depth_transient_count ? desc->depth_transient_count : 1, sizeof *prog->depth_named);
+    prog->depth_res = calloc(desc->depth_transient_count ? desc->depth_transient_count : 1, sizeof *prog->depth_res);
     prog->passes = calloc(desc->pass_count, sizeof *prog->passes);
     size_t transients = desc->transient_count ? desc->transient_count : 1;
     prog->transient_res = calloc(transients, sizeof *prog->transient_res);
@@ -59,7 +66,8 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
     prog->binding_pass = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_pass);
     prog->binding_info = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_info);
     if (!prog->bindings || !prog->transients || !prog->passes || !prog->transient_res || !prog->resolve_res ||
-        !prog->binding_res || !prog->binding_written || !prog->binding_pass || !prog->binding_info)
+        !prog->binding_res || !prog->binding_written || !prog->binding_pass || !prog->binding_info ||
+        !prog->geometries || !prog->depths || !prog->depth_named || !prog->depth_res)
         return false;
     for (uint32_t i = 0; i < desc->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
@@ -67,6 +75,13 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
         snprintf(pass->entry, sizeof pass->entry, "%s", desc->passes[i].entry_point);
         pass->spec.entry_point = pass->entry;
         pass->iterations = pass->spec.repeat_count ? pass->spec.repeat_count : 1;
+        pass->draw = pass->spec.stage == KILN_STAGE_DRAW;
+        pass->depth_only = pass->draw && pass->spec.output.kind == KILN_OUTPUT_NONE;
+        if (pass->draw) {
+            snprintf(pass->vertex_entry, sizeof pass->vertex_entry, "%s", desc->passes[i].draw.vertex_entry_point);
+            pass->spec.draw.vertex_entry_point = pass->vertex_entry;
+            if (pass->spec.draw.depth) prog->depth_named[pass->spec.draw.depth_slot] = true;
+        }
     }
     return true;
 }
@@ -83,6 +98,12 @@ static void plan_slots(program *prog) {
         for (uint32_t n = 0; n < pass->spec.input_count; n++) {
             const kiln_input_slot *in = &pass->spec.inputs[n];
             program_input *plan = &pass->inputs[n];
+            if (in->kind == KILN_INPUT_DEPTH) {
+                plan->slot = (program_slot){PROGRAM_SLOT_DEPTH, in->index};
+                plan->compare = in->depth_read == KILN_DEPTH_READ_COMPARE;
+                plan->texel = !plan->compare;
+                continue;
+            }
             plan->slot = in->kind == KILN_INPUT_PASS_OUTPUT ? prog->passes[in->index].output
                        : (program_slot){in->kind == KILN_INPUT_TRANSIENT ? PROGRAM_SLOT_TRANSIENT : PROGRAM_SLOT_BINDING,
                                         in->index};
@@ -95,7 +116,7 @@ static void plan_slots(program *prog) {
             if (plan->slot.kind == PROGRAM_SLOT_BINDING && prog->binding_pass[plan->slot.index] == PROGRAM_NONE)
                 prog->binding_pass[plan->slot.index] = i;
         }
-        if (pass->output.kind == PROGRAM_SLOT_BINDING) {
+        if (!pass->depth_only && pass->output.kind == PROGRAM_SLOT_BINDING) {
             prog->binding_written[pass->output.index] = true;
             if (prog->binding_pass[pass->output.index] == PROGRAM_NONE) prog->binding_pass[pass->output.index] = i;
         }
@@ -103,16 +124,24 @@ static void plan_slots(program *prog) {
     prog->output_binding = prog->passes[prog->pass_count - 1].output.index;
 }
 
+static uint32_t block_size(const kiln_wgsl_module *module, const char *entry_name) {
+    const kiln_wgsl_entry *entry = kiln_wgsl_find_entry(module, entry_name);
+    uint32_t block = 0;
+    return kiln_wgsl_uniform_block_size(module, entry, 0, 0, &block, NULL) ? block : 0;
+}
+
 /* Group 0 binds the block the shader declares (at least 16 bytes, so a pass without one still
- * binds a valid range). Each iteration gets a staging slot of that size rounded to the dynamic
- * offset alignment; only the part of the window the block covers is copied, since the shader
- * reads nothing past it. */
+ * binds a valid range; the larger of a draw pass's two stages' blocks). Each iteration gets a
+ * staging slot of that size rounded to the dynamic offset alignment; only the part of the window
+ * the block covers is copied, since the shader reads nothing past it. */
 static void plan_uniforms(program *prog, const kiln_wgsl_module *module) {
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
-        const kiln_wgsl_entry *entry = kiln_wgsl_find_entry(module, pass->entry);
-        uint32_t block = 0;
-        if (!kiln_wgsl_uniform_block_size(module, entry, 0, 0, &block, NULL)) block = 0;
+        uint32_t block = block_size(module, pass->entry);
+        if (pass->draw) {
+            uint32_t vertex = block_size(module, pass->vertex_entry);
+            if (vertex > block) block = vertex;
+        }
         pass->uniform_bind_size = round_up(block > 16 ? block : 16, 16);
         pass->uniform_slot_size = round_up(pass->uniform_bind_size, PROGRAM_UNIFORM_ALIGN);
         prog->uniform_bytes += (size_t)pass->iterations * pass->uniform_slot_size;
@@ -150,6 +179,16 @@ static WGPUShaderStage const VISIBLE_BOTH = WGPUShaderStage_Vertex | WGPUShaderS
 static bool input_layout(const program *prog, const program_pass *pass, uint32_t n, kiln_layout_entry *entries,
                          uint32_t *count, kiln_program_error *err) {
     const program_input *in = &pass->inputs[n];
+    /* A draw pass's vertex stage reads the inputs too. */
+    WGPUShaderStage visible = pass->draw ? VISIBLE_BOTH : WGPUShaderStage_Fragment;
+    if (in->slot.kind == PROGRAM_SLOT_DEPTH) {
+        entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n, .visibility = visible,
+                                                  .kind = KILN_BINDING_DEPTH_TEXTURE_2D};
+        if (in->compare)
+            entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n + 1, .visibility = visible,
+                                                      .kind = KILN_BINDING_COMPARISON_SAMPLER};
+        return true;
+    }
     kiln_texture_format format = program_slot_format(prog, in->slot);
     bool filterable = kiln_texture_format_filterable(format);
     kiln_slot_shape_kind shape =
@@ -163,10 +202,10 @@ static bool input_layout(const program *prog, const program_pass *pass, uint32_t
                         kiln_texture_format_name(format), shape == KILN_SHAPE_TEXTURE_ARRAY ? "array" : "volume");
         kind = shape == KILN_SHAPE_TEXTURE_ARRAY ? KILN_BINDING_TEXTURE_2D_ARRAY : KILN_BINDING_TEXTURE_3D;
     }
-    entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n, .visibility = WGPUShaderStage_Fragment, .kind = kind};
+    entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n, .visibility = visible, .kind = kind};
     if (!in->texel)
         entries[(*count)++] = (kiln_layout_entry){
-            .binding = 2 * n + 1, .visibility = WGPUShaderStage_Fragment,
+            .binding = 2 * n + 1, .visibility = visible,
             .kind = filterable ? KILN_BINDING_FILTERING_SAMPLER : KILN_BINDING_NON_FILTERING_SAMPLER};
     return true;
 }
@@ -188,6 +227,33 @@ static kiln_blend_mode blend_mode(kiln_program_blend blend) {
     case KILN_PROGRAM_BLEND_ADDITIVE: return KILN_BLEND_ADDITIVE;
     default: return KILN_BLEND_OPAQUE;
     }
+}
+
+/* The authored vertex stage over the geometry slot's layout (buffer 0, offsets in declaration
+ * order), the fixed rasteriser state, and the depth slot's attachment when the pass names one; a
+ * depth-only pass rasterises at its slot's sample count. */
+static void draw_state(const program *prog, const program_pass *pass, kiln_render_pipeline_desc *d, bool *four) {
+    const kiln_geometry_layout *layout = &prog->geometries[pass->spec.draw.geometry];
+    kiln_vertex_layout *vb = &d->vertex_buffers[0];
+    *vb = (kiln_vertex_layout){.stride = kiln_geometry_layout_stride(layout), .attribute_count = layout->attribute_count};
+    uint32_t offset = 0;
+    for (uint32_t a = 0; a < layout->attribute_count; a++) {
+        const program_vertex_format *f = program_vertex_format_of(layout->attributes[a].format);
+        vb->attributes[a] = (kiln_vertex_attribute){f->wgpu, offset, layout->attributes[a].location};
+        offset += f->bytes;
+    }
+    d->vertex_buffer_count = 1;
+    d->shader = prog->module;
+    d->fragment_shader = (kiln_shader){0};
+    d->vertex_entry = pass->vertex_entry;
+    d->topology = WGPUPrimitiveTopology_TriangleList;
+    d->front_face = WGPUFrontFace_CCW;
+    d->cull = WGPUCullMode_None;
+    if (!pass->spec.draw.depth) return;
+    const kiln_depth_spec *depth = &prog->depths[pass->spec.draw.depth_slot];
+    d->depth = (kiln_depth_state){.format = WGPUTextureFormat_Depth32Float, .write = true,
+                                  .compare = WGPUCompareFunction_LessEqual};
+    if (pass->depth_only) *four = depth->samples == KILN_SAMPLES_FOUR;
 }
 
 static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program_error *err) {
@@ -220,9 +286,6 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
     pass->layout = kiln_object_cache_pipeline_layout(p->objects, "program pass", layouts, layout_count, &e);
     if (!pass->layout.id) return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
 
-    kiln_texture_format format = program_slot_format(prog, pass->output);
-    bool four = pass->output.kind == PROGRAM_SLOT_TRANSIENT &&
-                prog->transients[pass->output.index].samples == KILN_SAMPLES_FOUR;
     char label[96];
     snprintf(label, sizeof label, "program pass %u (%s)", i, pass->entry);
     kiln_render_pipeline_desc d = {
@@ -232,10 +295,18 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
         .fragment_shader = prog->module,
         .vertex_entry = "vs_fullscreen",
         .fragment_entry = pass->entry,
-        .target_count = 1,
-        .targets = {{.format = kiln_texture_format_wgpu(format), .blend = blend_mode(pass->spec.blend)}},
-        .sample_count = four ? 4 : 1,
     };
+    bool four = false;
+    if (!pass->depth_only) {
+        kiln_texture_format format = program_slot_format(prog, pass->output);
+        four = pass->output.kind == PROGRAM_SLOT_TRANSIENT &&
+               prog->transients[pass->output.index].samples == KILN_SAMPLES_FOUR;
+        d.target_count = 1;
+        d.targets[0] = (kiln_color_target){.format = kiln_texture_format_wgpu(format),
+                                           .blend = blend_mode(pass->spec.blend)};
+    }
+    if (pass->draw) draw_state(prog, pass, &d, &four);
+    d.sample_count = four ? 4 : 1;
     pass->pipeline = kiln_object_cache_render_pipeline(p->objects, &d, &e);
     if (!pass->pipeline.id)
         return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
@@ -288,6 +359,10 @@ program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t
         fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
         return NULL;
     }
+    if (!kiln_program_check_flat(module, err)) {
+        kiln_wgsl_module_free(module);
+        return NULL;
+    }
     WGPUShaderModule raw = kiln_gfx_compile_shader(p->gfx, PROGRAM_SOURCE_NAME, desc->wgsl, NULL, &e);
     if (!raw) {
         kiln_wgsl_module_free(module);
@@ -302,7 +377,9 @@ program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t
         return NULL;
     }
     program *prog = NULL;
-    if (kiln_program_validate(desc, module, p->gfx->features.float32_blendable, err))
+    kiln_program_caps caps = {.float32_blendable = p->gfx->features.float32_blendable,
+                              .max_texture_dimension_2d = p->gfx->limits.maxTextureDimension2D};
+    if (kiln_program_validate(desc, module, &caps, err))
         prog = program_build(p, desc, module, shader, err);
     else
         kiln_resources_destroy_shader(p->res, shader, NULL);

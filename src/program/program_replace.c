@@ -23,6 +23,8 @@ static bool program_desc_of(const program *prog, kiln_program_desc *desc, kiln_p
     }
     *desc = (kiln_program_desc){.label = prog->label, .wgsl = prog->wgsl, .binding_count = prog->binding_count,
                                 .bindings = prog->bindings, .transient_count = prog->transient_count, .transients = prog->transients,
+                                .geometry_count = prog->geometry_count, .geometries = prog->geometries,
+                                .depth_transient_count = prog->depth_count, .depth_transients = prog->depths,
                                 .pass_count = prog->pass_count, .passes = *passes};
     return true;
 }
@@ -81,6 +83,9 @@ kiln_programs *kiln_programs_recreate(kiln_programs *old, kiln_gfx *gfx, kiln_re
     }
     /* A carried measurement keeps its number, so the new device's ones must come after it. */
     if (fresh->gpu_timing && old->gpu_timing) fresh->gpu_timing->next_measurement = old->gpu_timing->next_measurement;
+    /* Geometries come back under their ids from their CPU copies, realized on the new device when
+     * next drawn (or by the upload queue). */
+    program_geometry_move(fresh, old);
     /* Ids are never reused, so the id sequence goes on from where it was, holes and all. */
     fresh->program_count = count;
     for (uint32_t i = 0; i < count; i++) {

@@ -11,6 +11,7 @@
 #include <kiln/core/utf8.h>
 
 #include "program_forms.h"
+#include "program_layout.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 typedef struct check_ctx {
     const kiln_program_desc *desc;
     const kiln_wgsl_module *module;
-    bool float32_blendable;
+    kiln_program_caps caps;
     kiln_program_error *err;
 } check_ctx;
 
@@ -42,6 +43,20 @@ static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
 /* Until bad_input refuses an over-long list, checks before it read only the inputs that fit. */
 static uint32_t input_count(const kiln_pass_spec *p) {
     return p->input_count < KILN_PROGRAM_MAX_INPUTS ? p->input_count : KILN_PROGRAM_MAX_INPUTS;
+}
+
+static bool is_draw(const kiln_pass_spec *p) {
+    return p->stage == KILN_STAGE_DRAW;
+}
+
+/* A draw pass with no colour output: it attaches its depth slot alone. */
+static bool is_depth_only(const kiln_pass_spec *p) {
+    return is_draw(p) && p->output.kind == KILN_OUTPUT_NONE;
+}
+
+/* The depth slot a pass attaches, or NULL. Indices must be in range (bad_depth). */
+static const kiln_depth_spec *attached_depth(const kiln_program_desc *d, const kiln_pass_spec *p) {
+    return is_draw(p) && p->draw.depth ? &d->depth_transients[p->draw.depth_slot] : NULL;
 }
 
 /* ---- slots: what a pass writes and what an input reads --------------------------------------- */
@@ -101,7 +116,9 @@ static const char *describe_input(const kiln_program_desc *d, const kiln_input_s
                                   char *buf, size_t size) {
     char slot[48];
     kiln_output_slot s = input_slot(d, in);
-    if (in->kind == KILN_INPUT_PASS_OUTPUT) {
+    if (in->kind == KILN_INPUT_DEPTH) {
+        snprintf(buf, size, "depth slot %u, read %s", in->index, program_form_name(&PROGRAM_DEPTH_READS, in->depth_read));
+    } else if (in->kind == KILN_INPUT_PASS_OUTPUT) {
         snprintf(buf, size, "the output of pass %u, %s", in->index, slot_name(s, slot, sizeof slot));
     } else if (s.kind == KILN_OUTPUT_BINDING) {
         const kiln_slot_spec *b = &d->bindings[s.index];
@@ -123,17 +140,21 @@ static bool check_supported(const check_ctx *c) {
         if (!program_form_valid(&PROGRAM_STAGES, p->stage))
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: stage %d is not a %s", i, (int)p->stage,
                         PROGRAM_STAGES.c_type);
-        if (p->stage != KILN_STAGE_FRAGMENT)
+        if (p->stage != KILN_STAGE_FRAGMENT && p->stage != KILN_STAGE_DRAW)
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
-                        "pass %u: a %s pass arrives with draw passes; this build runs Fragment passes only", i,
+                        "pass %u: a %s pass is not run by this build, which runs Fragment and Draw passes", i,
                         program_form_name(&PROGRAM_STAGES, p->stage));
+        if (is_draw(p) && p->draw.load != KILN_LOAD_CLEAR && p->draw.load != KILN_LOAD_LOAD)
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: load %d is not a kiln_pass_load", i,
+                        (int)p->draw.load);
         for (uint32_t n = 0; n < input_count(p); n++) {
-            if (!program_form_valid(&PROGRAM_INPUTS, p->inputs[n].kind))
+            const kiln_input_slot *in = &p->inputs[n];
+            if (!program_form_valid(&PROGRAM_INPUTS, in->kind))
                 return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: input %u kind %d is not a %s", i, n,
-                            (int)p->inputs[n].kind, PROGRAM_INPUTS.c_type);
-            if (p->inputs[n].kind == KILN_INPUT_DEPTH)
-                return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
-                            "pass %u: input %u reads a depth slot; depth slots arrive with draw passes", i, n);
+                            (int)in->kind, PROGRAM_INPUTS.c_type);
+            if (in->kind == KILN_INPUT_DEPTH && !program_form_valid(&PROGRAM_DEPTH_READS, in->depth_read))
+                return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: input %u depth read %d is not a %s", i, n,
+                            (int)in->depth_read, PROGRAM_DEPTH_READS.c_type);
         }
         if (!program_form_valid(&PROGRAM_OUTPUTS, p->output.kind))
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: output kind %d is not a %s", i,
@@ -142,12 +163,6 @@ static bool check_supported(const check_ctx *c) {
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: blend %d is not a %s", i, (int)p->blend,
                         PROGRAM_BLENDS.c_type);
     }
-    if (d->geometry_count)
-        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
-                    "geometries: %u declared; geometry slots arrive with draw passes", d->geometry_count);
-    if (d->depth_transient_count)
-        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
-                    "depth_transients: %u declared; depth slots arrive with draw passes", d->depth_transient_count);
     /* A C caller can hand over what the JSON layer never produces; refusing it here keeps every
      * later check (and the runtime) free to index lists and switch on enums. */
     if (d->binding_count && !d->bindings)
@@ -156,6 +171,16 @@ static bool check_supported(const check_ctx *c) {
     if (d->transient_count && !d->transients)
         return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "transients: %u declared but the list is NULL",
                     d->transient_count);
+    if (d->geometry_count && !d->geometries)
+        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "geometries: %u declared but the list is NULL",
+                    d->geometry_count);
+    if (d->depth_transient_count && !d->depth_transients)
+        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "depth_transients: %u declared but the list is NULL",
+                    d->depth_transient_count);
+    for (uint32_t i = 0; i < d->depth_transient_count; i++)
+        if (!program_form_valid(&PROGRAM_SAMPLES, d->depth_transients[i].samples))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "depth transient %u: samples %d is not a %s", i,
+                        (int)d->depth_transients[i].samples, PROGRAM_SAMPLES.c_type);
     for (uint32_t i = 0; i < d->binding_count; i++) {
         const kiln_slot_spec *b = &d->bindings[i];
         if ((unsigned)b->format >= KILN_FORMAT_COUNT)
@@ -195,6 +220,33 @@ static bool check_divisors(const check_ctx *c) {
         if (e->divided && e->divisor == 0)
             return fail(c, KILN_PROGRAM_ZERO_DIVISOR, "transient %u: Divided extent with divisor 0", i);
     }
+    for (uint32_t i = 0; i < d->depth_transient_count; i++) {
+        const kiln_depth_extent *e = &d->depth_transients[i].extent;
+        if (!e->fixed && e->output.divided && e->output.divisor == 0)
+            return fail(c, KILN_PROGRAM_ZERO_DIVISOR, "depth transient %u: Output(Divided) extent with divisor 0", i);
+    }
+    return true;
+}
+
+static bool check_geometry_slots(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->geometry_count; i++) {
+        kiln_geometry_error why;
+        if (program_layout_check(&c->desc->geometries[i], &why) != KILN_GEOMETRY_OK)
+            return fail(c, KILN_PROGRAM_BAD_GEOMETRY_SLOT, "geometry slot %u: %s (%s)", i, why.message,
+                        kiln_geometry_class_name(why.cls));
+    }
+    return true;
+}
+
+static bool check_depth_sides(const check_ctx *c) {
+    uint32_t max = c->caps.max_texture_dimension_2d ? c->caps.max_texture_dimension_2d : 8192;
+    for (uint32_t i = 0; i < c->desc->depth_transient_count; i++) {
+        const kiln_depth_extent *e = &c->desc->depth_transients[i].extent;
+        if (e->fixed && (e->side == 0 || e->side > max))
+            return fail(c, KILN_PROGRAM_BAD_DEPTH_SIDE,
+                        "depth transient %u: Fixed side %u is outside 1..%u (the device's maxTextureDimension2D)", i,
+                        e->side, max);
+    }
     return true;
 }
 
@@ -230,11 +282,131 @@ static bool check_outputs(const check_ctx *c) {
     return true;
 }
 
-/* Only draw-pass and compute stages may write no colour (unsupported_stage refused those). */
+/* Only a draw pass (depth-only) may write no colour. */
 static bool check_missing_output(const check_ctx *c) {
-    for (uint32_t i = 0; i < c->desc->pass_count; i++)
-        if (c->desc->passes[i].output.kind == KILN_OUTPUT_NONE)
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (p->stage == KILN_STAGE_FRAGMENT && p->output.kind == KILN_OUTPUT_NONE)
             return fail(c, KILN_PROGRAM_MISSING_OUTPUT, "pass %u: a fragment pass must declare a texture output", i);
+    }
+    return true;
+}
+
+/* ---- draw passes: geometry and depth slots -------------------------------------------------------- */
+
+static bool check_draw_geometry(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        if (is_draw(p) && p->draw.geometry >= d->geometry_count)
+            return fail(c, KILN_PROGRAM_BAD_GEOMETRY,
+                        "pass %u: geometry slot %u is out of range (the program declares %u geometry slot%s)", i,
+                        p->draw.geometry, d->geometry_count, plural(d->geometry_count));
+    }
+    return true;
+}
+
+static bool check_draw_depth(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        if (is_draw(p) && p->draw.depth && p->draw.depth_slot >= d->depth_transient_count)
+            return fail(c, KILN_PROGRAM_BAD_DEPTH,
+                        "pass %u: depth slot %u is out of range (the program declares %u depth transient%s)", i,
+                        p->draw.depth_slot, d->depth_transient_count, plural(d->depth_transient_count));
+    }
+    return true;
+}
+
+/* A depth attachment must be the size of the colour attachment it tests for, which for a Fixed
+ * slot is not known until a dispatch binds the output. */
+static bool check_fixed_depth(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        const kiln_depth_spec *depth = attached_depth(d, p);
+        if (depth && !is_depth_only(p) && depth->extent.fixed)
+            return fail(c, KILN_PROGRAM_FIXED_DEPTH,
+                        "pass %u: depth slot %u is Fixed (side %u) beside a colour output; a Fixed slot attaches "
+                        "only under a depth-only pass", i, p->draw.depth_slot, depth->extent.side);
+    }
+    return true;
+}
+
+/* The extent of the colour output a pass writes: a Target binding's, or a transient's. */
+static kiln_slot_extent output_extent(const kiln_program_desc *d, kiln_output_slot out) {
+    return out.kind == KILN_OUTPUT_BINDING ? d->bindings[out.index].shape.extent : d->transients[out.index].extent;
+}
+
+static kiln_samples output_samples(const kiln_program_desc *d, kiln_output_slot out) {
+    return out.kind == KILN_OUTPUT_TRANSIENT ? d->transients[out.index].samples : KILN_SAMPLES_ONE;
+}
+
+/* Full and Divided { 1 } resolve alike, so they count as one extent. */
+static uint32_t effective_divisor(kiln_slot_extent e) {
+    return e.divided ? e.divisor : 1;
+}
+
+static const char *extent_text(kiln_slot_extent e, char *buf, size_t size) {
+    if (e.divided) snprintf(buf, size, "Divided %u", e.divisor);
+    else snprintf(buf, size, "Full");
+    return buf;
+}
+
+static bool check_depth_extents(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    char slot[48], want[32], got[32];
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        const kiln_depth_spec *depth = attached_depth(d, p);
+        if (!depth || is_depth_only(p)) continue;
+        kiln_slot_extent out = output_extent(d, p->output);
+        if (effective_divisor(depth->extent.output) != effective_divisor(out))
+            return fail(c, KILN_PROGRAM_DEPTH_EXTENT,
+                        "pass %u: depth slot %u is Output(%s) beside %s, which is %s; a depth slot beside a colour "
+                        "output declares Output of that output's extent", i, p->draw.depth_slot,
+                        extent_text(depth->extent.output, got, sizeof got), slot_name(p->output, slot, sizeof slot),
+                        extent_text(out, want, sizeof want));
+    }
+    return true;
+}
+
+static bool check_depth_samples(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    char slot[48];
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        const kiln_depth_spec *depth = attached_depth(d, p);
+        if (!depth || is_depth_only(p)) continue;
+        kiln_samples out = output_samples(d, p->output);
+        if (depth->samples != out)
+            return fail(c, KILN_PROGRAM_DEPTH_SAMPLES,
+                        "pass %u: depth slot %u has samples %s beside %s, which has %s; the attachments of one pass "
+                        "share one sample count", i, p->draw.depth_slot,
+                        program_form_name(&PROGRAM_SAMPLES, depth->samples), slot_name(p->output, slot, sizeof slot),
+                        program_form_name(&PROGRAM_SAMPLES, out));
+    }
+    return true;
+}
+
+/* A depth-only pass has no colour output for a blend or a colour load to describe, and one that
+ * named no depth slot would attach nothing at all. */
+static bool check_depth_only(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!is_depth_only(p)) continue;
+        if (!p->draw.depth)
+            return fail(c, KILN_PROGRAM_BAD_DEPTH_ONLY,
+                        "pass %u: a depth-only pass (output None) must name a depth slot to write", i);
+        if (p->blend != KILN_PROGRAM_BLEND_REPLACE)
+            return fail(c, KILN_PROGRAM_BAD_DEPTH_ONLY,
+                        "pass %u: a depth-only pass declares blend Replace, not %s (it has no colour output)", i,
+                        program_form_name(&PROGRAM_BLENDS, p->blend));
+        if (p->draw.load != KILN_LOAD_LOAD)
+            return fail(c, KILN_PROGRAM_BAD_DEPTH_ONLY,
+                        "pass %u: a depth-only pass declares load Load, not Clear (it has no colour output to clear)",
+                        i);
+    }
     return true;
 }
 
@@ -255,10 +427,45 @@ static bool check_inputs(const check_ctx *c) {
                 return fail(c, KILN_PROGRAM_BAD_INPUT,
                             "pass %u: input %u reads transient %u, which is out of range (the program declares %u "
                             "transient%s)", i, n, in->index, d->transient_count, plural(d->transient_count));
+            if (in->kind == KILN_INPUT_DEPTH && in->index >= d->depth_transient_count)
+                return fail(c, KILN_PROGRAM_BAD_INPUT,
+                            "pass %u: input %u reads depth slot %u, which is out of range (the program declares %u "
+                            "depth transient%s)", i, n, in->index, d->depth_transient_count,
+                            plural(d->depth_transient_count));
             if (in->kind == KILN_INPUT_PASS_OUTPUT && in->index >= d->pass_count)
                 return fail(c, KILN_PROGRAM_BAD_INPUT,
                             "pass %u: input %u reads the output of pass %u, which is out of range (the program "
                             "declares %u pass%s)", i, n, in->index, d->pass_count, d->pass_count == 1 ? "" : "es");
+        }
+    }
+    return true;
+}
+
+static bool attaches(const kiln_pass_spec *p, uint32_t depth_slot) {
+    return is_draw(p) && p->draw.depth && p->draw.depth_slot == depth_slot;
+}
+
+/* A depth slot holds only what the passes attaching it drew, a multisampled one cannot be read,
+ * and a texture cannot be attached and bound in one pass. */
+static bool check_depth_inputs(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        for (uint32_t n = 0; n < p->input_count; n++) {
+            const kiln_input_slot *in = &p->inputs[n];
+            if (in->kind != KILN_INPUT_DEPTH) continue;
+            if (d->depth_transients[in->index].samples != KILN_SAMPLES_ONE)
+                return fail(c, KILN_PROGRAM_BAD_DEPTH_INPUT,
+                            "pass %u: input %u reads depth slot %u, which has samples Four; only a One depth slot is "
+                            "read (draw the geometry again depth-only onto a One slot)", i, n, in->index);
+            bool earlier = false;
+            for (uint32_t j = 0; j < i && !earlier; j++) earlier = attaches(&d->passes[j], in->index);
+            if (!earlier)
+                return fail(c, KILN_PROGRAM_BAD_DEPTH_INPUT,
+                            "pass %u: input %u reads depth slot %u, which no earlier pass attaches", i, n, in->index);
+            if (attaches(p, in->index))
+                return fail(c, KILN_PROGRAM_BAD_DEPTH_INPUT,
+                            "pass %u: input %u reads depth slot %u, which this pass attaches", i, n, in->index);
         }
     }
     return true;
@@ -357,6 +564,12 @@ static const kiln_wgsl_entry *fragment_entry(const check_ctx *c, const kiln_pass
     return e && e->stage == KILN_WGSL_STAGE_FRAGMENT ? e : NULL;
 }
 
+static const kiln_wgsl_entry *vertex_entry(const check_ctx *c, const kiln_pass_spec *p) {
+    if (!is_draw(p) || !p->draw.vertex_entry_point) return NULL;
+    const kiln_wgsl_entry *e = kiln_wgsl_find_entry(c->module, p->draw.vertex_entry_point);
+    return e && e->stage == KILN_WGSL_STAGE_VERTEX ? e : NULL;
+}
+
 static bool check_entry_points(const check_ctx *c) {
     for (uint32_t i = 0; i < c->desc->pass_count; i++) {
         const kiln_pass_spec *p = &c->desc->passes[i];
@@ -374,30 +587,98 @@ static bool check_entry_points(const check_ctx *c) {
     return true;
 }
 
+static bool check_vertex_entries(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!is_draw(p) || vertex_entry(c, p)) continue;
+        const char *name = p->draw.vertex_entry_point;
+        if (!name || !name[0])
+            return fail(c, KILN_PROGRAM_MISSING_VERTEX_ENTRY, "pass %u: a draw pass names no vertex entry point", i);
+        const kiln_wgsl_entry *e = kiln_wgsl_find_entry(c->module, name);
+        if (e)
+            return fail(c, KILN_PROGRAM_MISSING_VERTEX_ENTRY,
+                        "pass %u: vertex entry point '%s' is not a @vertex function in the module (it is @%s)", i,
+                        name, kiln_wgsl_stage_name(e->stage));
+        return fail(c, KILN_PROGRAM_MISSING_VERTEX_ENTRY,
+                    "pass %u: vertex entry point '%s' is not a @vertex function in the module", i, name);
+    }
+    return true;
+}
+
+/* "vec4<f32>", "u32": the type a format is read as. */
+static const char *consumed_type(const program_vertex_format *f, char *buf, size_t size) {
+    if (f->components == 1) snprintf(buf, size, "%s", kiln_wgsl_scalar_name(f->scalar));
+    else snprintf(buf, size, "vec%u<%s>", f->components, kiln_wgsl_scalar_name(f->scalar));
+    return buf;
+}
+
+/* Every @location the vertex stage reads is declared by the slot's layout and read as the type its
+ * format is consumed as; attributes the stage ignores are fine. */
+static bool check_vertex_layouts(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        const kiln_wgsl_entry *e = vertex_entry(c, p);
+        if (!e) continue;
+        const kiln_geometry_layout *layout = &d->geometries[p->draw.geometry];
+        for (uint32_t k = 0; k < e->input_count; k++) {
+            const kiln_wgsl_io *io = &e->inputs[k];
+            if (io->attrs.location < 0) continue;
+            const kiln_vertex_attribute_spec *attr = NULL;
+            for (uint32_t a = 0; a < layout->attribute_count && !attr; a++)
+                if (layout->attributes[a].location == (uint32_t)io->attrs.location) attr = &layout->attributes[a];
+            char text[160], type[96], want[32];
+            if (!attr)
+                return fail(c, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
+                            "pass %u: %s reads @location(%d), which geometry slot %u does not declare (its layout is "
+                            "%s)", i, e->name, io->attrs.location, p->draw.geometry,
+                            program_layout_text(layout, text, sizeof text));
+            const program_vertex_format *f = program_vertex_format_of(attr->format);
+            kiln_wgsl_scalar scalar = KILN_WGSL_SCALAR_NONE;
+            uint32_t count = 0;
+            if (kiln_wgsl_type_components(c->module, io->type, &scalar, &count) && scalar == f->scalar &&
+                count == f->components)
+                continue;
+            return fail(c, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
+                        "pass %u: %s reads @location(%d) as %s; geometry slot %u declares it %s, read as %s", i,
+                        e->name, io->attrs.location, kiln_wgsl_type_name(c->module, io->type, type, sizeof type),
+                        p->draw.geometry, f->name, consumed_type(f, want, sizeof want));
+        }
+    }
+    return true;
+}
+
 /* The window must be at least SizeOf the block, which is the minimum binding size Dawn checks at
- * draw time; refusing here moves that failure to the register call. */
+ * draw time; refusing here moves that failure to the register call. Both stages of a draw pass
+ * see group 0, so the window covers whichever block is larger. */
+static bool check_uniform_window(const check_ctx *c, uint32_t i, const kiln_wgsl_entry *e) {
+    const kiln_pass_spec *p = &c->desc->passes[i];
+    const kiln_wgsl_var *block = kiln_wgsl_entry_binding(c->module, e, 0, 0);
+    if (!block) return true;
+    uint32_t size = 0;
+    kiln_error why;
+    char type[96];
+    if (block->space != KILN_WGSL_SPACE_UNIFORM)
+        return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                    "pass %u: %s declares a %s at @group(0) @binding(0), where the uniform window binds a "
+                    "var<uniform>", i, e->name, kiln_wgsl_type_name(c->module, block->type, type, sizeof type));
+    /* Dawn refuses a broken uniform layout at compile; the scanner agreeing is the usual case. */
+    if (!kiln_wgsl_uniform_block_size(c->module, e, 0, 0, &size, &why))
+        return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                    "pass %u: the block %s declares at @group(0) @binding(0) breaks a uniform layout rule: %s", i,
+                    e->name, why.message);
+    if (p->uniform_length < size)
+        return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+                    "pass %u: uniform window of %u bytes does not cover the %u-byte block %s declares at "
+                    "@group(0) @binding(0)", i, p->uniform_length, size, e->name);
+    return true;
+}
+
 static bool check_uniform_windows(const check_ctx *c) {
     for (uint32_t i = 0; i < c->desc->pass_count; i++) {
         const kiln_pass_spec *p = &c->desc->passes[i];
-        const kiln_wgsl_entry *e = fragment_entry(c, p);
-        const kiln_wgsl_var *block = kiln_wgsl_entry_binding(c->module, e, 0, 0);
-        if (!block) continue;
-        uint32_t size = 0;
-        kiln_error why;
-        char type[96];
-        if (block->space != KILN_WGSL_SPACE_UNIFORM)
-            return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
-                        "pass %u: %s declares a %s at @group(0) @binding(0), where the uniform window binds a "
-                        "var<uniform>", i, e->name, kiln_wgsl_type_name(c->module, block->type, type, sizeof type));
-        /* Dawn refuses a broken uniform layout at compile; the scanner agreeing is the usual case. */
-        if (!kiln_wgsl_uniform_block_size(c->module, e, 0, 0, &size, &why))
-            return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
-                        "pass %u: the block %s declares at @group(0) @binding(0) breaks a uniform layout rule: %s", i,
-                        e->name, why.message);
-        if (p->uniform_length < size)
-            return fail(c, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
-                        "pass %u: uniform window of %u bytes does not cover the %u-byte block %s declares at "
-                        "@group(0) @binding(0)", i, p->uniform_length, size, e->name);
+        if (!check_uniform_window(c, i, fragment_entry(c, p))) return false;
+        if (is_draw(p) && !check_uniform_window(c, i, vertex_entry(c, p))) return false;
     }
     return true;
 }
@@ -413,10 +694,17 @@ static bool check_input_texture(const check_ctx *c, uint32_t pass, const kiln_wg
     const kiln_input_slot *in = &d->passes[pass].inputs[n];
     const kiln_wgsl_var *v = kiln_wgsl_entry_binding(c->module, e, 1, 2 * n);
     if (!v) return true;
-    kiln_wgsl_handle want = slot_texture(d, input_slot(d, in));
     const kiln_wgsl_type *t = &c->module->types[v->type];
-    if (t->kind == KILN_WGSL_TYPE_TEXTURE && t->handle == want && t->scalar == KILN_WGSL_SCALAR_F32) return true;
     char what[96], type[96];
+    if (in->kind == KILN_INPUT_DEPTH) {
+        if (t->kind == KILN_WGSL_TYPE_TEXTURE && t->handle == KILN_WGSL_TEXTURE_DEPTH_2D) return true;
+        return fail(c, KILN_PROGRAM_INPUT_MISMATCH,
+                    "pass %u: input %u (%s) is declared %s at @group(1) @binding(%u) in %s; it must be texture_depth_2d",
+                    pass, n, describe_input(d, in, false, what, sizeof what),
+                    kiln_wgsl_type_name(c->module, v->type, type, sizeof type), 2 * n, e->name);
+    }
+    kiln_wgsl_handle want = slot_texture(d, input_slot(d, in));
+    if (t->kind == KILN_WGSL_TYPE_TEXTURE && t->handle == want && t->scalar == KILN_WGSL_SCALAR_F32) return true;
     return fail(c, KILN_PROGRAM_INPUT_MISMATCH,
                 "pass %u: input %u (%s) is declared %s at @group(1) @binding(%u); it must be %s<f32>", pass, n,
                 describe_input(d, in, false, what, sizeof what),
@@ -432,6 +720,16 @@ static bool check_input_sampler(const check_ctx *c, uint32_t pass, const kiln_wg
     const kiln_wgsl_var *v = kiln_wgsl_entry_binding(c->module, e, 1, 2 * n + 1);
     if (!v) return true;
     const kiln_wgsl_type *t = &c->module->types[v->type];
+    if (in->kind == KILN_INPUT_DEPTH) {
+        bool compare = in->depth_read == KILN_DEPTH_READ_COMPARE;
+        if (compare && is_sampler(t) && t->handle == KILN_WGSL_SAMPLER_COMPARISON) return true;
+        char what[96], type[96];
+        return fail(c, KILN_PROGRAM_INPUT_MISMATCH,
+                    "pass %u: input %u (%s) has a %s declared at @group(1) @binding(%u)%s", pass, n,
+                    describe_input(d, in, false, what, sizeof what),
+                    kiln_wgsl_type_name(c->module, v->type, type, sizeof type), 2 * n + 1,
+                    compare ? ", where its sampler_comparison binds" : "; a Texel depth read binds no sampler");
+    }
     bool texel = slot_is_texel(d, input_slot(d, in));
     if (!texel && is_sampler(t) && t->handle == KILN_WGSL_SAMPLER) return true;
     char what[96], type[96];
@@ -478,13 +776,49 @@ static bool check_colour_output(const check_ctx *c, uint32_t pass, const kiln_wg
                 kiln_wgsl_type_name(c->module, colour->type, type, sizeof type));
 }
 
+/* Group 1 against both stages of a draw pass (the vertex stage sees the inputs too). */
+static bool check_stage_inputs(const check_ctx *c, uint32_t i, const kiln_wgsl_entry *e) {
+    const kiln_pass_spec *p = &c->desc->passes[i];
+    for (uint32_t n = 0; n < p->input_count; n++)
+        if (!check_input_texture(c, i, e, n) || !check_input_sampler(c, i, e, n)) return false;
+    return check_unexplained_bindings(c, i, e);
+}
+
 static bool check_shader_inputs(const check_ctx *c) {
     for (uint32_t i = 0; i < c->desc->pass_count; i++) {
         const kiln_pass_spec *p = &c->desc->passes[i];
         const kiln_wgsl_entry *e = fragment_entry(c, p);
-        for (uint32_t n = 0; n < p->input_count; n++)
-            if (!check_input_texture(c, i, e, n) || !check_input_sampler(c, i, e, n)) return false;
-        if (!check_unexplained_bindings(c, i, e) || !check_colour_output(c, i, e)) return false;
+        if (!check_stage_inputs(c, i, e)) return false;
+        if (is_draw(p) && !check_stage_inputs(c, i, vertex_entry(c, p))) return false;
+        if (!is_depth_only(p) && !check_colour_output(c, i, e)) return false;
+    }
+    return true;
+}
+
+/* A depth-only pass's fragment stage returns nothing, or frag_depth alone. */
+static bool check_depth_only_color(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!is_depth_only(p)) continue;
+        const kiln_wgsl_entry *e = fragment_entry(c, p);
+        for (uint32_t k = 0; k < e->output_count; k++)
+            if (e->outputs[k].attrs.location >= 0)
+                return fail(c, KILN_PROGRAM_DEPTH_ONLY_COLOR,
+                            "pass %u: %s returns a colour at @location(%d), and the pass is depth-only (output None); "
+                            "it returns nothing or @builtin(frag_depth) alone", i, e->name,
+                            e->outputs[k].attrs.location);
+    }
+    return true;
+}
+
+static bool check_frag_depth(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        const kiln_wgsl_entry *e = fragment_entry(c, p);
+        if (!kiln_wgsl_entry_output_builtin(e, KILN_WGSL_BUILTIN_FRAG_DEPTH) || (is_draw(p) && p->draw.depth)) continue;
+        return fail(c, KILN_PROGRAM_UNDECLARED_DEPTH,
+                    "pass %u: %s writes @builtin(frag_depth), and the pass attaches no depth slot to write it into", i,
+                    e->name);
     }
     return true;
 }
@@ -494,7 +828,8 @@ static bool check_blendable(const check_ctx *c) {
     const kiln_program_desc *d = c->desc;
     for (uint32_t i = 0; i < d->pass_count; i++) {
         const kiln_pass_spec *p = &d->passes[i];
-        if (p->blend == KILN_PROGRAM_BLEND_REPLACE || c->float32_blendable) continue;
+        if (p->blend == KILN_PROGRAM_BLEND_REPLACE || c->caps.float32_blendable || p->output.kind == KILN_OUTPUT_NONE)
+            continue;
         kiln_texture_format format = slot_format(d, p->output);
         if (format == KILN_FORMAT_R32_FLOAT)
             return fail(c, KILN_PROGRAM_PIPELINE_FAILED,
@@ -513,25 +848,40 @@ typedef bool (*check_fn)(const check_ctx *c);
  * since every other check reads the pass list). */
 static const check_fn checks[] = {
     check_supported,        /* unsupported_stage */
+    check_geometry_slots,   /* bad_geometry_slot */
     check_divisors,         /* zero_divisor */
+    check_depth_sides,      /* bad_depth_side */
     check_samples,          /* unresolvable_samples */
     check_outputs,          /* bad_output */
     check_missing_output,   /* missing_output */
+    check_draw_geometry,    /* bad_geometry */
+    check_draw_depth,       /* bad_depth */
+    check_fixed_depth,      /* fixed_depth_with_output */
+    check_depth_extents,    /* depth_extent_mismatch */
+    check_depth_samples,    /* depth_samples_mismatch */
+    check_depth_only,       /* bad_depth_only */
     check_inputs,           /* bad_input */
+    check_depth_inputs,     /* bad_depth_input */
     check_read_order,       /* read_before_write */
     check_own_output,       /* reads_own_output */
     check_final_binding,    /* final_pass_not_binding */
     check_reference_full,   /* reference_not_full */
     check_repeats,          /* bad_repeat */
     check_entry_points,     /* missing_entry_point */
+    check_vertex_entries,   /* missing_vertex_entry_point */
+    check_vertex_layouts,   /* vertex_layout_mismatch */
     check_uniform_windows,  /* uniform_window_short */
     check_shader_inputs,    /* input_mismatch */
+    check_depth_only_color, /* depth_only_returns_color */
+    check_frag_depth,       /* frag_depth_without_slot */
     check_blendable,        /* pipeline_creation_failed */
 };
+_Static_assert(sizeof checks / sizeof checks[0] == KILN_PROGRAM_PIPELINE_FAILED - KILN_PROGRAM_UNSUPPORTED_STAGE + 1,
+               "one check per register class from unsupported_stage to pipeline_creation_failed");
 
-bool kiln_program_validate(const kiln_program_desc *desc, const kiln_wgsl_module *module, bool float32_blendable,
-                           kiln_program_error *err) {
-    check_ctx c = {desc, module, float32_blendable, err};
+bool kiln_program_validate(const kiln_program_desc *desc, const kiln_wgsl_module *module,
+                           const kiln_program_caps *caps, kiln_program_error *err) {
+    check_ctx c = {desc, module, caps ? *caps : (kiln_program_caps){0}, err};
     if (err) {
         err->cls = KILN_PROGRAM_OK;
         err->message[0] = '\0';
@@ -542,5 +892,26 @@ bool kiln_program_validate(const kiln_program_desc *desc, const kiln_wgsl_module
         return fail(&c, KILN_PROGRAM_EMPTY_GRAPH, "passes: %u declared but the list is NULL", desc->pass_count);
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
         if (!checks[i](&c)) return false;
+    return true;
+}
+
+bool kiln_program_check_flat(const kiln_wgsl_module *m, kiln_program_error *err) {
+    for (uint32_t i = 0; m && i < m->entry_count; i++) {
+        const kiln_wgsl_entry *e = &m->entries[i];
+        bool vertex = e->stage == KILN_WGSL_STAGE_VERTEX;
+        if (!vertex && e->stage != KILN_WGSL_STAGE_FRAGMENT) continue;
+        const kiln_wgsl_io *list = vertex ? e->outputs : e->inputs;
+        uint32_t count = vertex ? e->output_count : e->input_count;
+        for (uint32_t k = 0; k < count; k++) {
+            if (!kiln_wgsl_io_missing_flat(m, &list[k])) continue;
+            check_ctx c = {.err = err};
+            char type[96];
+            return fail(&c, KILN_PROGRAM_INVALID_WGSL,
+                        "%s:%u:%u: error: %s's %s @location(%d) is %s, an integer varying, and must be declared "
+                        "@interpolate(flat)", m->source_name, list[k].line, list[k].col, e->name,
+                        vertex ? "output" : "input", list[k].attrs.location,
+                        kiln_wgsl_type_name(m, list[k].type, type, sizeof type));
+        }
+    }
     return true;
 }

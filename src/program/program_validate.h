@@ -6,10 +6,19 @@
 #include <kiln/program.h>
 #include <kiln/shader/wgsl_reflect.h>
 
+/* What validation reads of the device: whether it can blend R32Float targets, and the largest 2D
+ * texture side (a Fixed depth slot's ceiling; 0 reads as WebGPU's default, 8192). */
+typedef struct kiln_program_caps {
+    bool float32_blendable;
+    uint32_t max_texture_dimension_2d;
+} kiln_program_caps;
+
 /* Runs every check after "invalid_wgsl" in the documented class order (program.h), stopping at
- * the first failure: fills err->cls and err->message (naming the pass and slot) and returns false.
- * float32_blendable says whether the device can blend R32Float targets. */
-bool kiln_program_validate(const kiln_program_desc *desc, const kiln_wgsl_module *module, bool float32_blendable,
-                           kiln_program_error *err);
+ * the first failure: fills err->cls and err->message (naming the pass and slot) and returns false. */
+bool kiln_program_validate(const kiln_program_desc *desc, const kiln_wgsl_module *module,
+                           const kiln_program_caps *caps, kiln_program_error *err);
+/* The first integer @location varying (a vertex output or fragment input) of the module that lacks
+ * @interpolate(flat), which WGSL requires: false with err naming `source:line:col`, entry and io. */
+bool kiln_program_check_flat(const kiln_wgsl_module *module, kiln_program_error *err);
 
 #endif

@@ -25,7 +25,12 @@ static bool create_samplers(kiln_programs *p, kiln_error *err) {
                 p->samplers[wrap][mips][linear] = kiln_resources_create_sampler(p->res, &d, err);
                 if (!p->samplers[wrap][mips][linear].id) return false;
             }
-    return true;
+    /* A Compare depth input's sampler is fixed (docs: "Reading a depth slot"): the LessEqual test
+     * a slot is drawn under, clamped, linear so an edge reads a filtered fraction. */
+    kiln_sampler_desc compare = {.label = "program depth compare", .linear = true,
+                                 .compare = WGPUCompareFunction_LessEqual, .lod_max = 0.25f};
+    p->depth_compare = kiln_resources_create_sampler(p->res, &compare, err);
+    return p->depth_compare.id != 0;
 }
 
 kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry *textures,
@@ -84,6 +89,8 @@ void kiln_programs_destroy(kiln_programs *p) {
             for (int linear = 0; linear < 2; linear++)
                 if (p->samplers[wrap][mips][linear].id)
                     kiln_resources_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
+    if (p->depth_compare.id) kiln_resources_destroy_sampler(p->res, p->depth_compare, NULL);
+    program_geometry_free_all(p);
     kiln_bind_group_cache_destroy(p->uniform_groups);
     kiln_object_cache_destroy(p->objects); /* empty by now: every pass released its references */
     kiln_shader_library_destroy(p->library); /* destroys p->fullscreen */
@@ -128,6 +135,10 @@ void program_free(kiln_programs *p, program *prog) {
     free(prog->wgsl);
     free(prog->bindings);
     free(prog->transients);
+    free(prog->geometries);
+    free(prog->depths);
+    free(prog->depth_named);
+    free(prog->depth_res);
     free(prog->passes);
     free(prog->transient_res);
     free(prog->resolve_res);
@@ -192,6 +203,16 @@ void program_slot_extent(const program *prog, program_slot slot, uint32_t ref_w,
     kiln_slot_extent e = slot.kind == PROGRAM_SLOT_TRANSIENT ? prog->transients[slot.index].extent
                                                             : prog->bindings[slot.index].shape.extent;
     program_resolve_extent(e, ref_w, ref_h, w, h, divisor);
+}
+
+void program_depth_extent(const kiln_depth_spec *depth, uint32_t ref_w, uint32_t ref_h, uint32_t *w, uint32_t *h,
+                          uint32_t *divisor) {
+    if (depth->extent.fixed) {
+        *w = *h = depth->extent.side;
+        if (divisor) *divisor = 1;
+        return;
+    }
+    program_resolve_extent(depth->extent.output, ref_w, ref_h, w, h, divisor);
 }
 
 kiln_texture_format program_slot_format(const program *prog, program_slot slot) {

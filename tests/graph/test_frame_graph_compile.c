@@ -1006,6 +1006,32 @@ TEST(an_imported_view_is_cleared_by_its_first_user_and_always_stored) {
     FIXTURE_CLOSE(f);
 }
 
+
+/* A stated load overrides the derived one: Load at a first use keeps what the texture holds,
+ * Clear at a later use clears whatever ran before (the program runtime's draw passes). */
+TEST(a_stated_colour_load_overrides_the_derived_one) {
+    fg_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_frame_graph *g = f.g;
+    kiln_error err = {0};
+    kiln_fg_resource target = kiln_frame_graph_import_view(g, "target", FAKE_VIEW(1), NULL, NULL);
+    kiln_frame_graph_export(g, target);
+    uint32_t keep = kiln_frame_graph_add_pass(g, "keep", NULL, NULL);
+    kiln_frame_graph_color_load(g, keep, target, black, WGPULoadOp_Load);
+    uint32_t derived = kiln_frame_graph_add_pass(g, "derived", NULL, NULL);
+    kiln_frame_graph_color_load(g, derived, target, black, WGPULoadOp_Undefined);
+    uint32_t wipe = kiln_frame_graph_add_pass(g, "wipe", NULL, NULL);
+    kiln_frame_graph_color_load(g, wipe, target, black, WGPULoadOp_Clear);
+    COMPILES(g);
+    const attachment_row rows[] = {
+        {"graph-3.11", keep, 0, target, WGPULoadOp_Load, WGPUStoreOp_Store, none},
+        {"graph-3.12", derived, 0, target, WGPULoadOp_Load, WGPUStoreOp_Store, none},
+        {"graph-3.13", wipe, 0, target, WGPULoadOp_Clear, WGPUStoreOp_Store, none},
+    };
+    CHECK_ATTACHMENTS(g, rows);
+    FIXTURE_CLOSE(f);
+}
+
 /* ---- sub-resources ------------------------------------------------------------------------- */
 
 /* A two-mip bloom chain in one texture: down 0 makes mip 0, down 1 reads it into mip 1, up 0
@@ -1527,7 +1553,7 @@ TEST(create_refuses_an_allocator_missing_a_function) {
     kiln_frame_graph_destroy(NULL);
 }
 
-TEST_MAIN(T(passes_declared_out_of_order_run_in_dependency_order),
+TEST_MAIN(T(passes_declared_out_of_order_run_in_dependency_order), T(a_stated_colour_load_overrides_the_derived_one),
           T(a_second_writer_waits_for_the_first_versions_readers),
           T(readers_declared_before_the_first_writer_read_its_version),
           T(a_reader_depends_on_the_most_recent_earlier_writer),

@@ -50,13 +50,16 @@ static const char EVERY_FORM[] =
     "{\"kind\": \"program.register\", \"wgsl\": \"// none\", \"bindings\": " SHAPES_AND_SAMPLINGS ","
     " \"transients\": [{\"format\": \"R16Float\", \"extent\": \"Full\", \"samples\": \"One\"},"
     "  {\"format\": \"Rgba8\", \"extent\": {\"Divided\": {\"divisor\": 3}}, \"samples\": \"Four\"}],"
-    " \"geometries\": [{}], \"depth_transients\": [{}, {}],"
+    " \"geometries\": [{\"layout\": [{\"location\": 0, \"format\": \"Float32x3\"}, {\"location\": 3, \"format\": "
+    "\"Uint8x4\"}]}],"
+    " \"depth_transients\": [{\"extent\": {\"Output\": {\"Divided\": {\"divisor\": 2}}}, \"samples\": \"Four\"},"
+    "  {\"extent\": {\"Fixed\": {\"side\": 512}}, \"samples\": \"One\"}],"
     " \"passes\": ["
     "  {\"stage\": \"Fragment\", \"entry_point\": \"a\", \"inputs\": [{\"Binding\": {\"index\": 2}}],"
     "   \"output\": {\"Transient\": {\"index\": 1}}, \"blend\": \"Alpha\", \"uniform_offset\": 4,"
     "   \"uniform_length\": 8, \"repeat\": null},"
-    "  {\"stage\": {\"Draw\": {\"vertex_entry_point\": \"vs\", \"geometry\": 0, \"depth\": null, \"load\": "
-    "\"Clear\"}}, \"entry_point\": \"b\", \"inputs\": [{\"Transient\": {\"index\": 1}}, {\"PassOutput\": "
+    "  {\"stage\": {\"Draw\": {\"vertex_entry_point\": \"vs\", \"geometry\": 0, \"depth\": 1, \"load\": "
+    "\"Load\"}}, \"entry_point\": \"b\", \"inputs\": [{\"Transient\": {\"index\": 1}}, {\"PassOutput\": "
     "{\"pass\": 0}}, {\"Depth\": {\"index\": 1, \"read\": \"Compare\"}}, {\"Depth\": {\"index\": 0, \"read\": "
     "\"Texel\"}}], \"output\": {\"Binding\": {\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0,"
     "   \"uniform_length\": 0, \"repeat\": {\"count\": 4, \"uniform_stride\": 16}},"
@@ -94,7 +97,15 @@ TEST(every_slot_shape_sampling_and_extent_form_decodes) {
                       d->transients[1].extent.divided && d->transients[1].extent.divisor == 3 &&
                       d->transients[1].samples == KILN_SAMPLES_FOUR;
     /* Strings point into the message, which lives until here. */
-    bool lists = d->geometry_count == 1 && d->depth_transient_count == 2 && strcmp(d->wgsl, "// none") == 0;
+    bool lists = d->geometry_count == 1 && d->depth_transient_count == 2 && strcmp(d->wgsl, "// none") == 0 &&
+                 d->geometries[0].attribute_count == 2 && d->geometries[0].attributes[0].location == 0 &&
+                 d->geometries[0].attributes[0].format == KILN_VERTEX_FLOAT32X3 &&
+                 d->geometries[0].attributes[1].location == 3 &&
+                 d->geometries[0].attributes[1].format == KILN_VERTEX_UINT8X4 &&
+                 !d->depth_transients[0].extent.fixed && d->depth_transients[0].extent.output.divided &&
+                 d->depth_transients[0].extent.output.divisor == 2 &&
+                 d->depth_transients[0].samples == KILN_SAMPLES_FOUR && d->depth_transients[1].extent.fixed &&
+                 d->depth_transients[1].extent.side == 512 && d->depth_transients[1].samples == KILN_SAMPLES_ONE;
     kiln_json_program_free(&p);
     json_decref(msg);
     CHECK(shapes);
@@ -123,12 +134,15 @@ TEST(every_pass_stage_input_output_blend_and_repeat_form_decodes) {
                    s[2].output.kind == KILN_OUTPUT_NONE;
     bool blends = s[0].blend == KILN_PROGRAM_BLEND_ALPHA && s[1].blend == KILN_PROGRAM_BLEND_REPLACE &&
                   s[2].blend == KILN_PROGRAM_BLEND_ADDITIVE;
+    bool draw = strcmp(s[1].draw.vertex_entry_point, "vs") == 0 && s[1].draw.geometry == 0 && s[1].draw.depth &&
+                s[1].draw.depth_slot == 1 && s[1].draw.load == KILN_LOAD_LOAD;
     bool windows = s[0].uniform_offset == 4 && s[0].uniform_length == 8 && strcmp(s[0].entry_point, "a") == 0;
     bool repeats = s[0].repeat_count == 0 && s[1].repeat_count == 4 && s[1].repeat_uniform_stride == 16 &&
                    s[2].repeat_count == 0;
     kiln_json_program_free(&p);
     json_decref(msg);
     CHECK(stages);
+    CHECK(draw);
     CHECK(inputs);
     CHECK(outputs);
     CHECK(blends);
@@ -432,6 +446,7 @@ TEST(base64_decodes_the_standard_alphabet) {
 
 TEST(describe_kinds_lists_every_kind_with_its_fields) {
     static const char *const expected[] = {"create_texture", "update_texture", "destroy_texture", "read_texture",
+                                           "create_geometry", "update_geometry", "destroy_geometry",
                                            "program.register", "program.dispatch", "program.destroy",
                                            "program.timings", "logs", "describe_kinds", "frame"};
     size_t n = sizeof expected / sizeof expected[0];
@@ -446,7 +461,7 @@ TEST(describe_kinds_lists_every_kind_with_its_fields) {
                  json_is_array(json_object_get(k, "fields")) && json_is_string(json_object_get(k, "reply"));
     }
     /* The dispatch's draw-pass lists are required; a register's repeat is optional. */
-    json_t *dispatch = json_object_get(json_array_get(kinds, 5), "fields");
+    json_t *dispatch = json_object_get(json_array_get(kinds, 8), "fields");
     json_t *draw_sets = json_array_get(dispatch, 3);
     bool required = strcmp(json_string_value(json_object_get(draw_sets, "name")), "draw_sets") == 0 &&
                     json_is_true(json_object_get(draw_sets, "required"));
@@ -565,6 +580,11 @@ static const struct {
     {"update_texture", "{\"kind\": \"update_texture\", \"texture_id\": 1, \"pixels\": []}"},
     {"destroy_texture", "{\"kind\": \"destroy_texture\", \"texture_id\": 1}"},
     {"read_texture", "{\"kind\": \"read_texture\", \"texture_id\": 1}"},
+    {"create_geometry", "{\"kind\": \"create_geometry\", \"layout\": [{\"location\": 0, \"format\": "
+                        "\"Float32\"}], \"vertices\": [0, 0, 0, 0], \"indices\": [0,0,0,0, 0,0,0,0, 0,0,0,0]}"},
+    {"update_geometry", "{\"kind\": \"update_geometry\", \"geometry_id\": 1, \"vertices\": [0, 0, 0, 0], "
+                        "\"indices\": [0,0,0,0, 0,0,0,0, 0,0,0,0]}"},
+    {"destroy_geometry", "{\"kind\": \"destroy_geometry\", \"geometry_id\": 1}"},
     {"program.register", REGISTER("[]")},
     {"program.dispatch", DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []")},
     {"program.destroy", "{\"kind\": \"program.destroy\", \"program_id\": 1}"},
@@ -860,8 +880,8 @@ TEST(the_json_runtime_recreated_after_device_loss_keeps_its_ids) {
  * reply. Ids: "runtime-N". */
 static const refusal_case RUNTIME_REFUSALS[] = {
     {"runtime-1", REGISTER("[]"), "empty_graph", "the program declares no passes"},
-    {"runtime-2", REGISTER("[" PASS("{\"Draw\": {}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"), "unsupported_stage",
-     "pass 0: a Draw pass arrives with draw passes; this build runs Fragment passes only"},
+    {"runtime-2", REGISTER("[" PASS("{\"DrawSets\": {}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"),
+     "unsupported_stage", "pass 0: a DrawSets pass is not run by this build, which runs Fragment and Draw passes"},
     {"runtime-3", DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []"), "unknown_program",
      "dropped dispatch of program 1 (unknown_program): program_id: program 1 is not registered"},
     {"runtime-4", "{\"kind\": \"program.destroy\", \"program_id\": 9}", "unknown_program",
@@ -1055,7 +1075,89 @@ TEST(the_label_names_the_program_in_register_and_dispatch_replies) {
     ENV_CLOSE_CLEAN(e);
 }
 
-TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes),
+
+/* ---- geometry and draw passes over JSON ------------------------------------------------------- */
+
+/* create_geometry with a Float32x3 layout: a quad over the left half at depth `z`, base64 blobs. */
+static json_int_t create_half_quad(kiln_json_runtime *rt, float z, uint32_t bad_index) {
+    const float v[12] = {-1, -1, z, 0, -1, z, 0, 1, z, -1, 1, z};
+    const uint32_t i[6] = {0, 1, 2, 0, 2, bad_index};
+    char *vb = kiln_json_base64_encode(v, sizeof v), *ib = kiln_json_base64_encode(i, sizeof i);
+    char message[512];
+    snprintf(message, sizeof message,
+             "{\"kind\": \"create_geometry\", \"layout\": [{\"location\": 0, \"format\": \"Float32x3\"}], "
+             "\"vertices\": \"%s\", \"indices\": \"%s\"}", vb, ib);
+    free(vb);
+    free(ib);
+    json_t *reply = send(rt, message);
+    json_int_t id = ok_int(reply, "geometry_id");
+    if (!id) fprintf(stderr, "  create_geometry: %s: %s\n", err_class(reply), err_text(reply));
+    json_decref(reply);
+    return id;
+}
+
+/* The issue's forms exactly: geometries with a layout, an Output Full depth transient, a Draw stage
+ * naming it; a dispatch naming the geometry; then a destroy_geometry after the dispatch, which
+ * records the queue first so the dispatch still draws. */
+TEST(a_draw_program_runs_through_the_json_forms) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t output = send_ok(e.rt,
+                                "{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 4, \"height\": 4, "
+                                "\"usage\": \"Writable\", \"sampling\": \"Linear\"}", "texture_id");
+    json_int_t quad = create_half_quad(e.rt, 0.5f, 3);
+    json_t *refused = send(e.rt, "{\"kind\": \"create_geometry\", \"layout\": [{\"location\": 0, \"format\": "
+                                 "\"Float32x3\"}], \"vertices\": [0,0,0,0, 0,0,0,0, 0,0,0,0], \"indices\": "
+                                 "[0,0,0,0, 0,0,0,0, 1,0,0,0]}");
+    json_t *unknown_format = send(e.rt, "{\"kind\": \"create_geometry\", \"layout\": [{\"location\": 0, \"format\": "
+                                        "\"Float64\"}], \"vertices\": [], \"indices\": []}");
+    json_int_t program = send_ok(
+        e.rt,
+        "{\"kind\": \"program.register\", \"wgsl\": \"@vertex fn vs_main(@location(0) p: vec3<f32>) -> "
+        "@builtin(position) vec4<f32> { return vec4<f32>(p, 1.0); }\\n@fragment fn fs_main() -> @location(0) "
+        "vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0); }\", \"bindings\": [{\"format\": \"Rgba8\", \"shape\": "
+        "{\"Target\": \"Full\"}, \"sampling\": \"Texel\"}], \"transients\": [], \"geometries\": [{\"layout\": "
+        "[{\"location\": 0, \"format\": \"Float32x3\"}]}], \"depth_transients\": [{\"extent\": {\"Output\": "
+        "\"Full\"}, \"samples\": \"One\"}], \"passes\": [{\"stage\": {\"Draw\": {\"vertex_entry_point\": "
+        "\"vs_main\", \"geometry\": 0, \"depth\": 0, \"load\": \"Clear\"}}, \"entry_point\": \"fs_main\", "
+        "\"inputs\": [], \"output\": {\"Binding\": {\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0, "
+        "\"uniform_length\": 0, \"repeat\": null}]}",
+        "program_id");
+    json_t *unknown = send(e.rt, "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1], "
+                                 "\"geometries\": [7], \"draw_sets\": [], \"uniforms\": []}");
+    bool dispatched = send_ok(e.rt, "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1], "
+                                    "\"geometries\": [1], \"draw_sets\": [], \"uniforms\": []}", NULL);
+    bool destroyed = send_ok(e.rt, "{\"kind\": \"destroy_geometry\", \"geometry_id\": 1}", NULL);
+    json_t *again = send(e.rt, "{\"kind\": \"destroy_geometry\", \"geometry_id\": 1}");
+    kiln_json_blob px;
+    json_t *reply = read_back(e.rt, output, &px);
+    bool drawn = reply && px.size == 64;
+    for (uint32_t t = 0; drawn && t < 16; t++) {
+        static const uint8_t green[4] = {0, 255, 0, 255}, clear[4] = {0, 0, 0, 0};
+        drawn = memcmp(px.bytes + 4 * t, t % 4 < 2 ? green : clear, 4) == 0;
+    }
+    char classes[256];
+    snprintf(classes, sizeof classes, "%s %s %s %s", err_class(refused), err_class(unknown_format),
+             err_class(unknown), err_class(again));
+    char messages[768];
+    snprintf(messages, sizeof messages, "%s | %s | %s", err_text(refused), err_text(unknown_format),
+             err_text(unknown));
+    json_decref(refused);
+    json_decref(unknown_format);
+    json_decref(unknown);
+    json_decref(again);
+    json_decref(reply);
+    kiln_json_blob_free(&px);
+    ENV_CLOSE_CLEAN(e);
+    CHECK(output == 1 && quad == 1 && program == 1);
+    CHECK(dispatched && destroyed && drawn);
+    CHECK_MSG(strcmp(classes, "index_out_of_range bad_message unknown_geometry unknown_geometry") == 0, "%s", classes);
+    CHECK_MSG(strcmp(messages, "indices[2]: 1 is past the last vertex (1 vertices) | layout[0].format: unknown vertex "
+                               "format \"Float64\" | dropped dispatch of program 1 (unknown_geometry): pass 0 "
+                               "(fs_main), geometry slot 0: unknown geometry id 7") == 0, "%s", messages);
+}
+
+TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes), T(a_draw_program_runs_through_the_json_forms),
           T(every_pass_stage_input_output_blend_and_repeat_form_decodes),
           T(every_texture_format_usage_and_sampling_form_decodes), T(spec_example_register_message_decodes),
           T(each_refusal_names_its_field_path), T(handle_without_a_runtime_or_message_replies_bad_message), T(malformed_json_gives_line_and_column),

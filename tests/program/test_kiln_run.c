@@ -405,7 +405,65 @@ TEST(missing_script_exits_non_zero) {
     CHECK_STR_CONTAINS(r.err, "no_such_script.json': No such file or directory");
 }
 
-TEST_MAIN(T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
+
+/* examples/programs/shadow.json as a user runs it: typed blobs for the geometry and uniforms, a
+ * depth-only shadow-map pass, two multisampled draw passes comparing against it, and a present
+ * pass. The saved sheet shows the box's shadow on the ground: darker than the lit ground beside
+ * it, with the lit box top and the sky where the scene puts them. */
+static void pixel(const kiln_image *img, int x, int y, int out[3]) {
+    const uint8_t *p = (const uint8_t *)img->pixels + 4 * ((size_t)y * img->width + x);
+    for (int c = 0; c < 3; c++) out[c] = p[c];
+}
+
+TEST(the_shadow_example_draws_a_shadow_where_the_light_puts_it) {
+    char out_dir[PATH_MAX], path[PATH_MAX + 32];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_shadow");
+    run_result r;
+    CHECK(run_kiln_run(KILN_SOURCE_DIR "/examples/programs/shadow.json", out_dir, &r));
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    CHECK_MSG(strstr(r.out, "Err") == NULL, "%s", r.out);
+    snprintf(path, sizeof path, "%s/shadow.png", out_dir);
+    kiln_image img = {0};
+    kiln_error err = {0};
+    CHECK_MSG(kiln_image_load(&img, path, &err), "%s", err.message);
+    CHECK(img.width == 640 && img.height == 360);
+    int lit[3], shade[3], top[3], sky[3];
+    pixel(&img, 150, 290, lit);
+    pixel(&img, 330, 245, shade);
+    pixel(&img, 320, 140, top);
+    pixel(&img, 20, 20, sky);
+    kiln_image_free(&img);
+    int lit_sum = lit[0] + lit[1] + lit[2], shade_sum = shade[0] + shade[1] + shade[2];
+    CHECK_MSG(shade_sum * 10 < lit_sum * 7, "shadow %d %d %d against lit ground %d %d %d", shade[0], shade[1], shade[2],
+              lit[0], lit[1], lit[2]);
+    CHECK_MSG(top[0] > top[1] + 40 && top[0] > 180, "box top %d %d %d", top[0], top[1], top[2]);
+    CHECK_MSG(sky[2] > sky[0] + 30, "sky %d %d %d", sky[0], sky[1], sky[2]);
+}
+
+/* A typed blob that does not hold its type is refused naming the element; the script goes on. */
+TEST(a_typed_blob_names_the_element_it_cannot_hold) {
+    char dir[PATH_MAX], script[PATH_MAX + 32];
+    fixture_tmp_path(dir, sizeof dir, "kiln_run_typed");
+    mkdir(dir, 0755);
+    snprintf(script, sizeof script, "%s/typed.json", dir);
+    FILE *f = fopen(script, "wb");
+    CHECK(f);
+    fputs("[{\"kind\": \"create_geometry\", \"layout\": [{\"location\": 0, \"format\": \"Float32\"}],"
+          " \"vertices\": {\"f32\": [0, 1, 2]}, \"indices\": {\"u32\": [0, 1, -2]}},"
+          " {\"kind\": \"create_geometry\", \"layout\": [{\"location\": 0, \"format\": \"Float32\"}],"
+          " \"vertices\": {\"f32\": [0, 1, 2]}, \"indices\": {\"u32\": [0, 1, 2]}}]", f);
+    fclose(f);
+    run_result r;
+    CHECK(run_kiln_run(script, dir, &r));
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    char line[512];
+    CHECK(nth_line(r.out, 0, line, sizeof line));
+    CHECK_STR_CONTAINS(line, "\"class\":\"bad_message\",\"error\":\"indices.u32[2]: expected a u32 integer\"");
+    CHECK(nth_line(r.out, 1, line, sizeof line));
+    CHECK(strcmp(line, "{\"Ok\":{\"geometry_id\":1}}") == 0);
+}
+
+TEST_MAIN(T(the_shadow_example_draws_a_shadow_where_the_light_puts_it), T(a_typed_blob_names_the_element_it_cannot_hold),T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
           T(save_texture_writes_the_exact_pfm_of_an_r32float_plane),
           T(save_texture_writes_a_normalised_preview_beside_the_pfm), T(save_texture_writes_an_rgba8_texture_as_png),
           T(malformed_script_exits_non_zero_with_line_and_column),

@@ -34,6 +34,8 @@ static const struct {
     {&PROGRAM_BLENDS, FORMS, "| blend |"},
     {&PROGRAM_TEXTURE_USAGES, KINDS, "| `create_texture` |"},
     {&PROGRAM_TEXTURE_SAMPLINGS, KINDS, "| `create_texture` |"},
+    {&PROGRAM_LOADS, FORMS, "| stage |"},
+    {&PROGRAM_DEPTH_EXTENTS, FORMS, "| depth transient |"},
 };
 
 static char *read_guide(void) {
@@ -139,7 +141,7 @@ TEST(the_guide_names_every_form) {
     CHECK_MSG(missing[0] == '\0', "docs/guides/programs.md does not name: %s", missing);
 }
 
-/* Every class identifier appears in backticks: the register classes' and the dispatch classes'
+/* Every class identifier appears in backticks: the register, dispatch and geometry classes'
  * tables. */
 TEST(the_guide_names_every_failure_class) {
     char *guide = read_guide();
@@ -152,6 +154,10 @@ TEST(the_guide_names_every_failure_class) {
     }
     for (int c = KILN_DISPATCH_OK + 1; c < KILN_DISPATCH_CLASS_COUNT; c++) {
         snprintf(quoted, sizeof quoted, "`%s`", kiln_dispatch_class_name((kiln_dispatch_class)c));
+        if (!strstr(guide, quoted)) note(missing, sizeof missing, "", quoted);
+    }
+    for (int c = KILN_GEOMETRY_OK + 1; c < KILN_GEOMETRY_CLASS_COUNT; c++) {
+        snprintf(quoted, sizeof quoted, "`%s`", kiln_geometry_class_name((kiln_geometry_class)c));
         if (!strstr(guide, quoted)) note(missing, sizeof missing, "", quoted);
     }
     free(guide);

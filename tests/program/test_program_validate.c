@@ -31,6 +31,8 @@ typedef struct fixture {
     bool float32_blendable;
     kiln_slot_spec bindings[4];
     kiln_transient_spec transients[4];
+    kiln_geometry_layout geometries[2];
+    kiln_depth_spec depths[3];
     kiln_pass_spec passes[6];
     kiln_program_desc desc;
 } fixture;
@@ -85,7 +87,8 @@ static kiln_program_class validate(fixture *f, kiln_program_error *err) {
         return err->cls;
     }
     memset(err, 0x5a, sizeof *err);
-    bool ok = kiln_program_validate(&f->desc, m, f->float32_blendable, err);
+    kiln_program_caps caps = {.float32_blendable = f->float32_blendable, .max_texture_dimension_2d = 8192};
+    bool ok = kiln_program_validate(&f->desc, m, &caps, err);
     kiln_wgsl_module_free(m);
     if (ok != (err->cls == KILN_PROGRAM_OK)) {
         fprintf(stderr, "returned %d but class is %s\n", ok, kiln_program_class_name(err->cls));
@@ -172,19 +175,15 @@ static void a_null_pass_list_is_an_empty_graph(fixture *f) {
 
 /* ---- unsupported_stage ----------------------------------------------------------------------- */
 
-static void a_draw_pass_is_an_unsupported_stage(fixture *f) {
-    f->passes[1].stage = KILN_STAGE_DRAW;
+static void a_draw_sets_pass_is_an_unsupported_stage(fixture *f) {
+    f->passes[1].stage = KILN_STAGE_DRAW_SETS;
 }
 
-static void a_depth_input_is_an_unsupported_stage(fixture *f) {
-    f->passes[2].inputs[0] = (kiln_input_slot){.kind = KILN_INPUT_DEPTH, .index = 0};
-}
-
-static void geometry_slots_are_an_unsupported_stage(fixture *f) {
+static void a_null_geometry_list_is_an_unsupported_stage(fixture *f) {
     f->desc.geometry_count = 2;
 }
 
-static void depth_transients_are_an_unsupported_stage(fixture *f) {
+static void a_null_depth_list_is_an_unsupported_stage(fixture *f) {
     f->desc.depth_transient_count = 1;
 }
 
@@ -458,6 +457,279 @@ static void within_a_class_the_first_pass_is_reported(fixture *f) {
 /* One row: a change to the ping-pong fixture and the exact class and message validation reports
  * for it (KILN_PROGRAM_OK and "" for a program that passes). Ids: "validate-C.n" is the n-th row of
  * class C, program.h's number (0: valid programs); "order-n" pins the check order. */
+/* ---- draw passes ---------------------------------------------------------------------------------
+ * A second valid fixture, a shadow program: pass 0 draws geometry slot 0 depth-only into a Fixed
+ * 256 shadow map (depth slot 0) through the light's matrix; pass 1 draws it again into the output
+ * with the scene depth (slot 1, Output Full), comparing against the shadow map (a Compare input). */
+static const char *const DRAW_WGSL =
+    "struct Light { view_proj: mat4x4<f32> }\n"
+    "@group(0) @binding(0) var<uniform> light: Light;\n"
+    "@group(1) @binding(0) var shadow_map: texture_depth_2d;\n"
+    "@group(1) @binding(1) var shadow_compare: sampler_comparison;\n"
+    "struct Lit { @builtin(position) position: vec4<f32>, @location(0) light_pos: vec3<f32>,\n"
+    "             @location(1) tint: vec4<f32> }\n"
+    "@vertex fn vs_light(@location(0) position: vec3<f32>) -> @builtin(position) vec4<f32> {\n"
+    "    return light.view_proj * vec4<f32>(position, 1.0);\n"
+    "}\n"
+    "@vertex fn vs_lit(@location(0) position: vec3<f32>, @location(1) tint: vec4<f32>) -> Lit {\n"
+    "    let p = light.view_proj * vec4<f32>(position, 1.0);\n"
+    "    return Lit(vec4<f32>(position, 1.0), p.xyz, tint);\n"
+    "}\n"
+    "@fragment fn fs_depth() {}\n"
+    "@fragment fn fs_flat() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n"
+    "@fragment fn fs_lit(v: Lit) -> @location(0) vec4<f32> {\n"
+    "    return v.tint * textureSampleCompare(shadow_map, shadow_compare, v.light_pos.xy, v.light_pos.z);\n"
+    "}\n";
+
+static kiln_pass_spec draw_pass(const char *vertex, const char *fragment, uint32_t depth_slot, kiln_output_slot out) {
+    return (kiln_pass_spec){.stage = KILN_STAGE_DRAW, .entry_point = fragment, .output = out,
+                            .blend = KILN_PROGRAM_BLEND_REPLACE, .uniform_length = 64,
+                            .draw = {.vertex_entry_point = vertex, .geometry = 0, .depth = true,
+                                     .depth_slot = depth_slot, .load = KILN_LOAD_LOAD}};
+}
+
+static void shadow_program(fixture *f) {
+    memset(f, 0, sizeof *f);
+    f->wgsl = DRAW_WGSL;
+    f->bindings[0] = (kiln_slot_spec){.format = KILN_FORMAT_RGBA8, .shape = {.kind = KILN_SHAPE_TARGET}};
+    f->geometries[0] = (kiln_geometry_layout){
+        .attribute_count = 2, .attributes = {{0, KILN_VERTEX_FLOAT32X3}, {1, KILN_VERTEX_UNORM8X4}}};
+    f->depths[0] = (kiln_depth_spec){.extent = {.fixed = true, .side = 256}};
+    f->depths[1] = (kiln_depth_spec){.extent = {.fixed = false}};
+    f->passes[0] = draw_pass("vs_light", "fs_depth", 0, output(KILN_OUTPUT_NONE, 0));
+    f->passes[1] = draw_pass("vs_lit", "fs_lit", 1, output(KILN_OUTPUT_BINDING, 0));
+    f->passes[1].draw.load = KILN_LOAD_CLEAR;
+    f->passes[1].input_count = 1;
+    f->passes[1].inputs[0] = (kiln_input_slot){.kind = KILN_INPUT_DEPTH, .index = 0, .depth_read = KILN_DEPTH_READ_COMPARE};
+    f->desc = (kiln_program_desc){.wgsl = DRAW_WGSL, .binding_count = 1, .bindings = f->bindings,
+                                  .geometry_count = 1, .geometries = f->geometries,
+                                  .depth_transient_count = 2, .depth_transients = f->depths,
+                                  .pass_count = 2, .passes = f->passes};
+}
+
+static void a_shadow_program_is_valid(fixture *f) {
+    shadow_program(f);
+}
+
+/* A Four transient drawn with a Four depth slot, then resolved into the output by a fragment pass. */
+static void a_draw_pass_into_a_four_transient_with_a_four_slot_is_valid(fixture *f) {
+    shadow_program(f);
+    f->wgsl = "@group(1) @binding(0) var src: texture_2d<f32>;\n"
+              "@group(1) @binding(1) var s: sampler;\n"
+              "@vertex fn vs_light(@location(0) p: vec3<f32>) -> @builtin(position) vec4<f32> { return vec4f(p, 1.0); }\n"
+              "@fragment fn fs_depth() {}\n"
+              "@fragment fn fs_flat() -> @location(0) vec4f { return vec4f(1.0); }\n"
+              "@fragment fn fs_copy(@location(0) uv: vec2f) -> @location(0) vec4<f32> { return textureSample(src, s, uv); }\n";
+    f->transients[0] = (kiln_transient_spec){.format = KILN_FORMAT_RGBA8, .samples = KILN_SAMPLES_FOUR};
+    f->depths[2] = (kiln_depth_spec){.samples = KILN_SAMPLES_FOUR};
+    f->desc.transient_count = 1;
+    f->desc.transients = f->transients;
+    f->desc.depth_transient_count = 3;
+    f->passes[0].uniform_length = 0;
+    f->passes[1] = draw_pass("vs_light", "fs_flat", 2, output(KILN_OUTPUT_TRANSIENT, 0));
+    f->passes[1].uniform_length = 0;
+    f->passes[2] = pass("fs_copy", input(KILN_INPUT_TRANSIENT, 0), output(KILN_OUTPUT_BINDING, 0));
+    f->desc.pass_count = 3;
+}
+
+static void a_depth_only_pass_may_write_frag_depth(fixture *f) {
+    shadow_program(f);
+    f->wgsl = "struct Light { view_proj: mat4x4<f32> }\n"
+              "@group(0) @binding(0) var<uniform> light: Light;\n"
+              "@group(1) @binding(0) var shadow_map: texture_depth_2d;\n"
+              "@group(1) @binding(1) var shadow_compare: sampler_comparison;\n"
+              "@vertex fn vs_light(@location(0) position: vec3<f32>) -> @builtin(position) vec4<f32> {\n"
+              "    return light.view_proj * vec4<f32>(position, 1.0);\n"
+              "}\n"
+              "@vertex fn vs_lit(@location(0) position: vec3<f32>) -> @builtin(position) vec4<f32> {\n"
+              "    return light.view_proj * vec4<f32>(position, 1.0);\n"
+              "}\n"
+              "@fragment fn fs_depth() -> @builtin(frag_depth) f32 { return 0.5; }\n"
+              "@fragment fn fs_lit(@builtin(position) p: vec4f) -> @location(0) vec4<f32> {\n"
+              "    return vec4f(textureSampleCompare(shadow_map, shadow_compare, p.xy, p.z));\n"
+              "}\n";
+}
+
+static void a_draw_pass_without_geometry_slot_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[1].draw.geometry = 3;
+}
+
+static void an_empty_geometry_slot_layout_is_refused(fixture *f) {
+    shadow_program(f);
+    f->geometries[0].attribute_count = 0;
+}
+
+static void a_geometry_slot_declaring_a_location_twice_is_refused(fixture *f) {
+    shadow_program(f);
+    f->geometries[0].attributes[1].location = 0;
+}
+
+static void a_fixed_depth_side_of_zero_is_refused(fixture *f) {
+    shadow_program(f);
+    f->depths[0].extent.side = 0;
+}
+
+static void a_fixed_depth_side_past_the_device_is_refused(fixture *f) {
+    shadow_program(f);
+    f->depths[0].extent.side = 8193;
+}
+
+static void a_depth_output_divided_by_zero_is_refused(fixture *f) {
+    shadow_program(f);
+    f->depths[1].extent.output = (kiln_slot_extent){true, 0};
+}
+
+static void a_depth_slot_out_of_range_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[1].draw.depth_slot = 5;
+}
+
+static void a_fixed_slot_beside_a_colour_output_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[1].draw.depth_slot = 0;
+    f->passes[1].input_count = 0;
+}
+
+static void a_depth_slot_of_another_extent_is_refused(fixture *f) {
+    shadow_program(f);
+    f->depths[1].extent.output = (kiln_slot_extent){true, 2};
+}
+
+static void a_divided_by_one_depth_slot_matches_a_full_output(fixture *f) {
+    shadow_program(f);
+    f->depths[1].extent.output = (kiln_slot_extent){true, 1};
+}
+
+static void a_four_depth_slot_beside_a_binding_is_refused(fixture *f) {
+    shadow_program(f);
+    f->depths[1].samples = KILN_SAMPLES_FOUR;
+}
+
+static void a_depth_only_pass_naming_no_slot_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[0].draw.depth = false;
+}
+
+static void a_depth_only_pass_blending_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[0].blend = KILN_PROGRAM_BLEND_ALPHA;
+}
+
+static void a_depth_only_pass_clearing_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[0].draw.load = KILN_LOAD_CLEAR;
+}
+
+static void a_depth_input_out_of_range_is_a_bad_input(fixture *f) {
+    shadow_program(f);
+    f->passes[1].inputs[0].index = 4;
+}
+
+static void reading_a_four_depth_slot_is_refused(fixture *f) {
+    shadow_program(f);
+    f->depths[0].samples = KILN_SAMPLES_FOUR;
+}
+
+static void reading_a_depth_slot_no_earlier_pass_attaches_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[1].inputs[0].index = 1;
+}
+
+static void reading_the_depth_slot_the_pass_attaches_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[2] = f->passes[0];
+    f->passes[2].input_count = 1;
+    f->passes[2].inputs[0] = (kiln_input_slot){.kind = KILN_INPUT_DEPTH, .index = 0};
+    f->desc.pass_count = 3;
+}
+
+static void reading_the_output_of_a_depth_only_pass_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[1].inputs[0] = input(KILN_INPUT_PASS_OUTPUT, 0);
+}
+
+static void a_vertex_entry_point_the_module_lacks_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[0].draw.vertex_entry_point = "vs_missing";
+}
+
+static void a_fragment_function_as_vertex_entry_point_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[1].draw.vertex_entry_point = "fs_lit";
+}
+
+static void a_draw_pass_naming_no_vertex_entry_point_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[0].draw.vertex_entry_point = NULL;
+}
+
+static void a_location_the_layout_lacks_is_refused(fixture *f) {
+    shadow_program(f);
+    f->geometries[0].attributes[1].location = 2;
+}
+
+static void a_location_read_as_another_type_is_refused(fixture *f) {
+    shadow_program(f);
+    f->geometries[0].attributes[1].format = KILN_VERTEX_UINT8X4;
+}
+
+static void a_window_short_of_the_vertex_block_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[0].uniform_length = 32;
+}
+
+static void a_depth_input_read_as_texture_2d_is_refused(fixture *f) {
+    shadow_program(f);
+    f->wgsl = "@group(1) @binding(0) var shadow_map: texture_2d<f32>;\n"
+              "@vertex fn vs_light(@location(0) p: vec3<f32>) -> @builtin(position) vec4<f32> { return vec4f(p, 1.0); }\n"
+              "@vertex fn vs_lit(@location(0) p: vec3<f32>) -> @builtin(position) vec4<f32> { return vec4f(p, 1.0); }\n"
+              "@fragment fn fs_depth() {}\n"
+              "@fragment fn fs_lit() -> @location(0) vec4<f32> { return textureLoad(shadow_map, vec2i(0), 0); }\n";
+}
+
+static void a_plain_sampler_on_a_compare_input_is_refused(fixture *f) {
+    shadow_program(f);
+    f->wgsl = "@group(1) @binding(0) var shadow_map: texture_depth_2d;\n"
+              "@group(1) @binding(1) var s: sampler;\n"
+              "@vertex fn vs_light(@location(0) p: vec3<f32>) -> @builtin(position) vec4<f32> { return vec4f(p, 1.0); }\n"
+              "@vertex fn vs_lit(@location(0) p: vec3<f32>) -> @builtin(position) vec4<f32> { return vec4f(p, 1.0); }\n"
+              "@fragment fn fs_depth() {}\n"
+              "@fragment fn fs_lit() -> @location(0) vec4<f32> { return vec4f(textureSample(shadow_map, s, vec2f(0.5))); }\n";
+}
+
+static void a_sampler_on_a_texel_depth_read_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[1].inputs[0].depth_read = KILN_DEPTH_READ_TEXEL;
+}
+
+static void the_vertex_stage_s_group_1_is_checked_too(fixture *f) {
+    shadow_program(f);
+    f->wgsl = "@group(1) @binding(0) var table: texture_2d<f32>;\n"
+              "@vertex fn vs_light(@location(0) p: vec3<f32>) -> @builtin(position) vec4<f32> { return vec4f(p, 1.0); }\n"
+              "@vertex fn vs_lit(@location(0) p: vec3<f32>) -> @builtin(position) vec4<f32> {\n"
+              "    return vec4f(p, 1.0) + textureLoad(table, vec2i(0), 0);\n"
+              "}\n"
+              "@fragment fn fs_depth() {}\n"
+              "@fragment fn fs_lit() -> @location(0) vec4<f32> { return vec4f(1.0); }\n";
+}
+
+static void a_depth_only_pass_returning_a_colour_is_refused(fixture *f) {
+    shadow_program(f);
+    f->passes[0].entry_point = "fs_flat";
+}
+
+static void frag_depth_without_a_depth_slot_is_refused(fixture *f) {
+    f->wgsl = "struct Out { @location(0) colour: vec4f, @builtin(frag_depth) depth: f32 }\n"
+              "@fragment fn fs_copy() -> Out { return Out(vec4f(1.0), 0.5); }\n"
+              "@fragment fn fs_blur() -> @location(0) vec4f { return vec4f(1.0); }\n";
+    for (int i = 0; i < 4; i++) f->passes[i].input_count = 0;
+    f->passes[1].uniform_length = f->passes[2].uniform_length = 0;
+    f->passes[0].entry_point = "fs_blur";
+    f->passes[2].entry_point = "fs_blur";
+    f->passes[3].entry_point = "fs_copy";
+}
+
 typedef struct validate_row {
     const char *id;
     void (*change)(fixture *f);
@@ -479,14 +751,12 @@ static const validate_row ROWS[] = {
      "the program declares no passes"},
     {"validate-2.2", a_null_pass_list_is_an_empty_graph, KILN_PROGRAM_EMPTY_GRAPH,
      "passes: 4 declared but the list is NULL"},
-    {"validate-3.1", a_draw_pass_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
-     "pass 1: a Draw pass arrives with draw passes; this build runs Fragment passes only"},
-    {"validate-3.2", a_depth_input_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
-     "pass 2: input 0 reads a depth slot; depth slots arrive with draw passes"},
-    {"validate-3.3", geometry_slots_are_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
-     "geometries: 2 declared; geometry slots arrive with draw passes"},
-    {"validate-3.4", depth_transients_are_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
-     "depth_transients: 1 declared; depth slots arrive with draw passes"},
+    {"validate-3.1", a_draw_sets_pass_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
+     "pass 1: a DrawSets pass is not run by this build, which runs Fragment and Draw passes"},
+    {"validate-3.3", a_null_geometry_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
+     "geometries: 2 declared but the list is NULL"},
+    {"validate-3.4", a_null_depth_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
+     "depth_transients: 1 declared but the list is NULL"},
     {"validate-3.5", a_value_outside_its_enum_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
      "binding 1: format 99 is not a kiln_texture_format"},
     {"validate-3.6", a_null_binding_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
@@ -591,6 +861,81 @@ static const validate_row ROWS[] = {
      KILN_PROGRAM_PIPELINE_FAILED,
      "pass 3: Additive blending onto an R32Float output needs the float32-blendable feature, which this device "
      "lacks"},
+    {"draw-0.1", a_shadow_program_is_valid, KILN_PROGRAM_OK, ""},
+    {"draw-0.2", a_draw_pass_into_a_four_transient_with_a_four_slot_is_valid, KILN_PROGRAM_OK, ""},
+    {"draw-0.3", a_depth_only_pass_may_write_frag_depth, KILN_PROGRAM_OK, ""},
+    {"draw-0.4", a_divided_by_one_depth_slot_matches_a_full_output, KILN_PROGRAM_OK, ""},
+    {"draw-1.1", an_empty_geometry_slot_layout_is_refused, KILN_PROGRAM_BAD_GEOMETRY_SLOT,
+     "geometry slot 0: layout: declares no attribute (empty_layout)"},
+    {"draw-1.2", a_geometry_slot_declaring_a_location_twice_is_refused, KILN_PROGRAM_BAD_GEOMETRY_SLOT,
+     "geometry slot 0: layout[1]: location 0 is declared already by layout[0] (duplicate_location)"},
+    {"draw-2.1", a_depth_output_divided_by_zero_is_refused, KILN_PROGRAM_ZERO_DIVISOR,
+     "depth transient 1: Output(Divided) extent with divisor 0"},
+    {"draw-3.1", a_fixed_depth_side_of_zero_is_refused, KILN_PROGRAM_BAD_DEPTH_SIDE,
+     "depth transient 0: Fixed side 0 is outside 1..8192 (the device's maxTextureDimension2D)"},
+    {"draw-3.2", a_fixed_depth_side_past_the_device_is_refused, KILN_PROGRAM_BAD_DEPTH_SIDE,
+     "depth transient 0: Fixed side 8193 is outside 1..8192 (the device's maxTextureDimension2D)"},
+    {"draw-4.1", a_draw_pass_without_geometry_slot_is_refused, KILN_PROGRAM_BAD_GEOMETRY,
+     "pass 1: geometry slot 3 is out of range (the program declares 1 geometry slot)"},
+    {"draw-5.1", a_depth_slot_out_of_range_is_refused, KILN_PROGRAM_BAD_DEPTH,
+     "pass 1: depth slot 5 is out of range (the program declares 2 depth transients)"},
+    {"draw-6.1", a_fixed_slot_beside_a_colour_output_is_refused, KILN_PROGRAM_FIXED_DEPTH,
+     "pass 1: depth slot 0 is Fixed (side 256) beside a colour output; a Fixed slot attaches only under a "
+     "depth-only pass"},
+    {"draw-7.1", a_depth_slot_of_another_extent_is_refused, KILN_PROGRAM_DEPTH_EXTENT,
+     "pass 1: depth slot 1 is Output(Divided 2) beside binding 0, which is Full; a depth slot beside a colour "
+     "output declares Output of that output's extent"},
+    {"draw-8.1", a_four_depth_slot_beside_a_binding_is_refused, KILN_PROGRAM_DEPTH_SAMPLES,
+     "pass 1: depth slot 1 has samples Four beside binding 0, which has One; the attachments of one pass share "
+     "one sample count"},
+    {"draw-9.1", a_depth_only_pass_naming_no_slot_is_refused, KILN_PROGRAM_BAD_DEPTH_ONLY,
+     "pass 0: a depth-only pass (output None) must name a depth slot to write"},
+    {"draw-9.2", a_depth_only_pass_blending_is_refused, KILN_PROGRAM_BAD_DEPTH_ONLY,
+     "pass 0: a depth-only pass declares blend Replace, not Alpha (it has no colour output)"},
+    {"draw-9.3", a_depth_only_pass_clearing_is_refused, KILN_PROGRAM_BAD_DEPTH_ONLY,
+     "pass 0: a depth-only pass declares load Load, not Clear (it has no colour output to clear)"},
+    {"draw-10.1", a_depth_input_out_of_range_is_a_bad_input, KILN_PROGRAM_BAD_INPUT,
+     "pass 1: input 0 reads depth slot 4, which is out of range (the program declares 2 depth transients)"},
+    {"draw-11.1", reading_a_four_depth_slot_is_refused, KILN_PROGRAM_BAD_DEPTH_INPUT,
+     "pass 1: input 0 reads depth slot 0, which has samples Four; only a One depth slot is read (draw the "
+     "geometry again depth-only onto a One slot)"},
+    {"draw-11.2", reading_a_depth_slot_no_earlier_pass_attaches_is_refused, KILN_PROGRAM_BAD_DEPTH_INPUT,
+     "pass 1: input 0 reads depth slot 1, which no earlier pass attaches"},
+    {"draw-11.3", reading_the_depth_slot_the_pass_attaches_is_refused, KILN_PROGRAM_BAD_DEPTH_INPUT,
+     "pass 2: input 0 reads depth slot 0, which this pass attaches"},
+    {"draw-12.1", reading_the_output_of_a_depth_only_pass_is_refused, KILN_PROGRAM_READ_BEFORE_WRITE,
+     "pass 1: input 0 reads the output of pass 0, which writes no colour output"},
+    {"draw-13.1", a_vertex_entry_point_the_module_lacks_is_refused, KILN_PROGRAM_MISSING_VERTEX_ENTRY,
+     "pass 0: vertex entry point 'vs_missing' is not a @vertex function in the module"},
+    {"draw-13.2", a_fragment_function_as_vertex_entry_point_is_refused, KILN_PROGRAM_MISSING_VERTEX_ENTRY,
+     "pass 1: vertex entry point 'fs_lit' is not a @vertex function in the module (it is @fragment)"},
+    {"draw-13.3", a_draw_pass_naming_no_vertex_entry_point_is_refused, KILN_PROGRAM_MISSING_VERTEX_ENTRY,
+     "pass 0: a draw pass names no vertex entry point"},
+    {"draw-14.1", a_location_the_layout_lacks_is_refused, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
+     "pass 1: vs_lit reads @location(1), which geometry slot 0 does not declare (its layout is [0 Float32x3, 2 "
+     "Unorm8x4])"},
+    {"draw-14.2", a_location_read_as_another_type_is_refused, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
+     "pass 1: vs_lit reads @location(1) as vec4<f32>; geometry slot 0 declares it Uint8x4, read as vec4<u32>"},
+    {"draw-15.1", a_window_short_of_the_vertex_block_is_refused, KILN_PROGRAM_UNIFORM_WINDOW_SHORT,
+     "pass 0: uniform window of 32 bytes does not cover the 64-byte block vs_light declares at @group(0) "
+     "@binding(0)"},
+    {"draw-16.1", a_depth_input_read_as_texture_2d_is_refused, KILN_PROGRAM_INPUT_MISMATCH,
+     "pass 1: input 0 (depth slot 0, read Compare) is declared texture_2d<f32> at @group(1) @binding(0) in fs_lit; "
+     "it must be texture_depth_2d"},
+    {"draw-16.2", a_plain_sampler_on_a_compare_input_is_refused, KILN_PROGRAM_INPUT_MISMATCH,
+     "pass 1: input 0 (depth slot 0, read Compare) has a sampler declared at @group(1) @binding(1), where its "
+     "sampler_comparison binds"},
+    {"draw-16.3", a_sampler_on_a_texel_depth_read_is_refused, KILN_PROGRAM_INPUT_MISMATCH,
+     "pass 1: input 0 (depth slot 0, read Texel) has a sampler_comparison declared at @group(1) @binding(1); a "
+     "Texel depth read binds no sampler"},
+    {"draw-16.4", the_vertex_stage_s_group_1_is_checked_too, KILN_PROGRAM_INPUT_MISMATCH,
+     "pass 1: input 0 (depth slot 0, read Compare) is declared texture_2d<f32> at @group(1) @binding(0) in vs_lit; "
+     "it must be texture_depth_2d"},
+    {"draw-17.1", a_depth_only_pass_returning_a_colour_is_refused, KILN_PROGRAM_DEPTH_ONLY_COLOR,
+     "pass 0: fs_flat returns a colour at @location(0), and the pass is depth-only (output None); it returns "
+     "nothing or @builtin(frag_depth) alone"},
+    {"draw-18.1", frag_depth_without_a_depth_slot_is_refused, KILN_PROGRAM_UNDECLARED_DEPTH,
+     "pass 3: fs_copy writes @builtin(frag_depth), and the pass attaches no depth slot to write it into"},
     {"order-1", the_earlier_class_wins_whatever_pass_holds_it, KILN_PROGRAM_BAD_REPEAT,
      "pass 3: repeat count 5000 is outside 1..4096"},
     {"order-2", slot_declarations_are_checked_before_passes, KILN_PROGRAM_ZERO_DIVISOR,
@@ -619,17 +964,17 @@ TEST(every_row_reports_its_class_and_message) {
 
 TEST(a_null_descriptor_is_an_empty_graph) {
     kiln_program_error err;
-    CHECK(!kiln_program_validate(NULL, NULL, false, &err));
+    CHECK(!kiln_program_validate(NULL, NULL, NULL, &err));
     CHECK_EQ_INT(err.cls, KILN_PROGRAM_EMPTY_GRAPH);
     CHECK(strcmp(err.message, "no program descriptor") == 0);
-    CHECK(!kiln_program_validate(NULL, NULL, false, NULL)); /* the error is optional */
+    CHECK(!kiln_program_validate(NULL, NULL, NULL, NULL)); /* the error is optional */
 }
 
 TEST(no_module_means_no_entry_point) {
     fixture f;
     ping_pong(&f);
     kiln_program_error err;
-    CHECK(!kiln_program_validate(&f.desc, NULL, false, &err));
+    CHECK(!kiln_program_validate(&f.desc, NULL, NULL, &err));
     CHECK_EQ_INT(err.cls, KILN_PROGRAM_MISSING_ENTRY_POINT);
     CHECK(strcmp(err.message, "pass 0: entry point 'fs_copy' is not a @fragment function in the module") == 0);
 }

@@ -196,6 +196,11 @@ void kiln_frame_graph_read(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource 
 void kiln_frame_graph_write(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource);
 /* A colour attachment (a write). `clear` is used when the graph decides this pass clears. */
 void kiln_frame_graph_color(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, WGPUColor clear);
+/* A colour attachment whose load the caller states instead of the graph deriving it: Clear clears
+ * to `clear` whatever ran before, Load keeps what the texture holds even at its first use (a
+ * pooled transient then holds whatever its texture last held). Undefined: as _color. */
+void kiln_frame_graph_color_load(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, WGPUColor clear,
+                                 WGPULoadOp load);
 /* The depth attachment: a write, cleared to `clear` when this pass is the first user; read_only
  * makes it a read (depth testing against what an earlier pass wrote). */
 void kiln_frame_graph_depth(kiln_frame_graph *g, uint32_t pass, kiln_fg_resource resource, float clear,

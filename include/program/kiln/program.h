@@ -34,15 +34,113 @@ extern "C" {
 
 /* ---- the pass graph -------------------------------------------------------------------------- */
 
-/* The kind of work a pass does. Only FRAGMENT (a fullscreen triangle into the output) runs in
- * this build. */
+/* The kind of work a pass does. FRAGMENT (a fullscreen triangle into the output) and DRAW (a
+ * geometry slot's triangles through an authored vertex stage) run in this build. */
 typedef enum kiln_pass_stage {
     KILN_STAGE_FRAGMENT,
-    KILN_STAGE_DRAW,                   /* refused at register with unsupported_stage */
-    KILN_STAGE_DRAW_INDEXED_INDIRECT,  /* likewise */
+    KILN_STAGE_DRAW,
+    KILN_STAGE_DRAW_INDEXED_INDIRECT,  /* refused at register with unsupported_stage */
     KILN_STAGE_DRAW_SETS,              /* likewise */
     KILN_STAGE_COMPUTE,                /* likewise */
 } kiln_pass_stage;
+
+/* ---- geometry ------------------------------------------------------------------------------------
+ * A geometry is a triangle list: packed vertex bytes, little-endian u32 indices and the layout that
+ * says how to read them (docs/guides/programs.md, "Geometry"). Attributes pack in declaration order
+ * with no padding, so a vertex's stride is the sum of its formats' widths; every format is a
+ * multiple of four bytes. The set is closed: */
+typedef enum kiln_vertex_format {
+    KILN_VERTEX_FLOAT32,        /*  4 bytes, read as f32 */
+    KILN_VERTEX_FLOAT32X2,      /*  8 bytes, vec2<f32> */
+    KILN_VERTEX_FLOAT32X3,      /* 12 bytes, vec3<f32> */
+    KILN_VERTEX_FLOAT32X4,      /* 16 bytes, vec4<f32> */
+    KILN_VERTEX_UINT32,         /*  4 bytes, u32 */
+    KILN_VERTEX_UINT32X2,       /*  8 bytes, vec2<u32> */
+    KILN_VERTEX_UINT32X3,       /* 12 bytes, vec3<u32> */
+    KILN_VERTEX_UINT32X4,       /* 16 bytes, vec4<u32> */
+    KILN_VERTEX_SINT32,         /*  4 bytes, i32 */
+    KILN_VERTEX_SINT32X2,       /*  8 bytes, vec2<i32> */
+    KILN_VERTEX_SINT32X3,       /* 12 bytes, vec3<i32> */
+    KILN_VERTEX_SINT32X4,       /* 16 bytes, vec4<i32> */
+    KILN_VERTEX_UINT8X4,        /*  4 bytes, vec4<u32>: four joint indices */
+    KILN_VERTEX_UNORM8X4,       /*  4 bytes, vec4<f32> in 0..1: four weights, a colour */
+    KILN_VERTEX_UINT16X2,       /*  4 bytes, vec2<u32> */
+    KILN_VERTEX_UINT16X4,       /*  8 bytes, vec4<u32>: four joint indices past 255 */
+    KILN_VERTEX_UNORM16X2,      /*  4 bytes, vec2<f32> in 0..1 */
+    KILN_VERTEX_UNORM16X4,      /*  8 bytes, vec4<f32> in 0..1 */
+    KILN_VERTEX_FLOAT16X2,      /*  4 bytes, vec2<f32> from IEEE halves */
+    KILN_VERTEX_FLOAT16X4,      /*  8 bytes, vec4<f32> from IEEE halves */
+    KILN_VERTEX_FORMAT_COUNT
+} kiln_vertex_format;
+
+/* The bytes one attribute of the format takes; 0 for a value outside the enum. */
+uint32_t kiln_vertex_format_bytes(kiln_vertex_format f);
+/* The name the JSON surface spells it by ("Float32x3"); "?" outside the enum. */
+const char *kiln_vertex_format_name(kiln_vertex_format f);
+
+#define KILN_PROGRAM_MAX_ATTRIBUTES 8    /* most attributes one layout declares */
+#define KILN_PROGRAM_MAX_LOCATION 15     /* highest @location an attribute may bind at */
+
+/* One attribute: the @location the vertex stage reads it at, and its format. */
+typedef struct kiln_vertex_attribute_spec {
+    uint32_t location;          /* 0..KILN_PROGRAM_MAX_LOCATION, once per layout */
+    kiln_vertex_format format;  /* one of the closed set */
+} kiln_vertex_attribute_spec;
+
+/* A vertex layout: attributes in packing order (the order fixes byte offsets, the locations the
+ * shader side; the two are independent). */
+typedef struct kiln_geometry_layout {
+    uint32_t attribute_count;   /* 1..KILN_PROGRAM_MAX_ATTRIBUTES */
+    kiln_vertex_attribute_spec attributes[KILN_PROGRAM_MAX_ATTRIBUTES]; /* the first attribute_count, in packing order */
+} kiln_geometry_layout;
+
+/* The stride of a vertex under the layout (the sum of its formats' widths). */
+uint32_t kiln_geometry_layout_stride(const kiln_geometry_layout *layout);
+/* Whether two layouts declare the same attributes in the same order. */
+bool kiln_geometry_layout_equal(const kiln_geometry_layout *a, const kiln_geometry_layout *b);
+
+/* What create_geometry and update_geometry take. The bytes are copied. */
+typedef struct kiln_geometry_desc {
+    kiln_geometry_layout layout; /* fixed at create; update_geometry checks against it and ignores this */
+    const void *vertices;       /* vertex_count * stride bytes, vertex after vertex */
+    size_t vertices_size;       /* bytes at vertices */
+    const void *indices;        /* u32 little-endian, three per triangle, each below the vertex count */
+    size_t indices_size;        /* bytes at indices */
+} kiln_geometry_desc;
+
+/* Bytes of vertices or of indices one geometry may hold: the default maxBufferSize every device
+ * offers, so the check needs no device. */
+#define KILN_GEOMETRY_MAX_BYTES (256u << 20)
+
+/* Why create_geometry (or update_geometry) refused a geometry, in check order. */
+typedef enum kiln_geometry_class {
+    KILN_GEOMETRY_OK,
+    KILN_GEOMETRY_EMPTY_LAYOUT,         /* "empty_layout": no attributes */
+    KILN_GEOMETRY_LAYOUT_TOO_LONG,      /* "layout_too_long": more than KILN_PROGRAM_MAX_ATTRIBUTES */
+    KILN_GEOMETRY_UNKNOWN_FORMAT,       /* "unknown_vertex_format": a value outside kiln_vertex_format */
+    KILN_GEOMETRY_BAD_LOCATION,         /* "bad_location": a location past KILN_PROGRAM_MAX_LOCATION */
+    KILN_GEOMETRY_DUPLICATE_LOCATION,   /* "duplicate_location": two attributes at one location */
+    KILN_GEOMETRY_TOO_LARGE,            /* "geometry_too_large": vertices or indices past KILN_GEOMETRY_MAX_BYTES */
+    KILN_GEOMETRY_VERTEX_BYTES,         /* "vertex_bytes": no vertices, or not a whole number of vertices */
+    KILN_GEOMETRY_INDEX_BYTES,          /* "index_bytes": not a whole number of u32 indices */
+    KILN_GEOMETRY_INDEX_COUNT,          /* "index_count": no triangle, or a count not a multiple of 3 */
+    KILN_GEOMETRY_INDEX_RANGE,          /* "index_out_of_range": an index at or past the vertex count */
+    KILN_GEOMETRY_UNKNOWN_ID,           /* "unknown_geometry": update or destroy of an id not live */
+    KILN_GEOMETRY_CLASS_COUNT
+} kiln_geometry_class;
+
+/* The stable identifier of a class ("index_out_of_range"); "invalid_class" outside the enum. */
+const char *kiln_geometry_class_name(kiln_geometry_class c);
+
+/* Why a geometry was refused. */
+typedef struct kiln_geometry_error {
+    kiln_geometry_class cls;    /* the first failure class met */
+    char message[256];          /* NUL-terminated, naming the attribute or index at fault */
+} kiln_geometry_error;
+
+/* Checks a desc against the rules above (update_geometry's check: `layout` is the created one). */
+kiln_geometry_class kiln_geometry_validate(const kiln_geometry_layout *layout, const kiln_geometry_desc *desc,
+                                           kiln_geometry_error *err);
 
 /* What a binding slot holds, which decides how it may be bound and used. */
 typedef enum kiln_slot_shape_kind {
@@ -99,7 +197,7 @@ typedef enum kiln_input_kind {
     KILN_INPUT_BINDING,         /* index: a binding */
     KILN_INPUT_TRANSIENT,       /* index: a transient */
     KILN_INPUT_PASS_OUTPUT,     /* index: an earlier pass whose output slot is read */
-    KILN_INPUT_DEPTH,           /* index: a depth transient; refused at register with unsupported_stage */
+    KILN_INPUT_DEPTH,           /* index: a depth transient, read as texture_depth_2d (docs: "Reading a depth slot") */
 } kiln_input_kind;
 
 /* How a depth input is read: loaded texel by texel, or through a comparison sampler. */
@@ -112,8 +210,8 @@ typedef struct kiln_input_slot {
     kiln_depth_read depth_read; /* KILN_INPUT_DEPTH only */
 } kiln_input_slot;
 
-/* Where a pass writes: a binding (which must be a Target), a transient, or nothing (refused for a
- * fragment pass). */
+/* Where a pass writes: a binding (which must be a Target), a transient, or nothing: a depth-only
+ * draw pass (refused for a fragment pass). */
 typedef enum kiln_output_kind { KILN_OUTPUT_BINDING, KILN_OUTPUT_TRANSIENT, KILN_OUTPUT_NONE } kiln_output_kind;
 
 /* The output of a pass. */
@@ -133,10 +231,27 @@ typedef enum kiln_program_blend {
 #define KILN_PROGRAM_MAX_REPEAT 4096 /* most times one pass may repeat (kiln_pass_spec.repeat_count) */
 #define KILN_PROGRAM_MAX_INPUTS 8    /* most inputs one pass may read */
 
+/* What a draw pass does to its colour output first: clear it to transparent black (its first
+ * iteration; later ones load), or load what it holds (no iteration clears). */
+typedef enum kiln_pass_load { KILN_LOAD_CLEAR, KILN_LOAD_LOAD } kiln_pass_load;
+
+/* A draw pass: the geometry in slot `geometry` through `vertex_entry_point` and the pass's
+ * fragment entry point, as an indexed u32 triangle list, counter-clockwise front, no culling.
+ * Naming a depth slot attaches it (Depth32Float, LessEqual, writes on): the first pass of a
+ * dispatch to name a slot clears it to the far plane (1.0), later ones load it. */
+typedef struct kiln_draw_spec {
+    const char *vertex_entry_point;         /* a @vertex entry point of the module */
+    uint32_t geometry;                      /* index into kiln_program_desc.geometries */
+    bool depth;                             /* false: no depth attachment (later triangles paint over) */
+    uint32_t depth_slot;                    /* depth only: index into kiln_program_desc.depth_transients */
+    kiln_pass_load load;                    /* the colour output's load; a depth-only pass declares Load */
+} kiln_draw_spec;
+
 /* One pass of a program's graph. Passes record in array order. */
 typedef struct kiln_pass_spec {
-    kiln_pass_stage stage;                  /* only KILN_STAGE_FRAGMENT runs */
+    kiln_pass_stage stage;                  /* FRAGMENT or DRAW run */
     const char *entry_point;                /* the fragment entry point */
+    kiln_draw_spec draw;                    /* DRAW only */
     uint32_t input_count;                   /* inputs in use, at most KILN_PROGRAM_MAX_INPUTS */
     kiln_input_slot inputs[KILN_PROGRAM_MAX_INPUTS]; /* input n binds at @group(1) @binding(2n) */
     kiln_output_slot output;                /* where the pass writes */
@@ -147,6 +262,21 @@ typedef struct kiln_pass_spec {
     uint32_t repeat_count;                  /* 0: no repeat (the pass records once) */
     uint32_t repeat_uniform_stride;         /* bytes the uniform window moves on per repetition */
 } kiln_pass_spec;
+
+/* A depth transient's size: Output of an extent (sized from the program's output, as a transient
+ * is), or Fixed { side } texels square whatever the output (a shadow map; depth-only passes only). */
+typedef struct kiln_depth_extent {
+    bool fixed;                 /* false: Output(output) */
+    kiln_slot_extent output;    /* Output only: Full or Divided */
+    uint32_t side;              /* Fixed only: 1..the device's maxTextureDimension2D */
+} kiln_depth_extent;
+
+/* A depth transient: a pooled Depth32Float target draw passes clear and test against. Each slot
+ * some pass names is its own texture; the pool never merges two. */
+typedef struct kiln_depth_spec {
+    kiln_depth_extent extent;   /* Output or Fixed */
+    kiln_samples samples;       /* a Four slot is attached only, never read */
+} kiln_depth_spec;
 
 /* Bytes of a program's label kept, NUL included. */
 #define KILN_PROGRAM_LABEL_MAX 64
@@ -162,8 +292,10 @@ typedef struct kiln_program_desc {
     const kiln_slot_spec *bindings;         /* the slots a dispatch binds, by texture id, in order */
     uint32_t transient_count;               /* entries of transients */
     const kiln_transient_spec *transients;  /* intermediate textures, from the runtime's pool */
-    uint32_t geometry_count;                /* non-zero is refused at register with unsupported_stage */
-    uint32_t depth_transient_count;         /* likewise */
+    uint32_t geometry_count;                /* entries of geometries */
+    const kiln_geometry_layout *geometries; /* geometry slots: the layout a dispatch's geometry must have */
+    uint32_t depth_transient_count;         /* entries of depth_transients */
+    const kiln_depth_spec *depth_transients; /* depth slots draw passes name */
     uint32_t pass_count;                    /* entries of passes; 0 is refused (empty_graph) */
     const kiln_pass_spec *passes;           /* the graph, in record order */
 } kiln_program_desc;
@@ -173,22 +305,44 @@ typedef struct kiln_program_desc {
  * slot at fault; docs/guides/programs.md lists them with their reasons. */
 typedef enum kiln_program_class {
     KILN_PROGRAM_OK,
-    KILN_PROGRAM_INVALID_WGSL,            /* "invalid_wgsl": the module does not compile or cannot be read */
+    KILN_PROGRAM_INVALID_WGSL,            /* "invalid_wgsl": the module does not compile or cannot be read, or an
+                                           * integer varying lacks @interpolate(flat) */
     KILN_PROGRAM_EMPTY_GRAPH,             /* "empty_graph": no passes */
     KILN_PROGRAM_UNSUPPORTED_STAGE,       /* "unsupported_stage": a stage, input or list this build does not run */
+    KILN_PROGRAM_BAD_GEOMETRY_SLOT,       /* "bad_geometry_slot": a geometry slot's layout breaks a layout rule */
     KILN_PROGRAM_ZERO_DIVISOR,            /* "zero_divisor": a Divided extent with divisor 0 */
+    KILN_PROGRAM_BAD_DEPTH_SIDE,          /* "bad_depth_side": a Fixed depth side outside 1..maxTextureDimension2D */
     KILN_PROGRAM_UNRESOLVABLE_SAMPLES,    /* "unresolvable_samples": a Four transient of a format that cannot resolve (R32Float) */
     KILN_PROGRAM_BAD_OUTPUT,              /* "bad_output": an output index out of range, or a non-Target binding as output */
     KILN_PROGRAM_MISSING_OUTPUT,          /* "missing_output": a fragment pass declaring output None */
+    KILN_PROGRAM_BAD_GEOMETRY,            /* "bad_geometry": a draw pass's geometry slot out of range */
+    KILN_PROGRAM_BAD_DEPTH,               /* "bad_depth": a draw pass's depth slot out of range */
+    KILN_PROGRAM_FIXED_DEPTH,             /* "fixed_depth_with_output": a Fixed depth slot beside a colour output */
+    KILN_PROGRAM_DEPTH_EXTENT,            /* "depth_extent_mismatch": a depth slot beside a colour output not
+                                           * Output of that output's extent */
+    KILN_PROGRAM_DEPTH_SAMPLES,           /* "depth_samples_mismatch": a depth slot's samples not the colour output's */
+    KILN_PROGRAM_BAD_DEPTH_ONLY,          /* "bad_depth_only": a depth-only pass naming no depth slot, or not
+                                           * declaring Blend Replace and Load */
     KILN_PROGRAM_BAD_INPUT,               /* "bad_input": an input index out of range */
+    KILN_PROGRAM_BAD_DEPTH_INPUT,         /* "bad_depth_input": a depth input of a Four slot, of a slot no earlier
+                                           * pass attaches, or of the slot the pass attaches */
     KILN_PROGRAM_READ_BEFORE_WRITE,       /* "read_before_write": a transient or PassOutput read before it is written */
     KILN_PROGRAM_READS_OWN_OUTPUT,        /* "reads_own_output": a pass reads the slot it writes */
     KILN_PROGRAM_FINAL_PASS_NOT_BINDING,  /* "final_pass_not_binding": the last pass does not write a binding */
     KILN_PROGRAM_REFERENCE_NOT_FULL,      /* "reference_not_full": the output binding is not Target(Full) */
     KILN_PROGRAM_BAD_REPEAT,              /* "bad_repeat": a repeat count outside 1..4096 */
     KILN_PROGRAM_MISSING_ENTRY_POINT,     /* "missing_entry_point": no @fragment function of that name */
-    KILN_PROGRAM_UNIFORM_WINDOW_SHORT,    /* "uniform_window_short": the window does not cover the block at @group(0) @binding(0) */
+    KILN_PROGRAM_MISSING_VERTEX_ENTRY,    /* "missing_vertex_entry_point": a draw pass's vertex entry point is no
+                                           * @vertex function of the module */
+    KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,  /* "vertex_layout_mismatch": the vertex stage reads a location its
+                                           * geometry slot does not declare, or as another type */
+    KILN_PROGRAM_UNIFORM_WINDOW_SHORT,    /* "uniform_window_short": the window does not cover the block at
+                                           * @group(0) @binding(0) (of either stage of a draw pass) */
     KILN_PROGRAM_INPUT_MISMATCH,          /* "input_mismatch": the shader's group 1 declaration disagrees with an input */
+    KILN_PROGRAM_DEPTH_ONLY_COLOR,        /* "depth_only_returns_color": a depth-only pass's fragment entry point
+                                           * returns a colour */
+    KILN_PROGRAM_UNDECLARED_DEPTH,        /* "frag_depth_without_slot": a fragment entry point writes frag_depth in
+                                           * a pass that attaches no depth slot */
     KILN_PROGRAM_PIPELINE_FAILED,         /* "pipeline_creation_failed": Dawn refused a pipeline (or blending on a format the device cannot blend) */
     KILN_PROGRAM_DEVICE_LIMIT,            /* "device_limit" (kiln's own): the program needs more than a device limit allows, named in the message */
     KILN_PROGRAM_CLASS_COUNT
@@ -216,8 +370,9 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
 void kiln_programs_destroy(kiln_programs *p);
 /* Device replacement, after the device was lost: a runtime on the new gfx and res, over
  * `textures` (the old registry moved with kiln_texture_registry_move_to, or another), with every
- * registered program rebuilt under its id from its kept WGSL and validated plan, its timings
- * carried over; a program whose pipelines do not build on the new device is quarantined (its id
+ * geometry back under its id from its CPU copy (its buffers made again on the new device when
+ * next drawn) and every registered program rebuilt under its id from its kept WGSL and validated
+ * plan, its timings carried over; a program whose pipelines do not build on the new device is quarantined (its id
  * stays taken, its dispatches warn-drop as unknown_program saying so) while the others carry
  * on. Queued dispatches are dropped, never replayed. Returns the new runtime and destroys `old`
  * (destroy the old resources and gfx after); NULL with err, `old` untouched, when the new
@@ -251,6 +406,9 @@ typedef enum kiln_dispatch_class {
     KILN_DISPATCH_TARGET_SIZE,            /* "target_size_mismatch" */
     KILN_DISPATCH_WRONG_KIND,             /* "wrong_texture_kind" */
     KILN_DISPATCH_NOT_WRITABLE,           /* "not_writable" */
+    KILN_DISPATCH_UNKNOWN_GEOMETRY,       /* "unknown_geometry": a geometry slot names no live geometry */
+    KILN_DISPATCH_GEOMETRY_LAYOUT,        /* "geometry_layout_mismatch": the geometry was created with another layout */
+    KILN_DISPATCH_DRAW_SET_COUNT,         /* "draw_set_count": the dispatch names draw-set lists the program does not declare */
     KILN_DISPATCH_UNIFORMS_SHORT,         /* "uniforms_short" */
     KILN_DISPATCH_INPUT_IS_OUTPUT,        /* "input_is_output" */
     KILN_DISPATCH_FRAME_PASS_LIMIT,       /* "frame_pass_limit": the frame would record more than
@@ -264,10 +422,50 @@ typedef enum kiln_dispatch_class {
  * enum. */
 const char *kiln_dispatch_class_name(kiln_dispatch_class c);
 
-/* Checks and queues a dispatch; returns its class (KILN_DISPATCH_OK when queued). The blob is
- * copied. */
+/* Checks and queues a dispatch of a program without geometry slots; returns its class
+ * (KILN_DISPATCH_OK when queued). The blob is copied. */
 kiln_dispatch_class kiln_programs_dispatch(kiln_programs *p, uint32_t program_id, const uint32_t *texture_ids,
                                            uint32_t texture_count, const void *uniforms, size_t uniforms_size);
+
+/* A dispatch of any program: its textures, one per binding, and its geometries, one per geometry
+ * slot, by id, in declaration order. */
+typedef struct kiln_dispatch_desc {
+    uint32_t program_id;        /* as kiln_programs_register returned it */
+    const uint32_t *texture_ids; /* one registry id per binding */
+    uint32_t texture_count;     /* entries of texture_ids */
+    const uint32_t *geometry_ids; /* one geometry id per geometry slot */
+    uint32_t geometry_count;    /* entries of geometry_ids */
+    uint32_t draw_set_list_count; /* draw-set lists named; every program of this build declares none */
+    const void *uniforms;       /* the blob the passes' windows read; copied */
+    size_t uniforms_size;       /* bytes at uniforms */
+} kiln_dispatch_desc;
+/* kiln_programs_dispatch with geometries. A geometry named here and destroyed before the frame
+ * records drops the dispatch whole then (logged), as a destroyed texture does. */
+kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dispatch_desc *desc);
+
+/* ---- geometry resources ------------------------------------------------------------------------
+ * Geometry ids are dense from 1 and never reused; a refused create takes none. The bytes given are
+ * the source of truth: GPU buffers are made from them by the upload queue (a few per record call)
+ * or by the first dispatch that draws the geometry, and made again after a device replacement. */
+
+/* Validates and copies the geometry; returns its id, or 0 with err filled. */
+uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_desc *desc, kiln_geometry_error *err);
+/* Replaces both byte arrays wholesale under the layout fixed at create (desc->layout is ignored);
+ * lengths may change. Fire-and-forget: an unknown id or bytes that fail the create rules are a
+ * warn-drop (logged, false, err filled when given) and the previous content stays. */
+bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const kiln_geometry_desc *desc,
+                                   kiln_geometry_error *err);
+/* Retires the id for good and releases its bytes and buffers; an unknown id is a warn-drop. */
+bool kiln_programs_destroy_geometry(kiln_programs *p, uint32_t geometry_id);
+/* The layout a live geometry was created with; NULL for an unknown or destroyed id. */
+const kiln_geometry_layout *kiln_programs_geometry_layout(const kiln_programs *p, uint32_t geometry_id);
+/* Geometry statistics: live geometries, and those whose GPU buffers exist. */
+typedef struct kiln_geometry_stats {
+    uint32_t live;              /* geometries created and not destroyed */
+    uint32_t on_gpu;            /* of those, realized on the current device */
+} kiln_geometry_stats;
+/* The runtime's geometry statistics now. */
+kiln_geometry_stats kiln_programs_geometry_stats(const kiln_programs *p);
 
 /* Records every queued dispatch, in arrival order, into enc; the encoder is submitted and
  * continued in a fresh one after every 1024 program passes (enc is updated). */
@@ -279,6 +477,9 @@ bool kiln_programs_frame(kiln_programs *p, kiln_error *err);
  * destroy it records the queue first, so the dispatches see the texture as it was when they
  * arrived (the JSON surface does this for update_texture and destroy_texture). */
 bool kiln_programs_queue_uses_texture(const kiln_programs *p, uint32_t texture_id);
+/* The same for a geometry (the JSON surface records first for update_geometry and
+ * destroy_geometry; a C caller that does not, and destroys one, has the dispatch dropped). */
+bool kiln_programs_queue_uses_geometry(const kiln_programs *p, uint32_t geometry_id);
 /* The error of the first dispatch which failed and writes the texture, in the last record that
  * had dispatches to record, or NULL. A failure belongs to the dispatch that failed: a reader of a texture no
  * failed dispatch wrote reads it as the successful dispatches left it. */

@@ -13,7 +13,8 @@
  * surface has its own: "malformed_json" (the text is not JSON: "line L, column C: ..."),
  * "bad_message" (a missing field, a wrong type, an unknown kind or enum form; the error names the
  * field path, e.g. `passes[2].inputs[0]: unknown input form "Bindng"`), "unknown_texture",
- * "invalid_texture", "unknown_program", "draw_set_count", "read_failed" and "frame_failed".
+ * "invalid_texture", "unknown_program", "draw_set_count", "read_failed" and "frame_failed"; a
+ * refused create_geometry or update_geometry replies its kiln_geometry_class_name.
  *
  * The decoders below are the pieces kiln_json_runtime_handle is made of, public so that a host
  * holding a jansson value can decode a message itself (and so they can be tested without a GPU). They take
@@ -103,28 +104,31 @@ bool kiln_json_decode_create_texture(const struct json_t *message, kiln_json_tex
 void kiln_json_texture_free(kiln_json_texture *t);
 
 /* program.register: desc points at the arrays below; wgsl and entry points point into the message.
- * Non-fragment stages and Depth inputs decode to their kinds (register refuses them with
- * unsupported_stage); geometry_count and depth_transient_count are the lengths of those lists. A repeat with count 0
- * fails here with class bad_repeat, since the desc spells "no repeat" as count 0. */
+ * Fragment and Draw stages decode whole; the other stages decode to their kinds (register refuses
+ * them with unsupported_stage). A repeat with count 0 fails here with class bad_repeat, since the
+ * desc spells "no repeat" as count 0. */
 typedef struct kiln_json_program {
     kiln_program_desc desc;     /* ready for kiln_programs_register */
     kiln_slot_spec *bindings;   /* malloc'd; desc.bindings points here */
     kiln_transient_spec *transients; /* malloc'd; desc.transients points here */
+    kiln_geometry_layout *geometries; /* malloc'd; desc.geometries points here */
+    kiln_depth_spec *depth_transients; /* malloc'd; desc.depth_transients points here */
     kiln_pass_spec *passes;     /* malloc'd; desc.passes points here */
 } kiln_json_program;
 /* Decodes a program.register message into *out; fails with bad_message naming the field path, or
  * bad_repeat. */
 bool kiln_json_decode_program(const struct json_t *message, kiln_json_program *out, kiln_json_error *err);
-/* Frees the three arrays and zeroes *p; NULL is a no-op. The message itself is not released. */
+/* Frees the arrays and zeroes *p; NULL is a no-op. The message itself is not released. */
 void kiln_json_program_free(kiln_json_program *p);
 
-/* program.dispatch. geometry_count and draw_set_list_count are the lengths of those lists (their
- * ids are checked to be u32 lists, and a list of u32 lists for draw_sets). */
+/* program.dispatch. draw_set_list_count is the length of that list (its ids are checked to be a
+ * list of u32 lists). */
 typedef struct kiln_json_dispatch {
     uint32_t program_id;        /* as kiln_programs_register returned it */
     uint32_t binding_count;     /* entries of bindings */
     uint32_t *bindings;         /* texture registry ids, one per binding slot; malloc'd */
-    uint32_t geometry_count;    /* length of the "geometries" list */
+    uint32_t geometry_count;    /* entries of geometries */
+    uint32_t *geometries;       /* geometry ids, one per geometry slot; malloc'd */
     uint32_t draw_set_list_count; /* length of the "draw_sets" list */
     kiln_json_blob uniforms;    /* the uniform blob; owned */
 } kiln_json_dispatch;
@@ -132,6 +136,20 @@ typedef struct kiln_json_dispatch {
 bool kiln_json_decode_dispatch(const struct json_t *message, kiln_json_dispatch *out, kiln_json_error *err);
 /* Frees bindings and uniforms and zeroes *d; NULL is a no-op. */
 void kiln_json_dispatch_free(kiln_json_dispatch *d);
+
+/* create_geometry (with its "layout") and update_geometry (without: the created one holds): desc
+ * points at the decoded blobs. */
+typedef struct kiln_json_geometry {
+    kiln_geometry_desc desc;    /* ready for kiln_programs_create_geometry / _update_geometry */
+    kiln_json_blob vertices;    /* owned */
+    kiln_json_blob indices;     /* owned */
+} kiln_json_geometry;
+/* Decodes the message's layout (when with_layout), vertices and indices; fails with bad_message
+ * naming the field (an unknown vertex format among them). */
+bool kiln_json_decode_geometry(const struct json_t *message, bool with_layout, kiln_json_geometry *out,
+                               kiln_json_error *err);
+/* Frees the blobs and zeroes *g; NULL is a no-op. */
+void kiln_json_geometry_free(kiln_json_geometry *g);
 
 /* ---- the schema ------------------------------------------------------------------------------- */
 
