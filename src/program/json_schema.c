@@ -98,7 +98,7 @@ static const kind_doc KINDS[] = {
     {"create_texture", "creates a registry texture", CREATE_TEXTURE, "{\"texture_id\": u32}"},
     {"update_texture", "replaces a plain texture's pixels", UPDATE_TEXTURE, "{}"},
     {"destroy_texture", "releases a texture, array or volume; its id is never handed out again", TEXTURE_ID, "{}"},
-    {"read_texture", "records queued dispatches, then reads the texture's current pixels", TEXTURE_ID,
+    {"read_texture", "records queued dispatches, then reads a plain texture's current pixels", TEXTURE_ID,
      "{\"texture_id\": u32, \"format\": TextureFormat, \"width\": u32, \"height\": u32, \"pixels\": base64}"},
     {"create_texture_array", "creates a texture array; every layer reads zero until written", CREATE_TEXTURE_ARRAY,
      "{\"texture_id\": u32}"},
