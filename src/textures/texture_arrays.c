@@ -134,7 +134,8 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
 }
 
 /* Zeros for a clear: one buffer, the size of the largest base level cleared so far, that every
- * level of a layer is written from. */
+ * level of a layer is written from. It lives while the queue has work (a large array's base level
+ * is large), and goes when the queue is empty. */
 static const uint8_t *zeros(kiln_texture_registry *reg, size_t size, kiln_error *err) {
     if (reg->zeros_size >= size) return reg->zeros;
     uint8_t *grown = calloc(1, size);
@@ -146,6 +147,13 @@ static const uint8_t *zeros(kiln_texture_registry *reg, size_t size, kiln_error 
     reg->zeros = grown;
     reg->zeros_size = size;
     return grown;
+}
+
+static void release_zeros_when_idle(kiln_texture_registry *reg) {
+    if (reg->queued_layers) return;
+    free(reg->zeros);
+    reg->zeros = NULL;
+    reg->zeros_size = 0;
 }
 
 /* Writes every level of one queued layer: its blob when written, zeros when not. */
@@ -201,6 +209,7 @@ bool texture_arrays_sync(kiln_texture_registry *reg, kiln_error *err) {
             if (!work_queue(reg, e, ORDER[phase], &budget, &cause))
                 return kiln_error_set(err, cause.code, "texture registry sync: texture %u: %s", e->id, cause.message);
         }
+    release_zeros_when_idle(reg);
     return true;
 }
 
@@ -217,4 +226,5 @@ void texture_array_free(kiln_texture_registry *reg, texture_entry *e) {
     free(a->states);
     free(a);
     e->array = NULL;
+    release_zeros_when_idle(reg);
 }

@@ -37,7 +37,8 @@ struct kiln_texture_registry {
     uint32_t pending_count;
     /* Array layers waiting for the upload queue (an upload or a clear), over every array. */
     uint64_t queued_layers;
-    /* Zeros the queue clears a layer's levels from, grown to the largest base level cleared. */
+    /* Zeros the queue clears a layer's levels from, grown to the largest base level cleared and
+     * freed when the queue runs empty. */
     uint8_t *zeros;
     size_t zeros_size;
     kiln_texture_registry_stats stats;
