@@ -315,6 +315,8 @@ static json_t *save_texture(script_run *run, const json_t *msg) {
         return err_reply("bad_message", "path: \"%s\" is not a relative path under --out", path);
     const kiln_texture_info *found = kiln_texture_registry_info(kiln_json_runtime_textures(run->rt), id);
     if (!found) return err_reply("unknown_texture", "texture_id: unknown texture %u", id);
+    if (found->kind != KILN_TEXTURE_PLAIN)
+        return err_reply("unknown_texture", "texture_id: texture %u is not a plain texture", id);
     kiln_texture_info info = *found;
 
     /* As read_texture does, the save sees every dispatch queued before it. */

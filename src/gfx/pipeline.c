@@ -27,6 +27,8 @@ static bool fill_layout_entry(const kiln_layout_entry *in, WGPUBindGroupLayoutEn
     case KILN_BINDING_DEPTH_TEXTURE_2D_ARRAY: *tex = (WGPUTextureBindingLayout){.sampleType = WGPUTextureSampleType_Depth, .viewDimension = WGPUTextureViewDimension_2DArray}; return true;
     case KILN_BINDING_MULTISAMPLED_DEPTH_TEXTURE_2D: *tex = (WGPUTextureBindingLayout){.sampleType = WGPUTextureSampleType_Depth, .viewDimension = WGPUTextureViewDimension_2D, .multisampled = 1}; return true;
     case KILN_BINDING_UNFILTERABLE_TEXTURE_2D: *tex = (WGPUTextureBindingLayout){.sampleType = WGPUTextureSampleType_UnfilterableFloat, .viewDimension = WGPUTextureViewDimension_2D}; return true;
+    case KILN_BINDING_UNFILTERABLE_TEXTURE_2D_ARRAY: *tex = (WGPUTextureBindingLayout){.sampleType = WGPUTextureSampleType_UnfilterableFloat, .viewDimension = WGPUTextureViewDimension_2DArray}; return true;
+    case KILN_BINDING_UNFILTERABLE_TEXTURE_3D: *tex = (WGPUTextureBindingLayout){.sampleType = WGPUTextureSampleType_UnfilterableFloat, .viewDimension = WGPUTextureViewDimension_3D}; return true;
     case KILN_BINDING_FILTERING_SAMPLER: out->sampler.type = WGPUSamplerBindingType_Filtering; return true;
     case KILN_BINDING_NON_FILTERING_SAMPLER: out->sampler.type = WGPUSamplerBindingType_NonFiltering; return true;
     case KILN_BINDING_COMPARISON_SAMPLER: out->sampler.type = WGPUSamplerBindingType_Comparison; return true;

@@ -372,6 +372,59 @@ void kiln_json_texture_free(kiln_json_texture *t) {
     *t = (kiln_json_texture){0};
 }
 
+/* ---- texture arrays and volumes --------------------------------------------------------------- */
+
+bool kiln_json_decode_create_texture_array(const json_t *message, kiln_texture_array_desc *out, kiln_json_error *err) {
+    *out = (kiln_texture_array_desc){0};
+    int mips;
+    if (!field_format(message, "", &out->format, err) || !field_u32(message, "", "side", &out->side, err) ||
+        !field_u32(message, "", "layers", &out->layers, err) ||
+        !field_unit_enum(message, "", "mips", &PROGRAM_MIPS, &mips, err))
+        return false;
+    out->mips = mips == KILN_MIPS_CHAIN;
+    return true;
+}
+
+/* A required blob field; an empty blob points at "" so the registry refuses its length rather than
+ * reading it as absent. */
+static bool field_blob(const json_t *message, const char *name, kiln_json_blob *blob, const void **bytes,
+                       kiln_json_error *err) {
+    json_t *v;
+    if (!field(message, "", name, true, &v, err) || !kiln_json_decode_blob(v, name, blob, err)) return false;
+    *bytes = blob->bytes ? (const void *)blob->bytes : (const void *)"";
+    return true;
+}
+
+bool kiln_json_decode_write_texture_layer(const json_t *message, kiln_json_layer_write *out, kiln_json_error *err) {
+    *out = (kiln_json_layer_write){0};
+    return field_u32(message, "", "texture_id", &out->texture_id, err) &&
+           field_u32(message, "", "layer", &out->layer, err) &&
+           field_blob(message, "pixels", &out->pixels, &out->bytes, err);
+}
+
+void kiln_json_layer_write_free(kiln_json_layer_write *w) {
+    if (!w) return;
+    kiln_json_blob_free(&w->pixels);
+    *w = (kiln_json_layer_write){0};
+}
+
+bool kiln_json_decode_create_texture_volume(const json_t *message, kiln_json_volume *out, kiln_json_error *err) {
+    *out = (kiln_json_volume){0};
+    if (!field_format(message, "", &out->desc.format, err) || !field_u32(message, "", "width", &out->desc.width, err) ||
+        !field_u32(message, "", "height", &out->desc.height, err) ||
+        !field_u32(message, "", "depth", &out->desc.depth, err) ||
+        !field_blob(message, "pixels", &out->pixels, &out->desc.pixels, err))
+        return false;
+    out->desc.pixels_size = out->pixels.size;
+    return true;
+}
+
+void kiln_json_volume_free(kiln_json_volume *v) {
+    if (!v) return;
+    kiln_json_blob_free(&v->pixels);
+    *v = (kiln_json_volume){0};
+}
+
 /* ---- program.register ------------------------------------------------------------------------- */
 
 static bool decode_slot_spec(const json_t *v, const char *fp, kiln_slot_spec *out, kiln_json_error *err) {
@@ -646,24 +699,18 @@ void kiln_json_program_free(kiln_json_program *p) {
 
 /* ---- create_geometry / update_geometry -------------------------------------------------------- */
 
-static bool field_blob(const json_t *message, const char *name, kiln_json_blob *out, kiln_json_error *err) {
-    json_t *v;
-    return field(message, "", name, true, &v, err) && kiln_json_decode_blob(v, name, out, err);
-}
-
 bool kiln_json_decode_geometry(const json_t *message, bool with_layout, kiln_json_geometry *out, kiln_json_error *err) {
     *out = (kiln_json_geometry){0};
     json_t *layout = NULL;
     bool ok = (!with_layout || (field(message, "", "layout", true, &layout, err) &&
                                 decode_layout(layout, "layout", &out->desc.layout, err))) &&
-              field_blob(message, "vertices", &out->vertices, err) && field_blob(message, "indices", &out->indices, err);
+              field_blob(message, "vertices", &out->vertices, &out->desc.vertices, err) &&
+              field_blob(message, "indices", &out->indices, &out->desc.indices, err);
     if (!ok) {
         kiln_json_geometry_free(out);
         return false;
     }
-    out->desc.vertices = out->vertices.bytes;
     out->desc.vertices_size = out->vertices.size;
-    out->desc.indices = out->indices.bytes;
     out->desc.indices_size = out->indices.size;
     return true;
 }

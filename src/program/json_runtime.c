@@ -178,6 +178,8 @@ static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kil
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
     const kiln_texture_info *info = kiln_texture_registry_info(rt->textures, id);
     if (!info) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
+    if (info->kind != KILN_TEXTURE_PLAIN)
+        return set_errorf(err, "unknown_texture", "texture_id: texture %u is not a plain texture", id);
     /* A read answers with what every message before it asked for, queued dispatches included; a
      * failed dispatch fails only the reads of what it writes. */
     kiln_error kerr = {0};
@@ -195,6 +197,43 @@ static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kil
                           (json_int_t)copy.height, "pixels", text);
     free(text);
     return o ? o : out_of_memory(err);
+}
+
+static json_t *handle_create_texture_array(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_texture_array_desc desc;
+    if (!kiln_json_decode_create_texture_array(msg, &desc, err)) return NULL;
+    kiln_error kerr = {0};
+    uint32_t id = kiln_texture_registry_add_array(rt->textures, &desc, &kerr);
+    return id ? ok_id("texture_id", id, err) : set_error(err, "invalid_texture", kerr.message);
+}
+
+/* Fire-and-forget, as the spec has it: a refused write is logged under "texture" and leaves the
+ * layer as it was; the reply carries the same warning and its class, as a dropped dispatch's does. */
+static json_t *handle_write_texture_layer(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_layer_write w;
+    if (!kiln_json_decode_write_texture_layer(msg, &w, err)) return NULL;
+    const kiln_texture_info *info = kiln_texture_registry_info(rt->textures, w.texture_id);
+    const char *cls = !info                             ? "unknown_texture"
+                      : info->kind != KILN_TEXTURE_ARRAY ? kiln_dispatch_class_name(KILN_DISPATCH_WRONG_KIND)
+                                                         : "invalid_texture";
+    /* A dispatch queued before this write reads the layer as it was (arrival order). */
+    if (info && info->kind == KILN_TEXTURE_ARRAY) record_queue_using(rt, w.texture_id);
+    kiln_error kerr = {0};
+    bool ok = kiln_texture_registry_write_layer(rt->textures, w.texture_id, w.layer, w.bytes, w.pixels.size, &kerr);
+    kiln_json_layer_write_free(&w);
+    if (ok) return ok_empty(err);
+    kiln_log *log = kiln_programs_log(rt->programs);
+    kiln_log_add(log, KILN_LOG_WARN, "texture", "dropped %s; the layer is unchanged", kerr.message);
+    return set_error(err, cls, kiln_log_at(log, kiln_log_count(log) - 1)->message);
+}
+
+static json_t *handle_create_texture_volume(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_volume v;
+    if (!kiln_json_decode_create_texture_volume(msg, &v, err)) return NULL;
+    kiln_error kerr = {0};
+    uint32_t id = kiln_texture_registry_add_volume(rt->textures, &v.desc, &kerr);
+    kiln_json_volume_free(&v);
+    return id ? ok_id("texture_id", id, err) : set_error(err, "invalid_texture", kerr.message);
 }
 
 /* ---- program kinds ---------------------------------------------------------------------------- */
@@ -357,6 +396,9 @@ static const struct {
     {"update_texture", handle_update_texture},
     {"destroy_texture", handle_destroy_texture},
     {"read_texture", handle_read_texture},
+    {"create_texture_array", handle_create_texture_array},
+    {"write_texture_layer", handle_write_texture_layer},
+    {"create_texture_volume", handle_create_texture_volume},
     {"create_geometry", handle_create_geometry},
     {"update_geometry", handle_update_geometry},
     {"destroy_geometry", handle_destroy_geometry},

@@ -57,6 +57,24 @@ static const field_doc UPDATE_TEXTURE[] = {
     {"pixels", "Blob", true, "the whole texture, same size and format"},
     {0}};
 static const field_doc TEXTURE_ID[] = {{"texture_id", "u32", true, NULL}, {0}};
+static const field_doc CREATE_TEXTURE_ARRAY[] = {
+    {"format", "TextureFormat", true, NULL},
+    {"side", "u32", true, "each layer is side x side texels; 1..the device's maxTextureDimension2D"},
+    {"layers", "u32", true, "1..the device's maxTextureArrayLayers"},
+    {"mips", "Mips", true, "Base: one level; Chain: floor(log2(side)) + 1 levels, every write supplies them all"},
+    {0}};
+static const field_doc WRITE_TEXTURE_LAYER[] = {
+    {"texture_id", "u32", true, "an array"},
+    {"layer", "u32", true, "below the array's layer count"},
+    {"pixels", "Blob", true, "every level of the layer, base level first, each row-major and top-down"},
+    {0}};
+static const field_doc CREATE_TEXTURE_VOLUME[] = {
+    {"format", "TextureFormat", true, NULL},
+    {"width", "u32", true, "1..2048"},
+    {"height", "u32", true, "1..2048"},
+    {"depth", "u32", true, "1..2048"},
+    {"pixels", "Blob", true, "width * height * depth * format bytes: slices, slice 0 first, each row-major and top-down"},
+    {0}};
 static const field_doc PROGRAM_ID[] = {{"program_id", "u32", true, NULL}, {0}};
 static const field_doc PROGRAM_REGISTER[] = {
     {"label", "string", false, "names the program in every register and dispatch message; cut to 63 bytes"},
@@ -92,9 +110,15 @@ static const field_doc DESCRIBE_KINDS[] = {
 static const kind_doc KINDS[] = {
     {"create_texture", "creates a registry texture", CREATE_TEXTURE, "{\"texture_id\": u32}"},
     {"update_texture", "replaces a plain texture's pixels", UPDATE_TEXTURE, "{}"},
-    {"destroy_texture", "releases a texture; its id is never handed out again", TEXTURE_ID, "{}"},
-    {"read_texture", "records queued dispatches, then reads the texture's current pixels", TEXTURE_ID,
+    {"destroy_texture", "releases a texture, array or volume; its id is never handed out again", TEXTURE_ID, "{}"},
+    {"read_texture", "records queued dispatches, then reads a plain texture's current pixels", TEXTURE_ID,
      "{\"texture_id\": u32, \"format\": TextureFormat, \"width\": u32, \"height\": u32, \"pixels\": base64}"},
+    {"create_texture_array", "creates a texture array; every layer reads zero until written", CREATE_TEXTURE_ARRAY,
+     "{\"texture_id\": u32}"},
+    {"write_texture_layer", "replaces one layer of an array, every level; Err (logged, layer unchanged) when dropped",
+     WRITE_TEXTURE_LAYER, "{}"},
+    {"create_texture_volume", "creates an immutable volume texture from its whole contents", CREATE_TEXTURE_VOLUME,
+     "{\"texture_id\": u32}"},
     {"create_geometry", "validates and stages a triangle list; its GPU buffers follow", CREATE_GEOMETRY,
      "{\"geometry_id\": u32}"},
     {"update_geometry", "replaces a geometry's bytes wholesale; refused: logged, the old content stays",

@@ -174,10 +174,11 @@ static bool within_device_limits(const kiln_programs *p, const program *prog, ki
 
 static WGPUShaderStage const VISIBLE_BOTH = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment;
 
-/* Input n's texture at 2n (filterable formats as float, R32Float as unfilterable float) and, for
- * a Filtered read, its sampler at 2n + 1 (filtering beside a filterable texture). */
-static bool input_layout(const program *prog, const program_pass *pass, uint32_t n, kiln_layout_entry *entries,
-                         uint32_t *count, kiln_program_error *err) {
+/* Input n's texture at 2n (filterable formats as float, R32Float as unfilterable float; 2D, 2D
+ * array or 3D by the binding's shape) and, for a Filtered read, its sampler at 2n + 1 (filtering
+ * beside a filterable texture). */
+static void input_layout(const program *prog, const program_pass *pass, uint32_t n, kiln_layout_entry *entries,
+                         uint32_t *count) {
     const program_input *in = &pass->inputs[n];
     /* A draw pass's vertex stage reads the inputs too. */
     WGPUShaderStage visible = pass->draw ? VISIBLE_BOTH : WGPUShaderStage_Fragment;
@@ -187,27 +188,22 @@ static bool input_layout(const program *prog, const program_pass *pass, uint32_t
         if (in->compare)
             entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n + 1, .visibility = visible,
                                                       .kind = KILN_BINDING_COMPARISON_SAMPLER};
-        return true;
+        return;
     }
     kiln_texture_format format = program_slot_format(prog, in->slot);
     bool filterable = kiln_texture_format_filterable(format);
     kiln_slot_shape_kind shape =
         in->slot.kind == PROGRAM_SLOT_BINDING ? prog->bindings[in->slot.index].shape.kind : KILN_SHAPE_TARGET;
     kiln_binding_kind kind = filterable ? KILN_BINDING_TEXTURE_2D : KILN_BINDING_UNFILTERABLE_TEXTURE_2D;
-    if (shape == KILN_SHAPE_TEXTURE_ARRAY || shape == KILN_SHAPE_TEXTURE_VOLUME) {
-        if (!filterable)
-            return fail(err, KILN_PROGRAM_PIPELINE_FAILED,
-                        "pass %u (%s): input %u: an %s texture %s cannot be bound yet (gfx has no unfilterable "
-                        "array or 3D binding)", (uint32_t)(pass - prog->passes), pass->entry, n,
-                        kiln_texture_format_name(format), shape == KILN_SHAPE_TEXTURE_ARRAY ? "array" : "volume");
-        kind = shape == KILN_SHAPE_TEXTURE_ARRAY ? KILN_BINDING_TEXTURE_2D_ARRAY : KILN_BINDING_TEXTURE_3D;
-    }
+    if (shape == KILN_SHAPE_TEXTURE_ARRAY)
+        kind = filterable ? KILN_BINDING_TEXTURE_2D_ARRAY : KILN_BINDING_UNFILTERABLE_TEXTURE_2D_ARRAY;
+    if (shape == KILN_SHAPE_TEXTURE_VOLUME)
+        kind = filterable ? KILN_BINDING_TEXTURE_3D : KILN_BINDING_UNFILTERABLE_TEXTURE_3D;
     entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n, .visibility = visible, .kind = kind};
     if (!in->texel)
         entries[(*count)++] = (kiln_layout_entry){
             .binding = 2 * n + 1, .visibility = visible,
             .kind = filterable ? KILN_BINDING_FILTERING_SAMPLER : KILN_BINDING_NON_FILTERING_SAMPLER};
-    return true;
 }
 
 /* Dawn's first line, without gfx's "pipeline '<label>' is invalid: " (the pass is named already)
@@ -273,8 +269,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
     if (pass->spec.input_count) {
         kiln_layout_entry entries[2 * KILN_PROGRAM_MAX_INPUTS];
         uint32_t count = 0;
-        for (uint32_t n = 0; n < pass->spec.input_count; n++)
-            if (!input_layout(prog, pass, n, entries, &count, err)) return false;
+        for (uint32_t n = 0; n < pass->spec.input_count; n++) input_layout(prog, pass, n, entries, &count);
         pass->group1_layout = kiln_object_cache_bind_group_layout(p->objects, "program inputs", entries, count, &e);
         if (!pass->group1_layout.id)
             return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);

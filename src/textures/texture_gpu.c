@@ -1,6 +1,7 @@
 /* The GPU side of registry textures: a texture and its view are created at the first sync or the
  * first time something asks for them, filled from the CPU copy, and refilled whenever the CPU copy
- * changed since (the pending flag). Readback of a Writable texture, which a program may have rendered into, also
+ * changed since (the pending flag). Arrays and volumes have their own files and share the creation
+ * here. Readback of a Writable texture, which a program may have rendered into, also
  * lives here. Everything goes through kiln_resources, so live counts and the leak report see it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +32,17 @@ static bool upload(kiln_texture_registry *reg, texture_entry *e, kiln_error *err
     return true;
 }
 
-static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *err) {
+bool texture_gpu_create(kiln_texture_registry *reg, texture_entry *e, kiln_texture_desc desc,
+                        WGPUTextureViewDimension view_dimension, kiln_error *err) {
     char label[48];
-    snprintf(label, sizeof label, "registry texture %u", e->id);
-    kiln_texture_desc desc = {.label = label, .width = e->info.width, .height = e->info.height,
-                              .mip_levels = e->info.mip_levels, .format = kiln_texture_format_wgpu(e->info.format), .usage = usage_of(&e->info)};
+    snprintf(label, sizeof label, "registry %s %u", e->info.kind == KILN_TEXTURE_ARRAY    ? "texture array"
+                                                    : e->info.kind == KILN_TEXTURE_VOLUME ? "volume"
+                                                                                          : "texture",
+             e->id);
+    desc.label = label;
     kiln_texture tex = kiln_resources_create_texture(reg->res, &desc, err);
     if (!tex.id) return false;
-    kiln_texture_view_desc view_desc = {.label = label};
+    kiln_texture_view_desc view_desc = {.label = label, .dimension = view_dimension};
     kiln_texture_view view = kiln_resources_create_texture_view(reg->res, tex, &view_desc, err);
     if (!view.id) {
         kiln_resources_destroy_texture(reg->res, tex, NULL);
@@ -47,18 +51,28 @@ static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *er
     e->gpu = tex;
     e->view = view;
     reg->stats.realizations++;
+    return true;
+}
+
+static bool realize(kiln_texture_registry *reg, texture_entry *e, kiln_error *err) {
+    kiln_texture_desc desc = {.width = e->info.width, .height = e->info.height, .mip_levels = e->info.mip_levels,
+                              .format = kiln_texture_format_wgpu(e->info.format), .usage = usage_of(&e->info)};
+    if (!texture_gpu_create(reg, e, desc, WGPUTextureViewDimension_Undefined, err)) return false;
     if (upload(reg, e, err)) return true;
     texture_gpu_release(reg, e);
     return false;
 }
 
 bool texture_gpu_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error *err) {
+    if (e->info.kind == KILN_TEXTURE_ARRAY) return texture_array_ensure(reg, e, err);
+    if (e->info.kind == KILN_TEXTURE_VOLUME) return texture_volume_ensure(reg, e, err);
     if (!e->gpu.id) return realize(reg, e, err);
     return !e->pending || upload(reg, e, err);
 }
 
-/* One pass over the ids, only when something is pending: a steady frame costs one comparison. A
- * failure stops the pass; what is still pending is retried at the next sync. */
+/* One pass over the ids, only when something is pending: a steady frame costs two comparisons
+ * (plain textures, then the array queue). A failure stops the pass; what is still pending is
+ * retried at the next sync. */
 bool kiln_texture_registry_sync(kiln_texture_registry *reg, kiln_error *err) {
     for (uint32_t i = 0; reg->pending_count && i < reg->count; i++) {
         texture_entry *e = reg->entries[i];
@@ -66,7 +80,7 @@ bool kiln_texture_registry_sync(kiln_texture_registry *reg, kiln_error *err) {
         if (e && e->pending && !texture_gpu_ensure(reg, e, &cause))
             return kiln_error_set(err, cause.code, "texture registry sync: texture %u: %s", e->id, cause.message);
     }
-    return true;
+    return !reg->queued_layers || texture_arrays_sync(reg, err);
 }
 
 kiln_texture_registry_stats kiln_texture_registry_get_stats(const kiln_texture_registry *reg) {

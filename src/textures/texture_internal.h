@@ -9,16 +9,21 @@
 
 #include <kiln/textures.h>
 
+typedef struct texture_layers texture_layers;
+
 typedef struct texture_entry {
     uint32_t id;
     kiln_texture_info info;
-    uint8_t *pixels;          /* the CPU copy: the source of truth; tightly packed, top-down */
+    /* The CPU copy: the source of truth; tightly packed, top-down (a volume's slices one after
+     * another). NULL for an array, whose copy is its layers' blobs. */
+    uint8_t *pixels;
     size_t pixels_size;
     uint8_t *mips;            /* levels 1.. of the chain, consecutive, rebuilt from pixels; NULL without mips */
+    texture_layers *array;    /* an array's layers and their upload state (texture_arrays.c); else NULL */
     /* The GPU side: both zero until a sync or a gpu_* call realizes the texture. */
     kiln_texture gpu;
     kiln_texture_view view;
-    bool pending;             /* the GPU copy is missing or older than the CPU copy */
+    bool pending;             /* a plain texture's GPU copy is missing or older than the CPU copy */
 } texture_entry;
 
 struct kiln_texture_registry {
@@ -30,6 +35,12 @@ struct kiln_texture_registry {
     uint32_t capacity;
     /* Live entries with pending set, so a sync with nothing to do returns without a scan. */
     uint32_t pending_count;
+    /* Array layers waiting for the upload queue (an upload or a clear), over every array. */
+    uint64_t queued_layers;
+    /* Zeros the queue clears a layer's levels from, grown to the largest base level cleared and
+     * freed when the queue runs empty. */
+    uint8_t *zeros;
+    size_t zeros_size;
     kiln_texture_registry_stats stats;
 };
 
@@ -42,6 +53,13 @@ size_t texture_mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels)
 void texture_mip_chain_build(const uint8_t *base, uint32_t width, uint32_t height, uint32_t levels, bool srgb,
                              uint8_t *chain);
 
+/* Room for one more id in the table (false with err naming `kind` when it cannot grow), and the
+ * entry numbered and stored under the next id, which it takes only now. */
+bool texture_registry_reserve(kiln_texture_registry *reg, const char *kind, kiln_error *err);
+uint32_t texture_registry_insert(kiln_texture_registry *reg, texture_entry *e);
+/* How a message names a kind: "a plain texture", "a texture array", "a volume texture". */
+const char *texture_kind_text(kiln_texture_kind kind);
+
 /* Marks the GPU copy of `e` as missing or stale (counted once however often it is marked). */
 void texture_registry_mark_pending(kiln_texture_registry *reg, texture_entry *e);
 
@@ -52,5 +70,22 @@ bool texture_gpu_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error
 bool texture_gpu_read(kiln_texture_registry *reg, texture_entry *e, uint8_t *out, kiln_error *err);
 /* Releases the view and the texture, if realized. */
 void texture_gpu_release(kiln_texture_registry *reg, texture_entry *e);
+/* Creates the GPU texture of `desc` and its view (of dimension `view_dimension`: Undefined derives
+ * it), labelled after the entry; false with nothing left half-made. */
+bool texture_gpu_create(kiln_texture_registry *reg, texture_entry *e, kiln_texture_desc desc,
+                        WGPUTextureViewDimension view_dimension, kiln_error *err);
+
+/* Arrays (texture_arrays.c). Realizes the array if it is not yet and uploads every written layer
+ * still queued; unwritten layers stay on the queue. */
+bool texture_array_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error *err);
+/* Runs the upload queue for at most KILN_TEXTURE_LAYERS_PER_SYNC layers. */
+bool texture_arrays_sync(kiln_texture_registry *reg, kiln_error *err);
+/* Puts every layer back on the queue, after the GPU texture was released (a device replacement). */
+void texture_array_requeue(kiln_texture_registry *reg, texture_entry *e);
+/* Frees the layers and takes them off the queue. */
+void texture_array_free(kiln_texture_registry *reg, texture_entry *e);
+
+/* Volumes (texture_volumes.c): realizes the volume and uploads its blob if it is not yet. */
+bool texture_volume_ensure(kiln_texture_registry *reg, texture_entry *e, kiln_error *err);
 
 #endif

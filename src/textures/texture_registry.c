@@ -27,6 +27,7 @@ void texture_registry_mark_pending(kiln_texture_registry *reg, texture_entry *e)
 static void entry_free(kiln_texture_registry *reg, texture_entry *e) {
     if (e->pending) reg->pending_count--;
     texture_gpu_release(reg, e);
+    if (e->array) texture_array_free(reg, e);
     free(e->pixels);
     free(e->mips);
     free(e);
@@ -37,12 +38,33 @@ void kiln_texture_registry_destroy(kiln_texture_registry *reg) {
     for (uint32_t i = 0; i < reg->count; i++)
         if (reg->entries[i]) entry_free(reg, reg->entries[i]);
     free(reg->entries);
+    free(reg->zeros);
     free(reg);
 }
 
 texture_entry *texture_registry_lookup(const kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
     texture_entry *e = id >= 1 && id <= reg->count ? reg->entries[id - 1] : NULL;
     if (!e) kiln_error_set(err, KILN_ERR_INVALID_HANDLE, "unknown texture id %u", id);
+    return e;
+}
+
+const char *texture_kind_text(kiln_texture_kind kind) {
+    switch (kind) {
+    case KILN_TEXTURE_ARRAY: return "a texture array";
+    case KILN_TEXTURE_VOLUME: return "a volume texture";
+    default: return "a plain texture";
+    }
+}
+
+/* A plain-texture path treats an array's or a volume's id as unknown, as the spec's update_texture
+ * does, saying what the id names. */
+static texture_entry *lookup_plain(const kiln_texture_registry *reg, uint32_t id, kiln_error *err) {
+    texture_entry *e = texture_registry_lookup(reg, id, err);
+    if (e && e->info.kind != KILN_TEXTURE_PLAIN) {
+        kiln_error_set(err, KILN_ERR_INVALID_HANDLE, "unknown texture id %u (it names %s)", id,
+                       texture_kind_text(e->info.kind));
+        return NULL;
+    }
     return e;
 }
 
@@ -85,18 +107,23 @@ static bool validate_create(const kiln_texture_registry *reg, const kiln_texture
 }
 
 /* Room for one more id, grown by doubling so a long session's creates stay amortised O(1). */
-static bool reserve_slot(kiln_texture_registry *reg, kiln_error *err) {
+bool texture_registry_reserve(kiln_texture_registry *reg, const char *kind, kiln_error *err) {
     if (reg->count < reg->capacity) return true;
-    if (reg->count == UINT32_MAX)
-        return kiln_error_set(err, KILN_ERR_CAPACITY, "create_texture: the id sequence is exhausted");
+    if (reg->count == UINT32_MAX) return kiln_error_set(err, KILN_ERR_CAPACITY, "%s: the id sequence is exhausted", kind);
     texture_entry **grown = kiln_array_reserve(reg->entries, &reg->capacity, reg->count + 1, sizeof *grown);
-    if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "create_texture: out of memory for the id table");
+    if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "%s: out of memory for the id table", kind);
     reg->entries = grown;
     return true;
 }
 
+uint32_t texture_registry_insert(kiln_texture_registry *reg, texture_entry *e) {
+    e->id = ++reg->count;
+    reg->entries[e->id - 1] = e;
+    return e->id;
+}
+
 uint32_t kiln_texture_registry_add(kiln_texture_registry *reg, const kiln_texture_create_desc *desc, kiln_error *err) {
-    if (!validate_create(reg, desc, err) || !reserve_slot(reg, err)) return 0;
+    if (!validate_create(reg, desc, err) || !texture_registry_reserve(reg, "create_texture", err)) return 0;
     size_t size = (size_t)desc->width * desc->height * kiln_texture_format_bytes(desc->format);
     uint32_t levels = desc->mips ? kiln_mip_count(desc->width, desc->height) : 1;
     size_t mips_size = texture_mip_chain_bytes(desc->width, desc->height, levels);
@@ -114,26 +141,21 @@ uint32_t kiln_texture_registry_add(kiln_texture_registry *reg, const kiln_textur
     if (desc->pixels) memcpy(pixels, desc->pixels, size);
     if (mips)
         texture_mip_chain_build(pixels, desc->width, desc->height, levels, desc->format == KILN_FORMAT_RGBA8_SRGB, mips);
-    /* Only now, with nothing left that can fail, is the id taken. */
-    e->id = ++reg->count;
     e->info = (kiln_texture_info){.kind = KILN_TEXTURE_PLAIN, .format = desc->format, .width = desc->width,
                                   .height = desc->height, .layers = 1, .mip_levels = levels, .usage = desc->usage,
                                   .sampling = desc->sampling};
     e->pixels = pixels;
     e->pixels_size = size;
     e->mips = mips;
-    reg->entries[e->id - 1] = e;
+    /* Only now, with nothing left that can fail, is the id taken. */
+    texture_registry_insert(reg, e);
     texture_registry_mark_pending(reg, e);
     return e->id;
 }
 
 bool kiln_texture_registry_update(kiln_texture_registry *reg, uint32_t id, const void *pixels, size_t size, kiln_error *err) {
-    texture_entry *e = texture_registry_lookup(reg, id, err);
+    texture_entry *e = lookup_plain(reg, id, err);
     if (!e) return false;
-    /* Arrays and volumes share the id sequence; a plain-texture path treats their ids as unknown,
-     * as the spec's update_texture does. */
-    if (e->info.kind != KILN_TEXTURE_PLAIN)
-        return kiln_error_set(err, KILN_ERR_INVALID_HANDLE, "unknown texture id %u (it names an array or volume)", id);
     if (!pixels || size != e->pixels_size)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "update_texture %u: pixels hold %zu bytes, expected %zu (%ux%u %s)", id,
@@ -163,7 +185,7 @@ const kiln_texture_info *kiln_texture_registry_info(const kiln_texture_registry 
 }
 
 bool kiln_texture_registry_read(kiln_texture_registry *reg, uint32_t id, void **pixels, size_t *size, kiln_error *err) {
-    texture_entry *e = texture_registry_lookup(reg, id, err);
+    texture_entry *e = lookup_plain(reg, id, err);
     if (!e) return false;
     if (!pixels || !size) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture %u: no output given", id);
     uint8_t *out = malloc(e->pixels_size);
@@ -193,6 +215,8 @@ void kiln_texture_registry_move_to(kiln_texture_registry *reg, kiln_resources *r
         texture_entry *e = reg->entries[i];
         if (!e) continue;
         texture_gpu_release(reg, e);
+        if (e->info.kind == KILN_TEXTURE_ARRAY) texture_array_requeue(reg, e);
+        if (e->info.kind != KILN_TEXTURE_PLAIN) continue; /* a volume is realized again at its next use */
         /* A Writable texture's pixels lived on the lost GPU, and its CPU copy is whatever it was
          * created or last updated with, not what was painted since: it comes back cleared (the
          * programs spec's device replacement), until the next dispatch paints it. */

@@ -3,7 +3,7 @@
  * One input is one message text. It goes through kiln_json_parse_message and then through the
  * decoder of its kind, exactly as kiln_json_runtime_handle decodes it before acting (json_runtime.c's
  * handlers), so every decoder the surface has (textures, blobs, program.register, program.dispatch,
- * the id fields, describe_kinds) sees hostile input. Nothing here touches a GPU: the runtime's
+ * arrays and volumes, the id fields, describe_kinds) sees hostile input. Nothing here touches a GPU: the runtime's
  * actions come after decoding and are the GPU tests' business. A refusal must fill its class and a
  * NUL-terminated message; both are checked, since a reply is built from them. */
 #include <stdint.h>
@@ -63,6 +63,35 @@ static void decode_update_texture(const json_t *msg) {
     }
 }
 
+static void decode_create_texture_array(const json_t *msg) {
+    kiln_json_error err = {0};
+    kiln_texture_array_desc d;
+    if (!kiln_json_decode_create_texture_array(msg, &d, &err)) check_refusal(&err);
+}
+
+static void decode_write_texture_layer(const json_t *msg) {
+    kiln_json_error err = {0};
+    kiln_json_layer_write w;
+    if (kiln_json_decode_write_texture_layer(msg, &w, &err)) {
+        /* An empty blob still points somewhere, so the registry refuses its length. */
+        FUZZ_CHECK(w.bytes && (w.pixels.size == 0 || w.bytes == w.pixels.bytes));
+        kiln_json_layer_write_free(&w);
+    } else {
+        check_refusal(&err);
+    }
+}
+
+static void decode_create_texture_volume(const json_t *msg) {
+    kiln_json_error err = {0};
+    kiln_json_volume v;
+    if (kiln_json_decode_create_texture_volume(msg, &v, &err)) {
+        FUZZ_CHECK(v.desc.pixels && v.desc.pixels_size == v.pixels.size);
+        kiln_json_volume_free(&v);
+    } else {
+        check_refusal(&err);
+    }
+}
+
 static void decode_register(const json_t *msg) {
     kiln_json_error err = {0};
     kiln_json_program p;
@@ -103,6 +132,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!strcmp(kind, "create_texture")) decode_create_texture(msg);
     else if (!strcmp(kind, "update_texture")) decode_update_texture(msg);
     else if (!strcmp(kind, "destroy_texture") || !strcmp(kind, "read_texture")) decode_id(msg, "texture_id");
+    else if (!strcmp(kind, "create_texture_array")) decode_create_texture_array(msg);
+    else if (!strcmp(kind, "write_texture_layer")) decode_write_texture_layer(msg);
+    else if (!strcmp(kind, "create_texture_volume")) decode_create_texture_volume(msg);
     else if (!strcmp(kind, "program.register")) decode_register(msg);
     else if (!strcmp(kind, "program.dispatch")) decode_dispatch(msg);
     else if (!strcmp(kind, "program.destroy") || !strcmp(kind, "program.timings")) decode_id(msg, "program_id");

@@ -446,6 +446,7 @@ TEST(base64_decodes_the_standard_alphabet) {
 
 TEST(describe_kinds_lists_every_kind_with_its_fields) {
     static const char *const expected[] = {"create_texture", "update_texture", "destroy_texture", "read_texture",
+                                           "create_texture_array", "write_texture_layer", "create_texture_volume",
                                            "create_geometry", "update_geometry", "destroy_geometry",
                                            "program.register", "program.dispatch", "program.destroy",
                                            "program.timings", "logs", "describe_kinds", "frame"};
@@ -461,7 +462,9 @@ TEST(describe_kinds_lists_every_kind_with_its_fields) {
                  json_is_array(json_object_get(k, "fields")) && json_is_string(json_object_get(k, "reply"));
     }
     /* The dispatch's draw-pass lists are required; a register's repeat is optional. */
-    json_t *dispatch = json_object_get(json_array_get(kinds, 8), "fields");
+    size_t dispatch_at = 0;
+    while (dispatch_at < n && strcmp(expected[dispatch_at], "program.dispatch") != 0) dispatch_at++;
+    json_t *dispatch = json_object_get(json_array_get(kinds, dispatch_at), "fields");
     json_t *draw_sets = json_array_get(dispatch, 3);
     bool required = strcmp(json_string_value(json_object_get(draw_sets, "name")), "draw_sets") == 0 &&
                     json_is_true(json_object_get(draw_sets, "required"));
@@ -580,6 +583,11 @@ static const struct {
     {"update_texture", "{\"kind\": \"update_texture\", \"texture_id\": 1, \"pixels\": []}"},
     {"destroy_texture", "{\"kind\": \"destroy_texture\", \"texture_id\": 1}"},
     {"read_texture", "{\"kind\": \"read_texture\", \"texture_id\": 1}"},
+    {"create_texture_array", "{\"kind\": \"create_texture_array\", \"format\": \"Rgba8\", \"side\": 2, \"layers\": 2, "
+                             "\"mips\": \"Base\"}"},
+    {"write_texture_layer", "{\"kind\": \"write_texture_layer\", \"texture_id\": 1, \"layer\": 0, \"pixels\": []}"},
+    {"create_texture_volume", "{\"kind\": \"create_texture_volume\", \"format\": \"R8\", \"width\": 1, \"height\": 1, "
+                              "\"depth\": 1, \"pixels\": [0]}"},
     {"create_geometry", "{\"kind\": \"create_geometry\", \"layout\": [{\"location\": 0, \"format\": "
                         "\"Float32\"}], \"vertices\": [0, 0, 0, 0], \"indices\": [0,0,0,0, 0,0,0,0, 0,0,0,0]}"},
     {"update_geometry", "{\"kind\": \"update_geometry\", \"geometry_id\": 1, \"vertices\": [0, 0, 0, 0], "

@@ -405,6 +405,41 @@ TEST(missing_script_exits_non_zero) {
     CHECK_STR_CONTAINS(r.err, "no_such_script.json': No such file or directory");
 }
 
+/* run_volume.json: a volume and an array made, a layer written (and one past the end refused), a
+ * program reading both, its R32Float output saved exactly; an array is not a texture save_texture
+ * takes. The volume's slices hold 0.25 and 0.75, read halfway between; the layer's red is 1. */
+TEST(a_script_creates_and_reads_a_volume_and_an_array) {
+    char out_dir[PATH_MAX], path[PATH_MAX + 32];
+    fixture_tmp_path(out_dir, sizeof out_dir, "kiln_run_volume");
+    run_result r;
+    CHECK(run_kiln_run("run_volume.json", out_dir, &r));
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    CHECK_EQ_INT(line_count(r.out), 10);
+    static const char *const expected[] = {
+        "{\"Ok\":{\"texture_id\":1}}", "{\"Ok\":{\"texture_id\":2}}", "{\"Ok\":{}}",
+        "{\"Err\":{\"class\":\"invalid_texture\",\"error\":\"dropped write_texture_layer: layer 2 is outside 0..1 "
+        "(texture 2 has 2 layers); the layer is unchanged\"}}",
+        "{\"Ok\":{\"texture_id\":3}}", "{\"Ok\":{\"program_id\":1}}", "{\"Ok\":{}}"};
+    char line[1024];
+    for (int i = 0; i < 7; i++) {
+        CHECK(nth_line(r.out, i, line, sizeof line));
+        CHECK_MSG(strcmp(line, expected[i]) == 0, "line %d: %s", i, line);
+    }
+    CHECK(nth_line(r.out, 8, line, sizeof line));
+    CHECK(strcmp(line, "{\"Err\":{\"class\":\"unknown_texture\",\"error\":\"texture_id: texture 2 is not a plain "
+                       "texture\"}}") == 0);
+    CHECK(nth_line(r.out, 9, line, sizeof line) && strcmp(line, "{\"Ok\":{}}") == 0);
+    snprintf(path, sizeof path, "%s/read.pfm", out_dir);
+    FILE *f = fopen(path, "rb");
+    CHECK_MSG(f, "no %s", path);
+    char header[16] = {0};
+    float values[2] = {0};
+    size_t header_read = fread(header, 1, 12, f), values_read = fread(values, sizeof(float), 2, f);
+    fclose(f);
+    CHECK(header_read == 12 && memcmp(header, "Pf\n2 1\n-1.0\n", 12) == 0 && values_read == 2);
+    CHECK_MSG(values[0] == 0.5f && values[1] == 1.0f, "%g %g", values[0], values[1]);
+}
+
 
 /* examples/programs/shadow.json as a user runs it: typed blobs for the geometry and uniforms, a
  * depth-only shadow-map pass, two multisampled draw passes comparing against it, and a present
@@ -463,9 +498,11 @@ TEST(a_typed_blob_names_the_element_it_cannot_hold) {
     CHECK(strcmp(line, "{\"Ok\":{\"geometry_id\":1}}") == 0);
 }
 
-TEST_MAIN(T(the_shadow_example_draws_a_shadow_where_the_light_puts_it), T(a_typed_blob_names_the_element_it_cannot_hold),T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
+TEST_MAIN(T(the_shadow_example_draws_a_shadow_where_the_light_puts_it), T(a_typed_blob_names_the_element_it_cannot_hold),
+          T(script_with_names_and_saves_exits_zero_with_one_reply_per_message),
           T(save_texture_writes_the_exact_pfm_of_an_r32float_plane),
           T(save_texture_writes_a_normalised_preview_beside_the_pfm), T(save_texture_writes_an_rgba8_texture_as_png),
           T(malformed_script_exits_non_zero_with_line_and_column),
           T(unreadable_wgsl_path_exits_non_zero_naming_the_file),
-          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte), T(as_on_a_refused_message_unbinds_the_name), T(paths_are_confined_to_the_script_directory_and_out), T(invalid_wgsl_from_a_wgsl_path_names_the_file), T(missing_script_exits_non_zero))
+          T(a_wgsl_path_that_is_not_a_wgsl_file_stops_the_script_naming_why), T(a_wgsl_file_that_is_not_utf8_text_is_refused_naming_the_byte), T(as_on_a_refused_message_unbinds_the_name), T(paths_are_confined_to_the_script_directory_and_out), T(invalid_wgsl_from_a_wgsl_path_names_the_file), T(missing_script_exits_non_zero),
+          T(a_script_creates_and_reads_a_volume_and_an_array))

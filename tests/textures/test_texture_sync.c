@@ -92,7 +92,35 @@ TEST(a_destroyed_pending_texture_leaves_nothing_for_sync_to_do) {
     CHECK_EQ_INT(stats.uploads, 0);
 }
 
+/* Once an array's queue is worked off, and after a rewrite of a layer already written once, the
+ * sync and the write allocate nothing: the layer's blob is reused. */
+TEST(the_array_queue_once_done_and_a_rewritten_layer_allocate_nothing) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0};
+    kiln_texture_registry *reg = kiln_texture_registry_create(f.res, &err);
+    CHECK_MSG(reg, "%s", err.message);
+    uint32_t array = kiln_texture_registry_add_array(
+        reg, &(kiln_texture_array_desc){.format = KILN_FORMAT_RGBA8, .side = 1, .layers = 2}, &err);
+    CHECK_MSG(array, "%s", err.message);
+    CHECK(kiln_texture_registry_write_layer(reg, array, 0, RED, 4, &err));
+    CHECK_MSG(kiln_texture_registry_sync(reg, &err), "%s", err.message);
+    kiln_texture_registry_stats synced = kiln_texture_registry_get_stats(reg);
+    kiln_alloc_counter_start();
+    bool ok = kiln_texture_registry_sync(reg, &err) && kiln_texture_registry_write_layer(reg, array, 0, GREEN, 4, &err);
+    uint64_t allocations = kiln_alloc_counter_stop();
+    ok = ok && kiln_texture_registry_sync(reg, &err);
+    kiln_texture_registry_stats again = kiln_texture_registry_get_stats(reg);
+    kiln_texture_registry_destroy(reg);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK_EQ_INT(allocations, 0);
+    CHECK(synced.layer_uploads == 1 && synced.layer_clears == 1);
+    CHECK(again.layer_uploads == 2 && again.layer_clears == 1);
+}
+
 TEST_MAIN(T(sync_realizes_and_uploads_each_new_texture_once),
           T(sync_with_nothing_changed_allocates_nothing_and_uploads_nothing),
           T(sync_uploads_only_the_texture_that_was_updated),
-          T(a_destroyed_pending_texture_leaves_nothing_for_sync_to_do))
+          T(a_destroyed_pending_texture_leaves_nothing_for_sync_to_do),
+          T(the_array_queue_once_done_and_a_rewritten_layer_allocate_nothing))

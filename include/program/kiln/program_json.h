@@ -13,8 +13,9 @@
  * surface has its own: "malformed_json" (the text is not JSON: "line L, column C: ..."),
  * "bad_message" (a missing field, a wrong type, an unknown kind or enum form; the error names the
  * field path, e.g. `passes[2].inputs[0]: unknown input form "Bindng"`), "unknown_texture",
- * "invalid_texture", "unknown_program", "draw_set_count", "read_failed" and "frame_failed"; a
- * refused create_geometry or update_geometry replies its kiln_geometry_class_name.
+ * "invalid_texture", "wrong_texture_kind" (write_texture_layer naming a plain texture or a volume),
+ * "unknown_program", "draw_set_count", "read_failed" and "frame_failed"; a refused create_geometry
+ * or update_geometry replies its kiln_geometry_class_name.
  *
  * The decoders below are the pieces kiln_json_runtime_handle is made of, public so that a host
  * holding a jansson value can decode a message itself (and so they can be tested without a GPU). They take
@@ -102,6 +103,35 @@ typedef struct kiln_json_texture {
 bool kiln_json_decode_create_texture(const struct json_t *message, kiln_json_texture *out, kiln_json_error *err);
 /* Frees the pixels and zeroes *t; NULL is a no-op. */
 void kiln_json_texture_free(kiln_json_texture *t);
+
+/* create_texture_array: format, side, layers and mips ("Base" / "Chain") into a desc ready for
+ * kiln_texture_registry_add_array; fails with bad_message naming the field. */
+bool kiln_json_decode_create_texture_array(const struct json_t *message, kiln_texture_array_desc *out,
+                                           kiln_json_error *err);
+
+/* write_texture_layer: bytes points at pixels.bytes ("" for an empty blob, so its length is
+ * refused rather than read as absent). */
+typedef struct kiln_json_layer_write {
+    uint32_t texture_id;        /* the array */
+    uint32_t layer;             /* the layer written */
+    kiln_json_blob pixels;      /* every level of the layer; owned, freed by kiln_json_layer_write_free */
+    const void *bytes;          /* what kiln_texture_registry_write_layer is given */
+} kiln_json_layer_write;
+/* Decodes a write_texture_layer message into *out; fails with bad_message naming the field. */
+bool kiln_json_decode_write_texture_layer(const struct json_t *message, kiln_json_layer_write *out,
+                                          kiln_json_error *err);
+/* Frees the pixels and zeroes *w; NULL is a no-op. */
+void kiln_json_layer_write_free(kiln_json_layer_write *w);
+
+/* create_texture_volume: desc.pixels points at pixels.bytes ("" for an empty blob). */
+typedef struct kiln_json_volume {
+    kiln_texture_volume_desc desc; /* ready for kiln_texture_registry_add_volume */
+    kiln_json_blob pixels;      /* the decoded "pixels" field; owned, freed by kiln_json_volume_free */
+} kiln_json_volume;
+/* Decodes a create_texture_volume message into *out; fails with bad_message naming the field. */
+bool kiln_json_decode_create_texture_volume(const struct json_t *message, kiln_json_volume *out, kiln_json_error *err);
+/* Frees the pixels and zeroes *v; NULL is a no-op. */
+void kiln_json_volume_free(kiln_json_volume *v);
 
 /* program.register: desc points at the arrays below; wgsl and entry points point into the message.
  * Fragment and Draw stages decode whole; the other stages decode to their kinds (register refuses
