@@ -461,6 +461,8 @@ static bool assigned_id(const char *reply_text, uint32_t *id) {
     json_t *v = json_object_get(ok, "program_id");
     if (!v) v = json_object_get(ok, "texture_id");
     if (!v) v = json_object_get(ok, "geometry_id");
+    if (!v) v = json_object_get(ok, "instances_id");
+    if (!v) v = json_object_get(ok, "draw_set_id");
     bool found = json_is_integer(v);
     if (found) *id = (uint32_t)json_integer_value(v);
     json_decref(reply);

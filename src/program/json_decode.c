@@ -466,8 +466,43 @@ static bool decode_draw(const json_t *v, const char *fp, kiln_draw_spec *out, ki
     return !out->depth || as_u32(depth, dp, &out->depth_slot, err);
 }
 
-/* "Fragment" and "Compute" are strings; {"Draw": DrawPass} is read whole; the other draw stages
- * carry an object, checked to be one (register refuses them with unsupported_stage). */
+static bool decode_layout(const json_t *v, const char *fp, kiln_geometry_layout *out, kiln_json_error *err);
+
+static bool field_layout(const json_t *obj, const char *path, const char *name, kiln_geometry_layout *out,
+                         kiln_json_error *err) {
+    json_t *v;
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, name);
+    return field(obj, path, name, true, &v, err) && decode_layout(v, fp, out, err);
+}
+
+/* {"vertex_entry_point", "vertex_layout", "instance_layout", "draw_sets", "cull", "depth": null or
+ * {"slot", "write"}, "load"}, as the spec's example writes it. */
+static bool decode_draw_sets(const json_t *v, const char *fp, kiln_draw_sets_spec *out, kiln_json_error *err) {
+    json_t *depth;
+    char dp[PATH_MAX_CHARS];
+    int cull, load, write;
+    path_field(dp, fp, "depth");
+    if (!field_string(v, fp, "vertex_entry_point", &out->vertex_entry_point, err) ||
+        !field_layout(v, fp, "vertex_layout", &out->vertex_layout, err) ||
+        !field_layout(v, fp, "instance_layout", &out->instance_layout, err) ||
+        !field_u32(v, fp, "draw_sets", &out->list, err) || !field_unit_enum(v, fp, "cull", &PROGRAM_CULLS, &cull, err) ||
+        !field(v, fp, "depth", true, &depth, err) || !field_unit_enum(v, fp, "load", &PROGRAM_LOADS, &load, err))
+        return false;
+    out->cull = (kiln_cull)cull;
+    out->load = (kiln_pass_load)load;
+    out->depth = !json_is_null(depth);
+    if (!out->depth) return true;
+    if (!as_object(depth, dp, err) || !field_u32(depth, dp, "slot", &out->depth_slot, err) ||
+        !field_unit_enum(depth, dp, "write", &PROGRAM_DEPTH_WRITES, &write, err))
+        return false;
+    out->depth_write = (kiln_depth_write)write;
+    return true;
+}
+
+/* "Fragment" and "Compute" are strings; {"Draw": DrawPass} and {"DrawSets": DrawSetsPass} are read
+ * whole; DrawIndexedIndirect carries an object, checked to be one (register refuses it with
+ * unsupported_stage). */
 static bool decode_stage(const json_t *v, const char *fp, kiln_pass_spec *out, kiln_json_error *err) {
     int form;
     json_t *payload;
@@ -476,6 +511,7 @@ static bool decode_stage(const json_t *v, const char *fp, kiln_pass_spec *out, k
     path_payload(pp, fp, &PROGRAM_STAGES, form);
     if (payload && !as_object(payload, pp, err)) return false;
     out->stage = (kiln_pass_stage)form;
+    if (out->stage == KILN_STAGE_DRAW_SETS) return decode_draw_sets(payload, pp, &out->draw_sets, err);
     return out->stage != KILN_STAGE_DRAW || decode_draw(payload, pp, &out->draw, err);
 }
 
@@ -722,6 +758,69 @@ void kiln_json_geometry_free(kiln_json_geometry *g) {
     *g = (kiln_json_geometry){0};
 }
 
+/* ---- instance buffers and draw sets ---------------------------------------------------------- */
+
+bool kiln_json_decode_instances(const json_t *message, bool create, kiln_json_instances *out, kiln_json_error *err) {
+    *out = (kiln_json_instances){0};
+    bool ok = create ? field_layout(message, "", "layout", &out->desc.layout, err) &&
+                           field_u32(message, "", "capacity", &out->desc.capacity, err)
+                     : field_u32(message, "", "instances_id", &out->instances_id, err) &&
+                           field_u32(message, "", "first", &out->first, err);
+    ok = ok && field_blob(message, "records", &out->records, &out->desc.records, err);
+    if (!ok) {
+        kiln_json_instances_free(out);
+        return false;
+    }
+    out->desc.records_size = out->records.size;
+    return true;
+}
+
+void kiln_json_instances_free(kiln_json_instances *b) {
+    if (!b) return;
+    kiln_json_blob_free(&b->records);
+    *b = (kiln_json_instances){0};
+}
+
+/* {"first", "count"} under `name`. */
+static bool field_range(const json_t *obj, const char *path, const char *name, uint32_t *first, uint32_t *count,
+                        kiln_json_error *err) {
+    json_t *v;
+    char fp[PATH_MAX_CHARS];
+    path_field(fp, path, name);
+    return field(obj, path, name, true, &v, err) && as_object(v, fp, err) && field_u32(v, fp, "first", first, err) &&
+           field_u32(v, fp, "count", count, err);
+}
+
+static bool decode_draw_spec(const json_t *v, const char *fp, kiln_draw *out, kiln_json_error *err) {
+    return as_object(v, fp, err) && field_u32(v, fp, "geometry_id", &out->geometry_id, err) &&
+           field_range(v, fp, "indices", &out->index_first, &out->index_count, err) &&
+           field_u32(v, fp, "instances_id", &out->instances_id, err) &&
+           field_range(v, fp, "instances", &out->instance_first, &out->instance_count, err);
+}
+
+static bool draw_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
+    return decode_draw_spec(v, fp, out, err);
+}
+
+bool kiln_json_decode_draw_set(const json_t *message, bool create, kiln_json_draw_set *out, kiln_json_error *err) {
+    *out = (kiln_json_draw_set){0};
+    void *draws = NULL;
+    bool ok = (create ? field_layout(message, "", "vertex_layout", &out->vertex_layout, err) &&
+                            field_layout(message, "", "instance_layout", &out->instance_layout, err)
+                      : field_u32(message, "", "draw_set_id", &out->draw_set_id, err) &&
+                            field_u32(message, "", "first", &out->first, err)) &&
+              decode_list(message, "draws", sizeof(kiln_draw), draw_element, &draws, &out->draw_count, err);
+    out->draws = draws;
+    if (!ok) kiln_json_draw_set_free(out);
+    return ok;
+}
+
+void kiln_json_draw_set_free(kiln_json_draw_set *s) {
+    if (!s) return;
+    free(s->draws);
+    *s = (kiln_json_draw_set){0};
+}
+
 /* ---- program.dispatch ------------------------------------------------------------------------- */
 
 /* Checks every element of a list is a u32 id; stores them when ids is not NULL. */
@@ -744,11 +843,13 @@ bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, k
         !field_array(message, "", "geometries", &geometries, err) ||
         !decode_ids(geometries, "geometries", NULL, err) || !field_array(message, "", "draw_sets", &draw_sets, err))
         return false;
+    size_t set_ids = 0;
     for (size_t i = 0; i < json_array_size(draw_sets); i++) {
         char fp[PATH_MAX_CHARS];
         path_index(fp, "draw_sets", i);
         const json_t *list = json_array_get(draw_sets, i);
         if (!as_array(list, fp, err) || !decode_ids(list, fp, NULL, err)) return false;
+        set_ids += json_array_size(list);
     }
     if (!field(message, "", "uniforms", true, &uniforms, err)) return false;
     out->binding_count = (uint32_t)json_array_size(bindings);
@@ -767,6 +868,18 @@ bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, k
     }
     decode_ids(geometries, "geometries", out->geometries, err);
     out->draw_set_list_count = (uint32_t)json_array_size(draw_sets);
+    out->draw_set_list_lengths = calloc(out->draw_set_list_count ? out->draw_set_list_count : 1, sizeof(uint32_t));
+    out->draw_set_ids = calloc(set_ids ? set_ids : 1, sizeof(uint32_t));
+    if (!out->draw_set_list_lengths || !out->draw_set_ids) {
+        kiln_json_dispatch_free(out);
+        return fail(err, "out_of_memory", "draw_sets: %zu ids", set_ids);
+    }
+    for (size_t i = 0, at = 0; i < out->draw_set_list_count; i++) {
+        const json_t *list = json_array_get(draw_sets, i);
+        out->draw_set_list_lengths[i] = (uint32_t)json_array_size(list);
+        decode_ids(list, "draw_sets", out->draw_set_ids + at, err);
+        at += json_array_size(list);
+    }
     return true;
 }
 
@@ -774,6 +887,8 @@ void kiln_json_dispatch_free(kiln_json_dispatch *d) {
     if (!d) return;
     free(d->bindings);
     free(d->geometries);
+    free(d->draw_set_list_lengths);
+    free(d->draw_set_ids);
     kiln_json_blob_free(&d->uniforms);
     *d = (kiln_json_dispatch){0};
 }

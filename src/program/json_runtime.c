@@ -254,7 +254,9 @@ static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_js
     log_mark before = mark_log(rt->programs);
     kiln_dispatch_desc desc = {.program_id = d.program_id, .texture_ids = d.bindings, .texture_count = d.binding_count,
                                .geometry_ids = d.geometries, .geometry_count = d.geometry_count,
-                               .draw_set_list_count = d.draw_set_list_count, .uniforms = d.uniforms.bytes,
+                               .draw_set_list_count = d.draw_set_list_count,
+                               .draw_set_list_lengths = d.draw_set_list_lengths, .draw_set_ids = d.draw_set_ids,
+                               .uniforms = d.uniforms.bytes,
                                .uniforms_size = d.uniforms.size};
     kiln_dispatch_class cls = kiln_programs_dispatch_with(rt->programs, &desc);
     const char *warning = logged_since(rt->programs, before);
@@ -262,6 +264,65 @@ static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_js
                                             : set_error(err, kiln_dispatch_class_name(cls), warning ? warning : "dropped");
     kiln_json_dispatch_free(&d);
     return reply;
+}
+
+/* ---- instance buffers and draw sets ------------------------------------------------------------- */
+
+static json_t *handle_create_instances(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_instances b;
+    if (!kiln_json_decode_instances(msg, true, &b, err)) return NULL;
+    kiln_instances_error ierr = {0};
+    uint32_t id = kiln_programs_create_instances(rt->programs, &b.desc, &ierr);
+    kiln_json_instances_free(&b);
+    return id ? ok_id("instances_id", id, err) : set_error(err, kiln_instances_class_name(ierr.cls), ierr.message);
+}
+
+static json_t *handle_update_instances(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_instances b;
+    if (!kiln_json_decode_instances(msg, false, &b, err)) return NULL;
+    /* A dispatch queued before the update draws the records as they were. */
+    if (kiln_programs_queue_uses_instances(rt->programs, b.instances_id)) kiln_programs_frame(rt->programs, NULL);
+    kiln_instances_error ierr = {0};
+    bool ok = kiln_programs_update_instances(rt->programs, b.instances_id, b.first, b.desc.records,
+                                             b.desc.records_size, &ierr);
+    kiln_json_instances_free(&b);
+    return ok ? ok_empty(err) : set_error(err, kiln_instances_class_name(ierr.cls), ierr.message);
+}
+
+static json_t *handle_destroy_instances(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    if (!kiln_json_decode_u32_field(msg, "instances_id", &id, err)) return NULL;
+    if (kiln_programs_destroy_instances(rt->programs, id)) return ok_empty(err);
+    return set_errorf(err, kiln_instances_class_name(KILN_INSTANCES_UNKNOWN_ID), "instances_id: unknown instance "
+                      "buffer %u", id);
+}
+
+static json_t *handle_create_draw_set(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_draw_set s;
+    if (!kiln_json_decode_draw_set(msg, true, &s, err)) return NULL;
+    kiln_draw_set_error derr = {0};
+    uint32_t id = kiln_programs_create_draw_set(rt->programs, &s.vertex_layout, &s.instance_layout, s.draws,
+                                                s.draw_count, &derr);
+    kiln_json_draw_set_free(&s);
+    return id ? ok_id("draw_set_id", id, err) : set_error(err, kiln_draw_set_class_name(derr.cls), derr.message);
+}
+
+static json_t *handle_update_draw_set(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    kiln_json_draw_set s;
+    if (!kiln_json_decode_draw_set(msg, false, &s, err)) return NULL;
+    if (kiln_programs_queue_uses_draw_set(rt->programs, s.draw_set_id)) kiln_programs_frame(rt->programs, NULL);
+    kiln_draw_set_error derr = {0};
+    bool ok = kiln_programs_update_draw_set(rt->programs, s.draw_set_id, s.first, s.draws, s.draw_count, &derr);
+    kiln_json_draw_set_free(&s);
+    return ok ? ok_empty(err) : set_error(err, kiln_draw_set_class_name(derr.cls), derr.message);
+}
+
+static json_t *handle_destroy_draw_set(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
+    uint32_t id;
+    if (!kiln_json_decode_u32_field(msg, "draw_set_id", &id, err)) return NULL;
+    if (kiln_programs_queue_uses_draw_set(rt->programs, id)) kiln_programs_frame(rt->programs, NULL);
+    if (kiln_programs_destroy_draw_set(rt->programs, id)) return ok_empty(err);
+    return set_errorf(err, kiln_draw_set_class_name(KILN_DRAW_SET_UNKNOWN_ID), "draw_set_id: unknown draw set %u", id);
 }
 
 /* ---- geometry kinds --------------------------------------------------------------------------- */
@@ -402,6 +463,12 @@ static const struct {
     {"create_geometry", handle_create_geometry},
     {"update_geometry", handle_update_geometry},
     {"destroy_geometry", handle_destroy_geometry},
+    {"create_instances", handle_create_instances},
+    {"update_instances", handle_update_instances},
+    {"destroy_instances", handle_destroy_instances},
+    {"create_draw_set", handle_create_draw_set},
+    {"update_draw_set", handle_update_draw_set},
+    {"destroy_draw_set", handle_destroy_draw_set},
     {"program.register", handle_register},
     {"program.dispatch", handle_dispatch},
     {"program.destroy", handle_destroy_program},

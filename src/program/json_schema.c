@@ -89,7 +89,7 @@ static const field_doc PROGRAM_DISPATCH[] = {
     {"program_id", "u32", true, NULL},
     {"bindings", "array<u32>", true, "one texture id per declared binding"},
     {"geometries", "array<u32>", true, "one geometry id per declared geometry slot"},
-    {"draw_sets", "array<array<u32>>", true, "one list of draw-set ids per draw-sets list; send []"},
+    {"draw_sets", "array<array<u32>>", true, "one list of draw-set ids per list slot the draw-sets passes name"},
     {"uniforms", "Blob", true, "the bytes the passes' uniform windows read"},
     {0}};
 static const field_doc CREATE_GEOMETRY[] = {
@@ -103,6 +103,28 @@ static const field_doc UPDATE_GEOMETRY[] = {
     {"indices", "Blob", true, "the whole new index array"},
     {0}};
 static const field_doc GEOMETRY_ID[] = {{"geometry_id", "u32", true, NULL}, {0}};
+static const field_doc CREATE_INSTANCES[] = {
+    {"layout", "array<VertexAttribute>", true, "the record layout; fixed for the buffer's life"},
+    {"capacity", "u32", true, "records, fixed for the buffer's life"},
+    {"records", "Blob", true, "initial records from record 0; the rest start zeroed"},
+    {0}};
+static const field_doc UPDATE_INSTANCES[] = {
+    {"instances_id", "u32", true, NULL},
+    {"first", "u32", true, "the first record written"},
+    {"records", "Blob", true, "a whole number of records, ending at or before the capacity"},
+    {0}};
+static const field_doc INSTANCES_ID[] = {{"instances_id", "u32", true, NULL}, {0}};
+static const field_doc CREATE_DRAW_SET[] = {
+    {"vertex_layout", "array<VertexAttribute>", true, "every draw's geometry layout"},
+    {"instance_layout", "array<VertexAttribute>", true, "every draw's instance buffer layout"},
+    {"draws", "array<DrawSpec>", true, NULL},
+    {0}};
+static const field_doc UPDATE_DRAW_SET[] = {
+    {"draw_set_id", "u32", true, NULL},
+    {"first", "u32", true, "at most the set's length; draws past the end extend it"},
+    {"draws", "array<DrawSpec>", true, "written from first; empty: truncates the set to first draws"},
+    {0}};
+static const field_doc DRAW_SET_ID[] = {{"draw_set_id", "u32", true, NULL}, {0}};
 static const field_doc DESCRIBE_KINDS[] = {
     {"prefix", "string", false, "only kinds whose name starts with it"},
     {0}};
@@ -124,6 +146,17 @@ static const kind_doc KINDS[] = {
     {"update_geometry", "replaces a geometry's bytes wholesale; refused: logged, the old content stays",
      UPDATE_GEOMETRY, "{}"},
     {"destroy_geometry", "releases a geometry; its id is never handed out again", GEOMETRY_ID, "{}"},
+    {"create_instances", "an instance buffer of capacity records under a layout", CREATE_INSTANCES,
+     "{\"instances_id\": u32}"},
+    {"update_instances", "overwrites a run of records in place; refused: logged, every record as it was",
+     UPDATE_INSTANCES, "{}"},
+    {"destroy_instances", "retires an instance buffer's id; a draw set holding it keeps drawing it", INSTANCES_ID,
+     "{}"},
+    {"create_draw_set", "a retained list of draws, every draw checked now", CREATE_DRAW_SET,
+     "{\"draw_set_id\": u32}"},
+    {"update_draw_set", "overwrites, extends or truncates a set's draws; refused: the set as it was",
+     UPDATE_DRAW_SET, "{}"},
+    {"destroy_draw_set", "releases a set and what it holds; its id is never handed out again", DRAW_SET_ID, "{}"},
     {"program.register", "validates and compiles a program", PROGRAM_REGISTER, "{\"program_id\": u32}"},
     {"program.dispatch", "checks and queues a dispatch (recorded at the next frame); Err when dropped",
      PROGRAM_DISPATCH, "{}"},
@@ -209,6 +242,26 @@ static const field_doc *const INPUT_PAYLOADS[] = {
 };
 static const field_doc *const OUTPUT_PAYLOADS[] = {[KILN_OUTPUT_BINDING] = INDEX, [KILN_OUTPUT_TRANSIENT] = INDEX};
 static const field_doc *const DEPTH_EXTENT_PAYLOADS[] = {[PROGRAM_DEPTH_EXTENT_FIXED] = FIXED};
+static const field_doc RANGE[] = {{"first", "u32", true, NULL}, {"count", "u32", true, "0 draws nothing"}, {0}};
+static const field_doc DRAW_SPEC[] = {
+    {"geometry_id", "u32", true, NULL},
+    {"indices", "Range", true, "counts indices"},
+    {"instances_id", "u32", true, NULL},
+    {"instances", "Range", true, "counts records"},
+    {0}};
+static const field_doc DEPTH_USE[] = {
+    {"slot", "u32", true, "the depth transient attached"},
+    {"write", "DepthWrite", true, NULL},
+    {0}};
+static const field_doc DRAW_SETS_PASS[] = {
+    {"vertex_entry_point", "string", true, "a @vertex entry point of the module"},
+    {"vertex_layout", "array<VertexAttribute>", true, "buffer 0, per vertex: every drawn geometry's layout"},
+    {"instance_layout", "array<VertexAttribute>", true, "buffer 1, per instance: every drawn instance buffer's layout"},
+    {"draw_sets", "u32", true, "the dispatch's draw-set list this pass draws"},
+    {"cull", "Cull", true, NULL},
+    {"depth", "DepthUse", true, "or null for no depth test"},
+    {"load", "PassLoad", true, NULL},
+    {0}};
 
 #define STRUCT(name, doc, fields) {name, doc, fields, NULL, NULL}
 #define FORMS(doc, e) {NULL, doc, NULL, &(e), NULL}
@@ -240,6 +293,13 @@ static const type_doc TYPES[] = {
           PROGRAM_STAGES),
     STRUCT("DrawPass", "a draw pass: a geometry slot through an authored vertex stage", DRAW_PASS),
     FORMS(NULL, PROGRAM_LOADS),
+    STRUCT("DrawSetsPass", "a pass drawing the retained sets of one dispatch list", DRAW_SETS_PASS),
+    STRUCT("DepthUse", "the depth slot a draw-sets pass tests against", DEPTH_USE),
+    FORMS("TestOnly tests and leaves the slot as it was", PROGRAM_DEPTH_WRITES),
+    FORMS("Back discards clockwise triangles, Front counter-clockwise ones", PROGRAM_CULLS),
+    STRUCT("DrawSpec", "one draw: a run of a geometry's indices, once per record of a run of an instance buffer",
+           DRAW_SPEC),
+    STRUCT("Range", "a run", RANGE),
     FORMS_WITH(NULL, PROGRAM_INPUTS, INPUT_PAYLOADS),
     FORMS(NULL, PROGRAM_DEPTH_READS),
     FORMS_WITH("None: a depth-only draw pass (compute passes later)", PROGRAM_OUTPUTS, OUTPUT_PAYLOADS),

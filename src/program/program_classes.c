@@ -9,6 +9,7 @@ static const char *const program_class_names[KILN_PROGRAM_CLASS_COUNT] = {
     [KILN_PROGRAM_EMPTY_GRAPH] = "empty_graph",
     [KILN_PROGRAM_UNSUPPORTED_STAGE] = "unsupported_stage",
     [KILN_PROGRAM_BAD_GEOMETRY_SLOT] = "bad_geometry_slot",
+    [KILN_PROGRAM_BAD_DRAW_SETS_LAYOUT] = "bad_draw_sets_layout",
     [KILN_PROGRAM_ZERO_DIVISOR] = "zero_divisor",
     [KILN_PROGRAM_BAD_DEPTH_SIDE] = "bad_depth_side",
     [KILN_PROGRAM_UNRESOLVABLE_SAMPLES] = "unresolvable_samples",
@@ -20,6 +21,7 @@ static const char *const program_class_names[KILN_PROGRAM_CLASS_COUNT] = {
     [KILN_PROGRAM_DEPTH_EXTENT] = "depth_extent_mismatch",
     [KILN_PROGRAM_DEPTH_SAMPLES] = "depth_samples_mismatch",
     [KILN_PROGRAM_BAD_DEPTH_ONLY] = "bad_depth_only",
+    [KILN_PROGRAM_BAD_LIST] = "bad_list",
     [KILN_PROGRAM_BAD_INPUT] = "bad_input",
     [KILN_PROGRAM_BAD_DEPTH_INPUT] = "bad_depth_input",
     [KILN_PROGRAM_READ_BEFORE_WRITE] = "read_before_write",
@@ -51,6 +53,8 @@ static const char *const dispatch_class_names[KILN_DISPATCH_CLASS_COUNT] = {
     [KILN_DISPATCH_UNKNOWN_GEOMETRY] = "unknown_geometry",
     [KILN_DISPATCH_GEOMETRY_LAYOUT] = "geometry_layout_mismatch",
     [KILN_DISPATCH_DRAW_SET_COUNT] = "draw_set_count",
+    [KILN_DISPATCH_UNKNOWN_DRAW_SET] = "unknown_draw_set",
+    [KILN_DISPATCH_DRAW_SET_LAYOUT] = "draw_set_layout_mismatch",
     [KILN_DISPATCH_UNIFORMS_SHORT] = "uniforms_short",
     [KILN_DISPATCH_INPUT_IS_OUTPUT] = "input_is_output",
     [KILN_DISPATCH_FRAME_PASS_LIMIT] = "frame_pass_limit",
@@ -82,9 +86,43 @@ static const char *const geometry_class_names[KILN_GEOMETRY_CLASS_COUNT] = {
     [KILN_GEOMETRY_INDEX_COUNT] = "index_count",
     [KILN_GEOMETRY_INDEX_RANGE] = "index_out_of_range",
     [KILN_GEOMETRY_UNKNOWN_ID] = "unknown_geometry",
+    [KILN_GEOMETRY_HELD] = "geometry_held",
 };
 
 const char *kiln_geometry_class_name(kiln_geometry_class c) {
     if ((unsigned)c >= KILN_GEOMETRY_CLASS_COUNT) return "invalid_class";
     return geometry_class_names[c];
+}
+
+static const char *const instances_class_names[KILN_INSTANCES_CLASS_COUNT] = {
+    [KILN_INSTANCES_OK] = "ok",
+    [KILN_INSTANCES_BAD_LAYOUT] = "bad_instance_layout",
+    [KILN_INSTANCES_ZERO_CAPACITY] = "zero_capacity",
+    [KILN_INSTANCES_TOO_LARGE] = "instances_too_large",
+    [KILN_INSTANCES_RECORD_BYTES] = "record_bytes",
+    [KILN_INSTANCES_PAST_CAPACITY] = "records_past_capacity",
+    [KILN_INSTANCES_UNKNOWN_ID] = "unknown_instances",
+};
+
+const char *kiln_instances_class_name(kiln_instances_class c) {
+    if ((unsigned)c >= KILN_INSTANCES_CLASS_COUNT) return "invalid_class";
+    return instances_class_names[c];
+}
+
+static const char *const draw_set_class_names[KILN_DRAW_SET_CLASS_COUNT] = {
+    [KILN_DRAW_SET_OK] = "ok",
+    [KILN_DRAW_SET_BAD_LAYOUT] = "bad_draw_set_layout",
+    [KILN_DRAW_SET_UNKNOWN_ID] = "unknown_draw_set",
+    [KILN_DRAW_SET_BAD_FIRST] = "patch_past_end",
+    [KILN_DRAW_SET_UNKNOWN_GEOMETRY] = "unknown_geometry",
+    [KILN_DRAW_SET_GEOMETRY_LAYOUT] = "geometry_layout_mismatch",
+    [KILN_DRAW_SET_INDEX_RANGE] = "index_range",
+    [KILN_DRAW_SET_UNKNOWN_INSTANCES] = "unknown_instances",
+    [KILN_DRAW_SET_INSTANCES_LAYOUT] = "instances_layout_mismatch",
+    [KILN_DRAW_SET_INSTANCE_RANGE] = "instance_range",
+};
+
+const char *kiln_draw_set_class_name(kiln_draw_set_class c) {
+    if ((unsigned)c >= KILN_DRAW_SET_CLASS_COUNT) return "invalid_class";
+    return draw_set_class_names[c];
 }

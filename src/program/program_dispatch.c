@@ -89,7 +89,7 @@ static kiln_dispatch_class check_bindings(kiln_programs *p, const program *prog,
 /* "pass 1 (fs_mesh), geometry slot 0": the first draw pass that names the slot. */
 static const char *geometry_site(const program *prog, uint32_t slot, char *buf, size_t size) {
     for (uint32_t i = 0; i < prog->pass_count; i++)
-        if (prog->passes[i].draw && prog->passes[i].spec.draw.geometry == slot) {
+        if (prog->passes[i].draw && !prog->passes[i].sets && prog->passes[i].spec.draw.geometry == slot) {
             snprintf(buf, size, "pass %u (%s), geometry slot %u", i, prog->passes[i].entry, slot);
             return buf;
         }
@@ -112,6 +112,38 @@ static kiln_dispatch_class check_geometries(kiln_programs *p, const program *pro
                     geometry_site(prog, g, site, sizeof site), ids[g],
                     program_layout_text(&geometry->layout, have, sizeof have),
                     program_layout_text(&prog->geometries[g], want, sizeof want));
+    }
+    return KILN_DISPATCH_OK;
+}
+
+/* The dispatch's lists: one per list slot, each set live and under the layouts of every pass that
+ * draws its list (one comparison per listed set per pass, nothing per draw). */
+static kiln_dispatch_class check_lists(kiln_programs *p, const program *prog, const kiln_dispatch_desc *d) {
+    const uint32_t *ids = d->draw_set_ids;
+    size_t at = 0;
+    for (uint32_t l = 0; l < d->draw_set_list_count; l++) {
+        uint32_t length = d->draw_set_list_lengths ? d->draw_set_list_lengths[l] : 0;
+        for (uint32_t k = 0; k < length; k++, at++) {
+            const program_draw_set *set = ids ? program_draw_set_lookup(p, ids[at]) : NULL;
+            if (!set)
+                return drop(p, KILN_DISPATCH_UNKNOWN_DRAW_SET, prog->id, "draw-set list %u, entry %u: %s", l, k,
+                            ids ? "names no live draw set" : "draw_set_ids is NULL");
+            for (uint32_t i = 0; i < prog->pass_count; i++) {
+                const program_pass *pass = &prog->passes[i];
+                if (!pass->sets || pass->spec.draw_sets.list != l) continue;
+                bool vertex = kiln_geometry_layout_equal(&set->vertex_layout, &pass->spec.draw_sets.vertex_layout);
+                if (vertex && kiln_geometry_layout_equal(&set->instance_layout, &pass->spec.draw_sets.instance_layout))
+                    continue;
+                char have[160], want[160];
+                const kiln_geometry_layout *a = vertex ? &set->instance_layout : &set->vertex_layout;
+                const kiln_geometry_layout *b = vertex ? &pass->spec.draw_sets.instance_layout
+                                                       : &pass->spec.draw_sets.vertex_layout;
+                return drop(p, KILN_DISPATCH_DRAW_SET_LAYOUT, prog->id,
+                            "pass %u (%s), draw-set list %u: draw set %u has the %s layout %s; the pass declares %s", i,
+                            pass->entry, l, ids[at], vertex ? "instance" : "vertex",
+                            program_layout_text(a, have, sizeof have), program_layout_text(b, want, sizeof want));
+            }
+        }
     }
     return KILN_DISPATCH_OK;
 }
@@ -157,12 +189,18 @@ static bool reserve(void **items, size_t *capacity, size_t need, size_t size) {
 static bool enqueue(program_queue *q, const kiln_dispatch_desc *d, const kiln_texture_info *ref) {
     size_t item_cap = q->capacity;
     uint32_t id_count = d->texture_count, geometry_count = d->geometry_count;
+    size_t set_count = 0;
+    for (uint32_t l = 0; d->draw_set_list_lengths && l < d->draw_set_list_count; l++)
+        set_count += d->draw_set_list_lengths[l];
     const void *uniforms = d->uniforms;
     size_t uniforms_size = d->uniforms_size;
     if (!reserve((void **)&q->items, &item_cap, (size_t)q->count + 1, sizeof *q->items) ||
         !reserve((void **)&q->ids, &q->ids_capacity, q->ids_count + id_count, sizeof *q->ids) ||
         !reserve((void **)&q->geometry_ids, &q->geometry_ids_capacity, q->geometry_ids_count + geometry_count,
                  sizeof *q->geometry_ids) ||
+        !reserve((void **)&q->list_starts, &q->list_starts_capacity, q->list_starts_count + d->draw_set_list_count + 1,
+                 sizeof *q->list_starts) ||
+        !reserve((void **)&q->set_ids, &q->set_ids_capacity, q->set_ids_count + set_count, sizeof *q->set_ids) ||
         !reserve((void **)&q->blob, &q->blob_capacity, q->blob_size + uniforms_size, 1)) {
         q->capacity = (uint32_t)item_cap;
         return false;
@@ -170,7 +208,8 @@ static bool enqueue(program_queue *q, const kiln_dispatch_desc *d, const kiln_te
     q->capacity = (uint32_t)item_cap;
     q->items[q->count++] = (program_dispatch){
         .program_id = d->program_id, .reference_width = ref->width, .reference_height = ref->height,
-        .ids_at = q->ids_count, .geometries_at = q->geometry_ids_count, .blob_at = q->blob_size,
+        .ids_at = q->ids_count, .geometries_at = q->geometry_ids_count, .lists_at = q->list_starts_count,
+        .blob_at = q->blob_size,
         .blob_size = uniforms_size,
     };
     if (id_count) memcpy(q->ids + q->ids_count, d->texture_ids, id_count * sizeof *q->ids);
@@ -178,6 +217,12 @@ static bool enqueue(program_queue *q, const kiln_dispatch_desc *d, const kiln_te
     if (geometry_count)
         memcpy(q->geometry_ids + q->geometry_ids_count, d->geometry_ids, geometry_count * sizeof *q->geometry_ids);
     q->geometry_ids_count += geometry_count;
+    for (uint32_t l = 0; l < d->draw_set_list_count; l++) {
+        q->list_starts[q->list_starts_count++] = (uint32_t)q->set_ids_count;
+        q->set_ids_count += d->draw_set_list_lengths ? d->draw_set_list_lengths[l] : 0;
+    }
+    q->list_starts[q->list_starts_count++] = (uint32_t)q->set_ids_count;
+    if (set_count) memcpy(q->set_ids + q->set_ids_count - set_count, d->draw_set_ids, set_count * sizeof *q->set_ids);
     if (uniforms_size) memcpy(q->blob + q->blob_size, uniforms, uniforms_size);
     q->blob_size += uniforms_size;
     return true;
@@ -187,6 +232,8 @@ void program_queue_free(program_queue *q) {
     free(q->items);
     free(q->ids);
     free(q->geometry_ids);
+    free(q->list_starts);
+    free(q->set_ids);
     free(q->blob);
     *q = (program_queue){0};
 }
@@ -228,10 +275,11 @@ kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dis
     const kiln_texture_info **info = prog->binding_info;
     kiln_dispatch_class cls = check_bindings(p, prog, texture_ids, info);
     if (cls == KILN_DISPATCH_OK) cls = check_geometries(p, prog, d.geometry_ids);
-    if (cls == KILN_DISPATCH_OK && d.draw_set_list_count)
+    if (cls == KILN_DISPATCH_OK && d.draw_set_list_count != prog->list_count)
         cls = drop(p, KILN_DISPATCH_DRAW_SET_COUNT, program_id,
-                   "the dispatch names %u draw-set list%s; the program declares 0", d.draw_set_list_count,
-                   d.draw_set_list_count == 1 ? "" : "s");
+                   "the dispatch names %u draw-set list%s; the program's draw-sets passes draw %u",
+                   d.draw_set_list_count, d.draw_set_list_count == 1 ? "" : "s", prog->list_count);
+    if (cls == KILN_DISPATCH_OK) cls = check_lists(p, prog, &d);
     if (cls == KILN_DISPATCH_OK) cls = check_passes(p, prog, texture_ids, uniforms_size);
     if (cls != KILN_DISPATCH_OK) return cls;
     /* Last, so a dispatch wrong in itself reports that first; the frame's budget is a fact of
@@ -263,7 +311,7 @@ kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dis
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
         if (pass->depth_only)
-            program_depth_extent(&prog->depths[pass->spec.draw.depth_slot], ref->width, ref->height, &pass->width,
+            program_depth_extent(&prog->depths[pass->depth_slot], ref->width, ref->height, &pass->width,
                                  &pass->height, &pass->divisor);
         else
             program_slot_extent(prog, pass->output, ref->width, ref->height, &pass->width, &pass->height,

@@ -328,6 +328,25 @@ static bool dispatch_geometries_ready(kiln_programs *p, const program_span *span
             return kiln_error_set(err, why.code, "%s: geometry slot %u: %s; the dispatch records nothing", name, g,
                                   why.message);
     }
+    /* Every listed set, still live, with every buffer it holds on the GPU (one lookup per distinct
+     * buffer per listed set). */
+    const uint32_t *starts = p->queue.list_starts + d->lists_at;
+    for (uint32_t l = 0; l < first->prog->list_count; l++)
+        for (uint32_t k = starts[l]; k < starts[l + 1]; k++) {
+            uint32_t id = p->queue.set_ids[k];
+            const program_draw_set *set = program_draw_set_lookup(p, id);
+            kiln_error why = {0};
+            char name[PROGRAM_NAME_MAX];
+            program_name(first->prog, name, sizeof name);
+            if (!set)
+                return kiln_error_set(err, KILN_ERR_INVALID_HANDLE,
+                                      "dropped dispatch of %s (%s): draw-set list %u: draw set %u was destroyed after "
+                                      "the dispatch was accepted; the dispatch records nothing", name,
+                                      kiln_dispatch_class_name(KILN_DISPATCH_UNKNOWN_DRAW_SET), l, id);
+            if (!program_draw_set_realize(p, set, &why))
+                return kiln_error_set(err, why.code, "%s: draw-set list %u, draw set %u: %s; the dispatch records "
+                                      "nothing", name, l, id, why.message);
+        }
     return true;
 }
 
@@ -440,6 +459,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     /* Registry textures updated on the CPU go up before any pass samples them. */
     if (!kiln_texture_registry_sync(p->textures, err)) return false;
     program_geometry_upload_queue(p);
+    program_instances_upload_queue(p);
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;
@@ -464,6 +484,8 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     p->queue.uniform_bytes = 0;
     p->queue.ids_count = 0;
     p->queue.geometry_ids_count = 0;
+    p->queue.list_starts_count = 0;
+    p->queue.set_ids_count = 0;
     p->queue.blob_size = 0;
     if (!ok) return false;
     if (dispatch_failed && err) *err = first;
@@ -497,6 +519,33 @@ bool kiln_programs_queue_uses_geometry(const kiln_programs *p, uint32_t geometry
             if (p->queue.geometry_ids[p->queue.items[d].geometries_at + g] == geometry_id) return true;
     }
     return false;
+}
+
+/* Whether the set, or one holding the instance buffer (instances_id non-zero), is listed by a
+ * queued dispatch. */
+static bool queue_lists(const kiln_programs *p, uint32_t draw_set_id, uint32_t instances_id) {
+    if (!p) return false;
+    for (uint32_t d = 0; d < p->queue.count; d++) {
+        const program *prog = programs_lookup(p, p->queue.items[d].program_id);
+        if (!prog || !prog->list_count) continue;
+        const uint32_t *starts = p->queue.list_starts + p->queue.items[d].lists_at;
+        for (uint32_t k = starts[0]; k < starts[prog->list_count]; k++) {
+            uint32_t id = p->queue.set_ids[k];
+            if (!instances_id && id == draw_set_id) return true;
+            const program_draw_set *set = instances_id ? program_draw_set_lookup(p, id) : NULL;
+            for (uint32_t h = 0; set && h < set->instance_hold_count; h++)
+                if (set->instance_holds[h].id == instances_id) return true;
+        }
+    }
+    return false;
+}
+
+bool kiln_programs_queue_uses_draw_set(const kiln_programs *p, uint32_t draw_set_id) {
+    return draw_set_id && queue_lists(p, draw_set_id, 0);
+}
+
+bool kiln_programs_queue_uses_instances(const kiln_programs *p, uint32_t instances_id) {
+    return instances_id && queue_lists(p, 0, instances_id);
 }
 
 const char *kiln_programs_write_failure(const kiln_programs *p, uint32_t texture_id) {

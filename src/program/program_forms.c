@@ -20,7 +20,7 @@ static const program_form STAGES[] = {
     [KILN_STAGE_FRAGMENT] = UNIT("Fragment"),
     [KILN_STAGE_DRAW] = NAMED("Draw", "DrawPass"),
     [KILN_STAGE_DRAW_INDEXED_INDIRECT] = NAMED("DrawIndexedIndirect", "DrawPass"),
-    [KILN_STAGE_DRAW_SETS] = NAMED("DrawSets", "DrawPass"),
+    [KILN_STAGE_DRAW_SETS] = NAMED("DrawSets", "DrawSetsPass"),
     [KILN_STAGE_COMPUTE] = UNIT("Compute"),
 };
 _Static_assert(COUNT(STAGES) == KILN_STAGE_COMPUTE + 1, "a kiln_pass_stage without a name");
@@ -100,6 +100,13 @@ static const program_form DEPTH_EXTENTS[] = {
     [PROGRAM_DEPTH_EXTENT_FIXED] = OBJECT("Fixed"),
 };
 
+static const program_form CULLS[] = {
+    [KILN_CULL_NONE] = UNIT("None"), [KILN_CULL_BACK] = UNIT("Back"), [KILN_CULL_FRONT] = UNIT("Front")};
+_Static_assert(COUNT(CULLS) == KILN_CULL_FRONT + 1, "a kiln_cull without a name");
+
+static const program_form DEPTH_WRITES[] = {[KILN_DEPTH_WRITE] = UNIT("Write"), [KILN_DEPTH_TEST_ONLY] = UNIT("TestOnly")};
+_Static_assert(COUNT(DEPTH_WRITES) == KILN_DEPTH_TEST_ONLY + 1, "a kiln_depth_write without a name");
+
 #define ENUM(what, type, c_type, forms) {what, type, c_type, COUNT(forms), forms}
 
 const program_enum PROGRAM_STAGES = ENUM("stage", "PassStage", "kiln_pass_stage", STAGES);
@@ -118,11 +125,14 @@ const program_enum PROGRAM_TEXTURE_SAMPLINGS =
     ENUM("sampling", "TextureSampling", "kiln_texture_sampling", TEXTURE_SAMPLINGS);
 const program_enum PROGRAM_LOADS = ENUM("load", "PassLoad", "kiln_pass_load", LOADS);
 const program_enum PROGRAM_DEPTH_EXTENTS = ENUM("depth extent", "DepthExtent", NULL, DEPTH_EXTENTS);
+const program_enum PROGRAM_CULLS = ENUM("cull", "Cull", "kiln_cull", CULLS);
+const program_enum PROGRAM_DEPTH_WRITES = ENUM("depth write", "DepthWrite", "kiln_depth_write", DEPTH_WRITES);
 
 const program_enum *const PROGRAM_ENUMS[] = {
     &PROGRAM_STAGES, &PROGRAM_SHAPES, &PROGRAM_EXTENTS, &PROGRAM_SAMPLINGS, &PROGRAM_WRAPS,
     &PROGRAM_MIPS, &PROGRAM_SAMPLES, &PROGRAM_INPUTS, &PROGRAM_DEPTH_READS, &PROGRAM_OUTPUTS,
     &PROGRAM_BLENDS, &PROGRAM_TEXTURE_USAGES, &PROGRAM_TEXTURE_SAMPLINGS, &PROGRAM_LOADS, &PROGRAM_DEPTH_EXTENTS,
+    &PROGRAM_CULLS, &PROGRAM_DEPTH_WRITES,
 };
 const uint32_t PROGRAM_ENUM_COUNT = COUNT(PROGRAM_ENUMS);
 

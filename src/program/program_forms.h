@@ -49,6 +49,8 @@ extern const program_enum PROGRAM_TEXTURE_USAGES;    /* kiln_texture_usage */
 extern const program_enum PROGRAM_TEXTURE_SAMPLINGS; /* kiln_texture_sampling */
 extern const program_enum PROGRAM_LOADS;             /* kiln_pass_load */
 extern const program_enum PROGRAM_DEPTH_EXTENTS;     /* PROGRAM_DEPTH_EXTENT_* */
+extern const program_enum PROGRAM_CULLS;             /* kiln_cull */
+extern const program_enum PROGRAM_DEPTH_WRITES;      /* kiln_depth_write */
 
 /* Every table above, for whoever walks them all (the docs test). */
 extern const program_enum *const PROGRAM_ENUMS[];

@@ -26,9 +26,14 @@ static bool refuse(kiln_geometry_error *err, kiln_geometry_class cls, const char
     return false;
 }
 
-program_geometry *program_geometry_lookup(const kiln_programs *p, uint32_t id) {
+program_geometry *program_geometry_held(const kiln_programs *p, uint32_t id) {
     if (!p || id == 0 || id > p->geometry_count) return NULL;
     return p->geometries[id - 1];
+}
+
+program_geometry *program_geometry_lookup(const kiln_programs *p, uint32_t id) {
+    program_geometry *g = program_geometry_held(p, id);
+    return g && !g->retired ? g : NULL;
 }
 
 static void release_buffers(kiln_programs *p, program_geometry *g, bool retire) {
@@ -105,6 +110,14 @@ bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const
     bool ok = g != NULL;
     if (!g) refuse(err, KILN_GEOMETRY_UNKNOWN_ID, "geometry_id: geometry %u is not live", geometry_id);
     else ok = kiln_geometry_validate(&g->layout, desc, err) == KILN_GEOMETRY_OK;
+    /* A set's draws were checked against these indices: while held, only the vertices' contents
+     * may change. */
+    if (ok && g->holders &&
+        (desc->vertices_size != g->vertices_size || desc->indices_size != g->indices_size ||
+         memcmp(desc->indices, g->indices, g->indices_size) != 0))
+        ok = refuse(err, KILN_GEOMETRY_HELD,
+                    "geometry %u is held by %u draw set%s: an update may change its vertex contents only (same "
+                    "vertex count, the same indices)", geometry_id, g->holders, g->holders == 1 ? "" : "s");
     if (ok && !copy_bytes(g, desc)) ok = refuse(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying the geometry");
     if (!ok) {
         kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped update_geometry of geometry %u (%s): %s; it keeps "
@@ -122,9 +135,25 @@ bool kiln_programs_destroy_geometry(kiln_programs *p, uint32_t geometry_id) {
         if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_geometry: unknown geometry id %u", geometry_id);
         return false;
     }
+    g->retired = true;
+    if (g->holders) return true; /* drawn on by its sets until the last lets go */
     free_geometry(p, g, true);
     p->geometries[geometry_id - 1] = NULL;
     return true;
+}
+
+void program_geometry_hold(kiln_programs *p, uint32_t id) {
+    program_geometry *g = program_geometry_held(p, id);
+    if (g) g->holders++;
+}
+
+void program_geometry_release(kiln_programs *p, uint32_t id) {
+    program_geometry *g = program_geometry_held(p, id);
+    if (!g || !g->holders) return;
+    if (--g->holders == 0 && g->retired) {
+        free_geometry(p, g, true);
+        p->geometries[id - 1] = NULL;
+    }
 }
 
 const kiln_geometry_layout *kiln_programs_geometry_layout(const kiln_programs *p, uint32_t geometry_id) {
@@ -136,7 +165,7 @@ kiln_geometry_stats kiln_programs_geometry_stats(const kiln_programs *p) {
     kiln_geometry_stats stats = {0};
     for (uint32_t i = 0; p && i < p->geometry_count; i++) {
         const program_geometry *g = p->geometries[i];
-        if (!g) continue;
+        if (!g || g->retired) continue;
         stats.live++;
         stats.on_gpu += g->vertex_buffer.id != 0;
     }
@@ -157,7 +186,7 @@ static kiln_buffer make_buffer(kiln_programs *p, const char *label, WGPUBufferUs
 }
 
 bool program_geometry_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
-    program_geometry *g = program_geometry_lookup(p, id);
+    program_geometry *g = program_geometry_held(p, id);
     if (!g) return kiln_error_set(err, KILN_ERR_INVALID_HANDLE, "geometry %u is not live", id);
     if (g->vertex_buffer.id) return true;
     kiln_error why = {0};

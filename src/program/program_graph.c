@@ -134,12 +134,14 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
             if (!pass->draw) {
                 kiln_frame_graph_color(p->graph, g, out, (WGPUColor){0, 0, 0, 0});
             } else if (!pass->depth_only) {
-                bool clears = pass->spec.draw.load == KILN_LOAD_CLEAR && it == 0;
+                bool clears = pass->load == KILN_LOAD_CLEAR && it == 0;
                 kiln_frame_graph_color_load(p->graph, g, out, (WGPUColor){0, 0, 0, 0},
                                             clears ? WGPULoadOp_Clear : WGPULoadOp_Load);
             }
-            if (pass->draw && pass->spec.draw.depth)
-                kiln_frame_graph_depth(p->graph, g, prog->depth_res[pass->spec.draw.depth_slot], PROGRAM_DEPTH_CLEAR,
+            /* A TestOnly pass attaches its slot writable all the same: when it is the first to name the
+             * slot it clears it (its pipeline writes no depth). */
+            if (pass->depth)
+                kiln_frame_graph_depth(p->graph, g, prog->depth_res[pass->depth_slot], PROGRAM_DEPTH_CLEAR,
                                        false);
             for (uint32_t n = 0; n < pass->spec.input_count; n++) {
                 kiln_fg_resource in = input_resource(prog, &pass->inputs[n]);
@@ -257,6 +259,35 @@ static void step_failed(kiln_programs *p, uint32_t k, const kiln_error *why) {
     program_close_pass_scope(p, NULL);
 }
 
+/* Every draw of every set of the pass's list, sets in list order, each set's draws in order,
+ * nothing sorted; the geometry and instance buffers bind only when they change, and zero counts
+ * are skipped. The sets were checked live, and their buffers realized, before the dispatch began
+ * recording. */
+static void record_sets(kiln_programs *p, kiln_render_pass *rp, const program_pass *pass, const program_dispatch *d) {
+    const uint32_t *starts = p->queue.list_starts + d->lists_at;
+    uint32_t list = pass->spec.draw_sets.list;
+    uint32_t bound_geometry = 0, bound_instances = 0;
+    for (uint32_t k = starts[list]; k < starts[list + 1] && !rp->failed; k++) {
+        const program_draw_set *set = program_draw_set_lookup(p, p->queue.set_ids[k]);
+        for (uint32_t n = 0; n < set->count; n++) {
+            const kiln_draw *draw = &set->draws[n];
+            if (!draw->index_count || !draw->instance_count) continue;
+            if (draw->geometry_id != bound_geometry) {
+                const program_geometry *g = program_geometry_held(p, draw->geometry_id);
+                kiln_render_pass_set_vertex_buffer(rp, 0, g->vertex_buffer, 0, NULL);
+                kiln_render_pass_set_index_buffer(rp, g->index_buffer, WGPUIndexFormat_Uint32, 0, NULL);
+                bound_geometry = draw->geometry_id;
+            }
+            if (draw->instances_id != bound_instances) {
+                kiln_render_pass_set_vertex_buffer(rp, 1, program_instances_held(p, draw->instances_id)->buffer, 0, NULL);
+                bound_instances = draw->instances_id;
+            }
+            kiln_render_pass_draw_indexed(rp, draw->index_count, draw->instance_count, draw->index_first, 0,
+                                          draw->instance_first);
+        }
+    }
+}
+
 /* One iteration: the first opens the pass's error scope and finds its bind groups, every one
  * draws the fullscreen triangle with its own uniform slot, and the last closes the scope. */
 static void record_step(kiln_fg_context *ctx, void *user) {
@@ -280,7 +311,7 @@ static void record_step(kiln_fg_context *ctx, void *user) {
     }
     uint32_t w, h;
     if (pass->depth_only)
-        program_depth_extent(&prog->depths[pass->spec.draw.depth_slot], d->reference_width, d->reference_height, &w,
+        program_depth_extent(&prog->depths[pass->depth_slot], d->reference_width, d->reference_height, &w,
                              &h, NULL);
     else
         program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
@@ -289,7 +320,9 @@ static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_render_pass_set_bind_group(rp, 0, pass->group0, &step->uniform_offset, 1, NULL);
     if (pass->input_group.id) kiln_render_pass_set_bind_group(rp, 1, pass->input_group, NULL, 0, NULL);
     kiln_render_pass_set_viewport(rp, 0, 0, (float)w, (float)h);
-    if (pass->draw) {
+    if (pass->sets) {
+        record_sets(p, rp, pass, d);
+    } else if (pass->draw) {
         /* Realized before the dispatch began recording (the executor's readiness check). */
         const program_geometry *g =
             program_geometry_lookup(p, p->queue.geometry_ids[d->geometries_at + pass->spec.draw.geometry]);

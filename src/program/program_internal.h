@@ -65,8 +65,14 @@ typedef struct program_pass {
     char entry[KILN_WGSL_NAME_MAX];
     uint32_t iterations;      /* max(1, repeat_count) */
     char vertex_entry[KILN_WGSL_NAME_MAX]; /* a draw pass's; spec.draw.vertex_entry_point points here */
-    bool draw;                /* stage Draw */
+    bool draw;                /* stage Draw or DrawSets: an authored vertex stage */
+    bool sets;                /* stage DrawSets */
     bool depth_only;          /* a draw pass with output None */
+    /* Either draw stage's declaration, in one place. */
+    bool depth;               /* attaches depth_slot */
+    uint32_t depth_slot;
+    bool depth_writes;        /* false: a TestOnly draw-sets pass */
+    kiln_pass_load load;
     program_slot output;      /* unused when depth_only */
     program_input inputs[KILN_PROGRAM_MAX_INPUTS];
     /* The plan (clears, loads and resolves are the frame graph's). */
@@ -97,6 +103,7 @@ typedef struct program {
     kiln_shader module;
     uint32_t binding_count, transient_count, pass_count;
     uint32_t geometry_count, depth_count;
+    uint32_t list_count;        /* draw-set lists a dispatch supplies (kiln_program_list_count) */
     kiln_slot_spec *bindings;
     kiln_transient_spec *transients;
     kiln_geometry_layout *geometries; /* per geometry slot: the layout a bound geometry must have */
@@ -161,7 +168,36 @@ typedef struct program_geometry {
     uint8_t *vertices, *indices;
     size_t vertices_size, indices_size;
     kiln_buffer vertex_buffer, index_buffer; /* id 0 until realized */
+    uint32_t holders;           /* draw sets holding it */
+    bool retired;               /* destroyed: its id names nothing, it lives while held */
 } program_geometry;
+
+/* An instance buffer: its layout, its records (the source of truth), its GPU buffer once realized
+ * and the run of records written since the last upload. */
+typedef struct program_instances {
+    kiln_geometry_layout layout;
+    uint32_t stride, capacity;
+    uint8_t *records;           /* capacity * stride bytes */
+    kiln_buffer buffer;         /* id 0 until realized */
+    uint32_t dirty_first, dirty_end; /* records to upload; equal: none */
+    uint32_t holders;
+    bool retired;
+} program_instances;
+
+/* How many draws of one set name one buffer: the set holds the buffer while this is above 0. */
+typedef struct program_hold {
+    uint32_t id;
+    uint32_t draws;
+} program_hold;
+
+typedef struct program_draw_set {
+    kiln_geometry_layout vertex_layout, instance_layout;
+    kiln_draw *draws;
+    uint32_t count, capacity;
+    program_hold *geometry_holds, *instance_holds;
+    uint32_t geometry_hold_count, instance_hold_count;
+    uint32_t geometry_hold_capacity, instance_hold_capacity;
+} program_draw_set;
 
 /* One graph pass: one iteration of one pass of one queued dispatch. Graph pass k is steps[k]. */
 typedef struct program_step {
@@ -183,7 +219,7 @@ typedef struct program_span {
 typedef struct program_dispatch {
     uint32_t program_id;
     uint32_t reference_width, reference_height;
-    size_t ids_at, geometries_at, blob_at, blob_size;
+    size_t ids_at, geometries_at, lists_at, blob_at, blob_size;
 } program_dispatch;
 
 typedef struct program_queue {
@@ -195,6 +231,12 @@ typedef struct program_queue {
     size_t ids_count, ids_capacity;
     uint32_t *geometry_ids;     /* every dispatch's geometry slots, at its geometries_at */
     size_t geometry_ids_count, geometry_ids_capacity;
+    /* Draw-set lists: a dispatch's list L holds set_ids[list_starts[lists_at + L] ..
+     * list_starts[lists_at + L + 1]) (each dispatch stores one start past its last list). */
+    uint32_t *list_starts;
+    size_t list_starts_count, list_starts_capacity;
+    uint32_t *set_ids;
+    size_t set_ids_count, set_ids_capacity;
     uint8_t *blob;
     size_t blob_size, blob_capacity;
 } program_queue;
@@ -216,6 +258,11 @@ struct kiln_programs {
     program_geometry **geometries;          /* geometries[id - 1]; NULL once destroyed */
     uint32_t geometry_count, geometry_capacity; /* ids handed out; the next id is count + 1 */
     uint32_t geometry_upload_cursor;        /* where the upload queue looks next */
+    program_instances **instances;          /* instances[id - 1]; NULL once released */
+    uint32_t instances_count, instances_capacity;
+    uint32_t instances_upload_cursor;
+    program_draw_set **draw_sets;           /* draw_sets[id - 1]; NULL once destroyed */
+    uint32_t draw_set_count, draw_set_capacity;
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
                                              * replacement device (kiln_programs_recreate); NULL: none */
@@ -282,7 +329,13 @@ void program_depth_extent(const kiln_depth_spec *depth, uint32_t ref_w, uint32_t
                           uint32_t *divisor);
 
 /* program_geometry.c */
+/* The live geometry an id names: NULL when it is unknown or retired (destroyed, even if held). */
 program_geometry *program_geometry_lookup(const kiln_programs *p, uint32_t id);
+/* A geometry a draw set holds, retired or not. */
+program_geometry *program_geometry_held(const kiln_programs *p, uint32_t id);
+/* A draw set takes or lets go of a hold; the last let-go of a retired geometry releases it. */
+void program_geometry_hold(kiln_programs *p, uint32_t id);
+void program_geometry_release(kiln_programs *p, uint32_t id);
 /* Makes the geometry's GPU buffers from its CPU copy if it has none; false with err naming it. */
 bool program_geometry_realize(kiln_programs *p, uint32_t id, kiln_error *err);
 /* The upload queue: realizes up to PROGRAM_GEOMETRY_UPLOADS_PER_RECORD pending geometries
@@ -293,6 +346,23 @@ void program_geometry_free_all(kiln_programs *p);
 /* Device replacement: `fresh` takes `old`'s geometries, ids and CPU copies, their buffers
  * released through old's resources; each is realized again on the new device when next needed. */
 void program_geometry_move(kiln_programs *fresh, kiln_programs *old);
+
+/* program_instances.c: the same for instance buffers (realize also uploads the dirty records). */
+program_instances *program_instances_lookup(const kiln_programs *p, uint32_t id);
+program_instances *program_instances_held(const kiln_programs *p, uint32_t id);
+void program_instances_hold(kiln_programs *p, uint32_t id);
+void program_instances_release(kiln_programs *p, uint32_t id);
+bool program_instances_realize(kiln_programs *p, uint32_t id, kiln_error *err);
+void program_instances_upload_queue(kiln_programs *p);
+void program_instances_free_all(kiln_programs *p);
+void program_instances_move(kiln_programs *fresh, kiln_programs *old);
+
+/* program_draw_sets.c */
+program_draw_set *program_draw_set_lookup(const kiln_programs *p, uint32_t id);
+/* Every buffer the set holds, realized and uploaded: false with err naming the buffer. */
+bool program_draw_set_realize(kiln_programs *p, const program_draw_set *set, kiln_error *err);
+void program_draw_sets_free_all(kiln_programs *p);
+void program_draw_sets_move(kiln_programs *fresh, kiln_programs *old);
 
 /* program_register.c: builds the plan and the GPU objects of a validated desc. */
 /* Register without the id: scan, compile, validate and build, keeping a copy of the WGSL. */

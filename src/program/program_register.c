@@ -52,6 +52,7 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
     prog->bindings = copy_array(desc->bindings, desc->binding_count, sizeof *prog->bindings);
     prog->transients = copy_array(desc->transients, desc->transient_count, sizeof *prog->transients);
     prog->geometry_count = desc->geometry_count;
+    prog->list_count = kiln_program_list_count(desc);
     prog->depth_count = desc->depth_transient_count;
     prog->geometries = copy_array(desc->geometries, desc->geometry_count, sizeof *prog->geometries);
     prog->depths = copy_array(desc->depth_transients, desc->depth_transient_count, sizeof *prog->depths);
@@ -75,13 +76,26 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
         snprintf(pass->entry, sizeof pass->entry, "%s", desc->passes[i].entry_point);
         pass->spec.entry_point = pass->entry;
         pass->iterations = pass->spec.repeat_count ? pass->spec.repeat_count : 1;
-        pass->draw = pass->spec.stage == KILN_STAGE_DRAW;
+        pass->sets = pass->spec.stage == KILN_STAGE_DRAW_SETS;
+        pass->draw = pass->spec.stage == KILN_STAGE_DRAW || pass->sets;
         pass->depth_only = pass->draw && pass->spec.output.kind == KILN_OUTPUT_NONE;
-        if (pass->draw) {
+        if (pass->sets) {
+            const kiln_draw_sets_spec *s = &pass->spec.draw_sets;
+            snprintf(pass->vertex_entry, sizeof pass->vertex_entry, "%s", s->vertex_entry_point);
+            pass->spec.draw_sets.vertex_entry_point = pass->vertex_entry;
+            pass->depth = s->depth;
+            pass->depth_slot = s->depth_slot;
+            pass->depth_writes = s->depth_write == KILN_DEPTH_WRITE;
+            pass->load = s->load;
+        } else if (pass->draw) {
             snprintf(pass->vertex_entry, sizeof pass->vertex_entry, "%s", desc->passes[i].draw.vertex_entry_point);
             pass->spec.draw.vertex_entry_point = pass->vertex_entry;
-            if (pass->spec.draw.depth) prog->depth_named[pass->spec.draw.depth_slot] = true;
+            pass->depth = pass->spec.draw.depth;
+            pass->depth_slot = pass->spec.draw.depth_slot;
+            pass->depth_writes = true;
+            pass->load = pass->spec.draw.load;
         }
+        if (pass->depth) prog->depth_named[pass->depth_slot] = true;
     }
     return true;
 }
@@ -225,29 +239,43 @@ static kiln_blend_mode blend_mode(kiln_program_blend blend) {
     }
 }
 
+/* A layout as a vertex buffer: offsets in declaration order, no padding. */
+static kiln_vertex_layout vertex_buffer_layout(const kiln_geometry_layout *layout, bool per_instance) {
+    kiln_vertex_layout vb = {.stride = kiln_geometry_layout_stride(layout), .per_instance = per_instance,
+                             .attribute_count = layout->attribute_count};
+    uint32_t offset = 0;
+    for (uint32_t a = 0; a < layout->attribute_count; a++) {
+        const program_vertex_format *f = program_vertex_format_of(layout->attributes[a].format);
+        vb.attributes[a] = (kiln_vertex_attribute){f->wgpu, offset, layout->attributes[a].location};
+        offset += f->bytes;
+    }
+    return vb;
+}
+
 /* The authored vertex stage over the geometry slot's layout (buffer 0, offsets in declaration
  * order), the fixed rasteriser state, and the depth slot's attachment when the pass names one; a
  * depth-only pass rasterises at its slot's sample count. */
 static void draw_state(const program *prog, const program_pass *pass, kiln_render_pipeline_desc *d, bool *four) {
-    const kiln_geometry_layout *layout = &prog->geometries[pass->spec.draw.geometry];
-    kiln_vertex_layout *vb = &d->vertex_buffers[0];
-    *vb = (kiln_vertex_layout){.stride = kiln_geometry_layout_stride(layout), .attribute_count = layout->attribute_count};
-    uint32_t offset = 0;
-    for (uint32_t a = 0; a < layout->attribute_count; a++) {
-        const program_vertex_format *f = program_vertex_format_of(layout->attributes[a].format);
-        vb->attributes[a] = (kiln_vertex_attribute){f->wgpu, offset, layout->attributes[a].location};
-        offset += f->bytes;
+    if (pass->sets) {
+        d->vertex_buffers[0] = vertex_buffer_layout(&pass->spec.draw_sets.vertex_layout, false);
+        d->vertex_buffers[1] = vertex_buffer_layout(&pass->spec.draw_sets.instance_layout, true);
+        d->vertex_buffer_count = 2;
+    } else {
+        d->vertex_buffers[0] = vertex_buffer_layout(&prog->geometries[pass->spec.draw.geometry], false);
+        d->vertex_buffer_count = 1;
     }
-    d->vertex_buffer_count = 1;
     d->shader = prog->module;
     d->fragment_shader = (kiln_shader){0};
     d->vertex_entry = pass->vertex_entry;
     d->topology = WGPUPrimitiveTopology_TriangleList;
     d->front_face = WGPUFrontFace_CCW;
-    d->cull = WGPUCullMode_None;
-    if (!pass->spec.draw.depth) return;
-    const kiln_depth_spec *depth = &prog->depths[pass->spec.draw.depth_slot];
-    d->depth = (kiln_depth_state){.format = WGPUTextureFormat_Depth32Float, .write = true,
+    static const WGPUCullMode CULL_MODES[] = {[KILN_CULL_NONE] = WGPUCullMode_None,
+                                              [KILN_CULL_BACK] = WGPUCullMode_Back,
+                                              [KILN_CULL_FRONT] = WGPUCullMode_Front};
+    d->cull = pass->sets ? CULL_MODES[pass->spec.draw_sets.cull] : WGPUCullMode_None;
+    if (!pass->depth) return;
+    const kiln_depth_spec *depth = &prog->depths[pass->depth_slot];
+    d->depth = (kiln_depth_state){.format = WGPUTextureFormat_Depth32Float, .write = pass->depth_writes,
                                   .compare = WGPUCompareFunction_LessEqual};
     if (pass->depth_only) *four = depth->samples == KILN_SAMPLES_FOUR;
 }

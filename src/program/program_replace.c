@@ -86,6 +86,8 @@ kiln_programs *kiln_programs_recreate(kiln_programs *old, kiln_gfx *gfx, kiln_re
     /* Geometries come back under their ids from their CPU copies, realized on the new device when
      * next drawn (or by the upload queue). */
     program_geometry_move(fresh, old);
+    program_instances_move(fresh, old);
+    program_draw_sets_move(fresh, old);
     /* Ids are never reused, so the id sequence goes on from where it was, holes and all. */
     fresh->program_count = count;
     for (uint32_t i = 0; i < count; i++) {

@@ -45,8 +45,30 @@ static uint32_t input_count(const kiln_pass_spec *p) {
     return p->input_count < KILN_PROGRAM_MAX_INPUTS ? p->input_count : KILN_PROGRAM_MAX_INPUTS;
 }
 
+/* A pass that rasterises through an authored vertex stage: a draw or a draw-sets pass. */
 static bool is_draw(const kiln_pass_spec *p) {
-    return p->stage == KILN_STAGE_DRAW;
+    return p->stage == KILN_STAGE_DRAW || p->stage == KILN_STAGE_DRAW_SETS;
+}
+
+static bool is_sets(const kiln_pass_spec *p) {
+    return p->stage == KILN_STAGE_DRAW_SETS;
+}
+
+/* The two draw stages declare their depth, load and vertex entry point in their own structs. */
+static bool names_depth(const kiln_pass_spec *p) {
+    return is_sets(p) ? p->draw_sets.depth : is_draw(p) && p->draw.depth;
+}
+
+static uint32_t depth_slot_of(const kiln_pass_spec *p) {
+    return is_sets(p) ? p->draw_sets.depth_slot : p->draw.depth_slot;
+}
+
+static kiln_pass_load load_of(const kiln_pass_spec *p) {
+    return is_sets(p) ? p->draw_sets.load : p->draw.load;
+}
+
+static const char *vertex_entry_name(const kiln_pass_spec *p) {
+    return is_sets(p) ? p->draw_sets.vertex_entry_point : p->draw.vertex_entry_point;
 }
 
 /* A draw pass with no colour output: it attaches its depth slot alone. */
@@ -56,7 +78,7 @@ static bool is_depth_only(const kiln_pass_spec *p) {
 
 /* The depth slot a pass attaches, or NULL. Indices must be in range (bad_depth). */
 static const kiln_depth_spec *attached_depth(const kiln_program_desc *d, const kiln_pass_spec *p) {
-    return is_draw(p) && p->draw.depth ? &d->depth_transients[p->draw.depth_slot] : NULL;
+    return names_depth(p) ? &d->depth_transients[depth_slot_of(p)] : NULL;
 }
 
 /* ---- slots: what a pass writes and what an input reads --------------------------------------- */
@@ -140,13 +162,19 @@ static bool check_supported(const check_ctx *c) {
         if (!program_form_valid(&PROGRAM_STAGES, p->stage))
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: stage %d is not a %s", i, (int)p->stage,
                         PROGRAM_STAGES.c_type);
-        if (p->stage != KILN_STAGE_FRAGMENT && p->stage != KILN_STAGE_DRAW)
+        if (p->stage != KILN_STAGE_FRAGMENT && !is_draw(p))
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
-                        "pass %u: a %s pass is not run by this build, which runs Fragment and Draw passes", i,
-                        program_form_name(&PROGRAM_STAGES, p->stage));
-        if (is_draw(p) && p->draw.load != KILN_LOAD_CLEAR && p->draw.load != KILN_LOAD_LOAD)
+                        "pass %u: a %s pass is not run by this build, which runs Fragment, Draw and DrawSets passes",
+                        i, program_form_name(&PROGRAM_STAGES, p->stage));
+        if (is_draw(p) && !program_form_valid(&PROGRAM_LOADS, load_of(p)))
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: load %d is not a kiln_pass_load", i,
-                        (int)p->draw.load);
+                        (int)load_of(p));
+        if (is_sets(p) && !program_form_valid(&PROGRAM_CULLS, p->draw_sets.cull))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: cull %d is not a kiln_cull", i,
+                        (int)p->draw_sets.cull);
+        if (is_sets(p) && p->draw_sets.depth && !program_form_valid(&PROGRAM_DEPTH_WRITES, p->draw_sets.depth_write))
+            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: depth write %d is not a kiln_depth_write", i,
+                        (int)p->draw_sets.depth_write);
         for (uint32_t n = 0; n < input_count(p); n++) {
             const kiln_input_slot *in = &p->inputs[n];
             if (!program_form_valid(&PROGRAM_INPUTS, in->kind))
@@ -228,12 +256,37 @@ static bool check_divisors(const check_ctx *c) {
     return true;
 }
 
+static const kiln_vertex_attribute_spec *find_location(const kiln_geometry_layout *layout, uint32_t location);
+
 static bool check_geometry_slots(const check_ctx *c) {
     for (uint32_t i = 0; i < c->desc->geometry_count; i++) {
         kiln_geometry_error why;
         if (program_layout_check(&c->desc->geometries[i], &why) != KILN_GEOMETRY_OK)
             return fail(c, KILN_PROGRAM_BAD_GEOMETRY_SLOT, "geometry slot %u: %s (%s)", i, why.message,
                         kiln_geometry_class_name(why.cls));
+    }
+    return true;
+}
+
+/* A draw-sets pass's two layouts: each a valid layout, sharing no location (buffer 0 and buffer 1
+ * bind at the locations their layouts declare; nothing is renumbered). */
+static bool check_draw_sets_layouts(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!is_sets(p)) continue;
+        const kiln_geometry_layout *v = &p->draw_sets.vertex_layout, *n = &p->draw_sets.instance_layout;
+        kiln_geometry_error why;
+        if (program_layout_check(v, &why) != KILN_GEOMETRY_OK)
+            return fail(c, KILN_PROGRAM_BAD_DRAW_SETS_LAYOUT, "pass %u: vertex_layout: %s (%s)", i, why.message,
+                        kiln_geometry_class_name(why.cls));
+        if (program_layout_check(n, &why) != KILN_GEOMETRY_OK)
+            return fail(c, KILN_PROGRAM_BAD_DRAW_SETS_LAYOUT, "pass %u: instance_layout: %s (%s)", i, why.message,
+                        kiln_geometry_class_name(why.cls));
+        for (uint32_t a = 0; a < n->attribute_count; a++)
+            if (find_location(v, n->attributes[a].location))
+                return fail(c, KILN_PROGRAM_BAD_DRAW_SETS_LAYOUT,
+                            "pass %u: instance_layout[%u]: location %u is the vertex layout's too; the two layouts "
+                            "share no location", i, a, n->attributes[a].location);
     }
     return true;
 }
@@ -298,7 +351,7 @@ static bool check_draw_geometry(const check_ctx *c) {
     const kiln_program_desc *d = c->desc;
     for (uint32_t i = 0; i < d->pass_count; i++) {
         const kiln_pass_spec *p = &d->passes[i];
-        if (is_draw(p) && p->draw.geometry >= d->geometry_count)
+        if (p->stage == KILN_STAGE_DRAW && p->draw.geometry >= d->geometry_count)
             return fail(c, KILN_PROGRAM_BAD_GEOMETRY,
                         "pass %u: geometry slot %u is out of range (the program declares %u geometry slot%s)", i,
                         p->draw.geometry, d->geometry_count, plural(d->geometry_count));
@@ -310,10 +363,10 @@ static bool check_draw_depth(const check_ctx *c) {
     const kiln_program_desc *d = c->desc;
     for (uint32_t i = 0; i < d->pass_count; i++) {
         const kiln_pass_spec *p = &d->passes[i];
-        if (is_draw(p) && p->draw.depth && p->draw.depth_slot >= d->depth_transient_count)
+        if (names_depth(p) && depth_slot_of(p) >= d->depth_transient_count)
             return fail(c, KILN_PROGRAM_BAD_DEPTH,
                         "pass %u: depth slot %u is out of range (the program declares %u depth transient%s)", i,
-                        p->draw.depth_slot, d->depth_transient_count, plural(d->depth_transient_count));
+                        depth_slot_of(p), d->depth_transient_count, plural(d->depth_transient_count));
     }
     return true;
 }
@@ -328,7 +381,7 @@ static bool check_fixed_depth(const check_ctx *c) {
         if (depth && !is_depth_only(p) && depth->extent.fixed)
             return fail(c, KILN_PROGRAM_FIXED_DEPTH,
                         "pass %u: depth slot %u is Fixed (side %u) beside a colour output; a Fixed slot attaches "
-                        "only under a depth-only pass", i, p->draw.depth_slot, depth->extent.side);
+                        "only under a depth-only pass", i, depth_slot_of(p), depth->extent.side);
     }
     return true;
 }
@@ -364,7 +417,7 @@ static bool check_depth_extents(const check_ctx *c) {
         if (effective_divisor(depth->extent.output) != effective_divisor(out))
             return fail(c, KILN_PROGRAM_DEPTH_EXTENT,
                         "pass %u: depth slot %u is Output(%s) beside %s, which is %s; a depth slot beside a colour "
-                        "output declares Output of that output's extent", i, p->draw.depth_slot,
+                        "output declares Output of that output's extent", i, depth_slot_of(p),
                         extent_text(depth->extent.output, got, sizeof got), slot_name(p->output, slot, sizeof slot),
                         extent_text(out, want, sizeof want));
     }
@@ -382,7 +435,7 @@ static bool check_depth_samples(const check_ctx *c) {
         if (depth->samples != out)
             return fail(c, KILN_PROGRAM_DEPTH_SAMPLES,
                         "pass %u: depth slot %u has samples %s beside %s, which has %s; the attachments of one pass "
-                        "share one sample count", i, p->draw.depth_slot,
+                        "share one sample count", i, depth_slot_of(p),
                         program_form_name(&PROGRAM_SAMPLES, depth->samples), slot_name(p->output, slot, sizeof slot),
                         program_form_name(&PROGRAM_SAMPLES, out));
     }
@@ -395,14 +448,18 @@ static bool check_depth_only(const check_ctx *c) {
     for (uint32_t i = 0; i < c->desc->pass_count; i++) {
         const kiln_pass_spec *p = &c->desc->passes[i];
         if (!is_depth_only(p)) continue;
-        if (!p->draw.depth)
+        if (!names_depth(p))
             return fail(c, KILN_PROGRAM_BAD_DEPTH_ONLY,
                         "pass %u: a depth-only pass (output None) must name a depth slot to write", i);
+        if (is_sets(p) && p->draw_sets.depth_write == KILN_DEPTH_TEST_ONLY)
+            return fail(c, KILN_PROGRAM_BAD_DEPTH_ONLY,
+                        "pass %u: a depth-only pass declares depth write Write, not TestOnly (it would write nothing)",
+                        i);
         if (p->blend != KILN_PROGRAM_BLEND_REPLACE)
             return fail(c, KILN_PROGRAM_BAD_DEPTH_ONLY,
                         "pass %u: a depth-only pass declares blend Replace, not %s (it has no colour output)", i,
                         program_form_name(&PROGRAM_BLENDS, p->blend));
-        if (p->draw.load != KILN_LOAD_LOAD)
+        if (load_of(p) != KILN_LOAD_LOAD)
             return fail(c, KILN_PROGRAM_BAD_DEPTH_ONLY,
                         "pass %u: a depth-only pass declares load Load, not Clear (it has no colour output to clear)",
                         i);
@@ -441,8 +498,31 @@ static bool check_inputs(const check_ctx *c) {
     return true;
 }
 
+/* The list count is one more than the highest list a pass names, and every list below it is named:
+ * a dispatch never carries a list nothing draws. */
+static bool check_lists(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    uint32_t count = kiln_program_list_count(d), sets = 0, highest = 0;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        sets += is_sets(p);
+        if (is_sets(p) && p->draw_sets.list > highest) highest = p->draw_sets.list;
+    }
+    /* S passes name at most S lists, so a gap, if any, lies at or below S. */
+    for (uint32_t l = 0; l < count && l <= sets; l++) {
+        bool named = false;
+        for (uint32_t i = 0; i < d->pass_count && !named; i++)
+            named = is_sets(&d->passes[i]) && d->passes[i].draw_sets.list == l;
+        if (!named)
+            return fail(c, KILN_PROGRAM_BAD_LIST,
+                        "draw-set list %u is named by no pass, and a pass names list %u: lists are numbered densely "
+                        "from 0", l, highest);
+    }
+    return true;
+}
+
 static bool attaches(const kiln_pass_spec *p, uint32_t depth_slot) {
-    return is_draw(p) && p->draw.depth && p->draw.depth_slot == depth_slot;
+    return names_depth(p) && depth_slot_of(p) == depth_slot;
 }
 
 /* A depth slot holds only what the passes attaching it drew, a multisampled one cannot be read,
@@ -565,8 +645,8 @@ static const kiln_wgsl_entry *fragment_entry(const check_ctx *c, const kiln_pass
 }
 
 static const kiln_wgsl_entry *vertex_entry(const check_ctx *c, const kiln_pass_spec *p) {
-    if (!is_draw(p) || !p->draw.vertex_entry_point) return NULL;
-    const kiln_wgsl_entry *e = kiln_wgsl_find_entry(c->module, p->draw.vertex_entry_point);
+    if (!is_draw(p) || !vertex_entry_name(p)) return NULL;
+    const kiln_wgsl_entry *e = kiln_wgsl_find_entry(c->module, vertex_entry_name(p));
     return e && e->stage == KILN_WGSL_STAGE_VERTEX ? e : NULL;
 }
 
@@ -591,7 +671,7 @@ static bool check_vertex_entries(const check_ctx *c) {
     for (uint32_t i = 0; i < c->desc->pass_count; i++) {
         const kiln_pass_spec *p = &c->desc->passes[i];
         if (!is_draw(p) || vertex_entry(c, p)) continue;
-        const char *name = p->draw.vertex_entry_point;
+        const char *name = vertex_entry_name(p);
         if (!name || !name[0])
             return fail(c, KILN_PROGRAM_MISSING_VERTEX_ENTRY, "pass %u: a draw pass names no vertex entry point", i);
         const kiln_wgsl_entry *e = kiln_wgsl_find_entry(c->module, name);
@@ -614,35 +694,57 @@ static const char *consumed_type(const program_vertex_format *f, char *buf, size
 
 /* Every @location the vertex stage reads is declared by the slot's layout and read as the type its
  * format is consumed as; attributes the stage ignores are fine. */
+static const kiln_vertex_attribute_spec *find_location(const kiln_geometry_layout *layout, uint32_t location) {
+    for (uint32_t a = 0; a < layout->attribute_count; a++)
+        if (layout->attributes[a].location == location) return &layout->attributes[a];
+    return NULL;
+}
+
+/* "geometry slot 0" for a draw pass; "the pass's instance layout" for a draw-sets pass. */
+static const char *layout_source(const kiln_pass_spec *p, bool instance, char *buf, size_t size) {
+    if (!is_sets(p)) snprintf(buf, size, "geometry slot %u", p->draw.geometry);
+    else snprintf(buf, size, "the pass's %s layout", instance ? "instance" : "vertex");
+    return buf;
+}
+
+/* Every @location the vertex stage reads is declared by the layouts it draws from (a draw pass:
+ * its geometry slot's; a draw-sets pass: its vertex and instance layouts together) and read as the
+ * type its format is consumed as; attributes the stage ignores are fine. */
 static bool check_vertex_layouts(const check_ctx *c) {
     const kiln_program_desc *d = c->desc;
     for (uint32_t i = 0; i < d->pass_count; i++) {
         const kiln_pass_spec *p = &d->passes[i];
         const kiln_wgsl_entry *e = vertex_entry(c, p);
         if (!e) continue;
-        const kiln_geometry_layout *layout = &d->geometries[p->draw.geometry];
+        const kiln_geometry_layout *vertex = is_sets(p) ? &p->draw_sets.vertex_layout : &d->geometries[p->draw.geometry];
+        const kiln_geometry_layout *instance = is_sets(p) ? &p->draw_sets.instance_layout : NULL;
         for (uint32_t k = 0; k < e->input_count; k++) {
             const kiln_wgsl_io *io = &e->inputs[k];
             if (io->attrs.location < 0) continue;
-            const kiln_vertex_attribute_spec *attr = NULL;
-            for (uint32_t a = 0; a < layout->attribute_count && !attr; a++)
-                if (layout->attributes[a].location == (uint32_t)io->attrs.location) attr = &layout->attributes[a];
-            char text[160], type[96], want[32];
+            const kiln_vertex_attribute_spec *attr = find_location(vertex, (uint32_t)io->attrs.location);
+            bool from_instance = !attr && instance;
+            if (from_instance) attr = find_location(instance, (uint32_t)io->attrs.location);
+            char text[160], more[160], type[96], want[32], source[48];
+            if (!attr && instance)
+                return fail(c, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
+                            "pass %u: %s reads @location(%d), which neither of the pass's layouts declares (vertex %s, "
+                            "instance %s)", i, e->name, io->attrs.location, program_layout_text(vertex, text, sizeof text),
+                            program_layout_text(instance, more, sizeof more));
             if (!attr)
                 return fail(c, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
                             "pass %u: %s reads @location(%d), which geometry slot %u does not declare (its layout is "
                             "%s)", i, e->name, io->attrs.location, p->draw.geometry,
-                            program_layout_text(layout, text, sizeof text));
+                            program_layout_text(vertex, text, sizeof text));
             const program_vertex_format *f = program_vertex_format_of(attr->format);
             kiln_wgsl_scalar scalar = KILN_WGSL_SCALAR_NONE;
             uint32_t count = 0;
             if (kiln_wgsl_type_components(c->module, io->type, &scalar, &count) && scalar == f->scalar &&
                 count == f->components)
                 continue;
-            return fail(c, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
-                        "pass %u: %s reads @location(%d) as %s; geometry slot %u declares it %s, read as %s", i,
-                        e->name, io->attrs.location, kiln_wgsl_type_name(c->module, io->type, type, sizeof type),
-                        p->draw.geometry, f->name, consumed_type(f, want, sizeof want));
+            return fail(c, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH, "pass %u: %s reads @location(%d) as %s; %s declares it %s, read as %s",
+                        i, e->name, io->attrs.location, kiln_wgsl_type_name(c->module, io->type, type, sizeof type),
+                        layout_source(p, from_instance, source, sizeof source), f->name,
+                        consumed_type(f, want, sizeof want));
         }
     }
     return true;
@@ -815,7 +917,7 @@ static bool check_frag_depth(const check_ctx *c) {
     for (uint32_t i = 0; i < c->desc->pass_count; i++) {
         const kiln_pass_spec *p = &c->desc->passes[i];
         const kiln_wgsl_entry *e = fragment_entry(c, p);
-        if (!kiln_wgsl_entry_output_builtin(e, KILN_WGSL_BUILTIN_FRAG_DEPTH) || (is_draw(p) && p->draw.depth)) continue;
+        if (!kiln_wgsl_entry_output_builtin(e, KILN_WGSL_BUILTIN_FRAG_DEPTH) || names_depth(p)) continue;
         return fail(c, KILN_PROGRAM_UNDECLARED_DEPTH,
                     "pass %u: %s writes @builtin(frag_depth), and the pass attaches no depth slot to write it into", i,
                     e->name);
@@ -849,6 +951,7 @@ typedef bool (*check_fn)(const check_ctx *c);
 static const check_fn checks[] = {
     check_supported,        /* unsupported_stage */
     check_geometry_slots,   /* bad_geometry_slot */
+    check_draw_sets_layouts, /* bad_draw_sets_layout */
     check_divisors,         /* zero_divisor */
     check_depth_sides,      /* bad_depth_side */
     check_samples,          /* unresolvable_samples */
@@ -860,6 +963,7 @@ static const check_fn checks[] = {
     check_depth_extents,    /* depth_extent_mismatch */
     check_depth_samples,    /* depth_samples_mismatch */
     check_depth_only,       /* bad_depth_only */
+    check_lists,            /* bad_list */
     check_inputs,           /* bad_input */
     check_depth_inputs,     /* bad_depth_input */
     check_read_order,       /* read_before_write */
@@ -914,4 +1018,14 @@ bool kiln_program_check_flat(const kiln_wgsl_module *m, kiln_program_error *err)
         }
     }
     return true;
+}
+
+uint32_t kiln_program_list_count(const kiln_program_desc *desc) {
+    uint32_t count = 0;
+    for (uint32_t i = 0; desc && desc->passes && i < desc->pass_count; i++) {
+        const kiln_pass_spec *p = &desc->passes[i];
+        if (is_sets(p) && p->draw_sets.list >= count)
+            count = p->draw_sets.list == UINT32_MAX ? UINT32_MAX : p->draw_sets.list + 1;
+    }
+    return count;
 }

@@ -17,6 +17,9 @@ typedef struct kiln_program_caps {
  * the first failure: fills err->cls and err->message (naming the pass and slot) and returns false. */
 bool kiln_program_validate(const kiln_program_desc *desc, const kiln_wgsl_module *module,
                            const kiln_program_caps *caps, kiln_program_error *err);
+/* The draw-set lists a dispatch of the program supplies: one more than the highest list any
+ * draw-sets pass names (0 without such passes). */
+uint32_t kiln_program_list_count(const kiln_program_desc *desc);
 /* The first integer @location varying (a vertex output or fragment input) of the module that lacks
  * @interpolate(flat), which WGSL requires: false with err naming `source:line:col`, entry and io. */
 bool kiln_program_check_flat(const kiln_wgsl_module *module, kiln_program_error *err);

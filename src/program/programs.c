@@ -90,6 +90,8 @@ void kiln_programs_destroy(kiln_programs *p) {
                 if (p->samplers[wrap][mips][linear].id)
                     kiln_resources_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
     if (p->depth_compare.id) kiln_resources_destroy_sampler(p->res, p->depth_compare, NULL);
+    program_draw_sets_free_all(p); /* the sets first: they hold the buffers */
+    program_instances_free_all(p);
     program_geometry_free_all(p);
     kiln_bind_group_cache_destroy(p->uniform_groups);
     kiln_object_cache_destroy(p->objects); /* empty by now: every pass released its references */

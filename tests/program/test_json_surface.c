@@ -65,7 +65,10 @@ static const char EVERY_FORM[] =
     "   \"uniform_length\": 0, \"repeat\": {\"count\": 4, \"uniform_stride\": 16}},"
     "  {\"stage\": {\"DrawIndexedIndirect\": {}}, \"entry_point\": \"c\", \"inputs\": [], \"output\": \"None\","
     "   \"blend\": \"Additive\", \"uniform_offset\": 0, \"uniform_length\": 0},"
-    "  {\"stage\": {\"DrawSets\": {\"draw_sets\": 0}}, \"entry_point\": \"d\", \"inputs\": [], \"output\": "
+    "  {\"stage\": {\"DrawSets\": {\"vertex_entry_point\": \"vs_placed\", \"vertex_layout\": [{\"location\": 0, "
+    "\"format\": \"Float32x3\"}], \"instance_layout\": [{\"location\": 4, \"format\": \"Float32x3\"}, {\"location\": "
+    "5, \"format\": \"Unorm8x4\"}], \"draw_sets\": 0, \"cull\": \"Back\", \"depth\": {\"slot\": 0, \"write\": "
+    "\"Write\"}, \"load\": \"Clear\"}}, \"entry_point\": \"d\", \"inputs\": [], \"output\": "
     "\"None\", \"blend\": \"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null},"
     "  {\"stage\": \"Compute\", \"entry_point\": \"e\", \"inputs\": [], \"output\": \"None\", \"blend\": "
     "\"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null}]}";
@@ -134,6 +137,12 @@ TEST(every_pass_stage_input_output_blend_and_repeat_form_decodes) {
                    s[2].output.kind == KILN_OUTPUT_NONE;
     bool blends = s[0].blend == KILN_PROGRAM_BLEND_ALPHA && s[1].blend == KILN_PROGRAM_BLEND_REPLACE &&
                   s[2].blend == KILN_PROGRAM_BLEND_ADDITIVE;
+    const kiln_draw_sets_spec *ds = &s[3].draw_sets;
+    bool sets = strcmp(ds->vertex_entry_point, "vs_placed") == 0 && ds->vertex_layout.attribute_count == 1 &&
+                ds->instance_layout.attribute_count == 2 && ds->instance_layout.attributes[1].location == 5 &&
+                ds->instance_layout.attributes[1].format == KILN_VERTEX_UNORM8X4 && ds->list == 0 &&
+                ds->cull == KILN_CULL_BACK && ds->depth && ds->depth_slot == 0 && ds->depth_write == KILN_DEPTH_WRITE &&
+                ds->load == KILN_LOAD_CLEAR;
     bool draw = strcmp(s[1].draw.vertex_entry_point, "vs") == 0 && s[1].draw.geometry == 0 && s[1].draw.depth &&
                 s[1].draw.depth_slot == 1 && s[1].draw.load == KILN_LOAD_LOAD;
     bool windows = s[0].uniform_offset == 4 && s[0].uniform_length == 8 && strcmp(s[0].entry_point, "a") == 0;
@@ -143,6 +152,7 @@ TEST(every_pass_stage_input_output_blend_and_repeat_form_decodes) {
     json_decref(msg);
     CHECK(stages);
     CHECK(draw);
+    CHECK(sets);
     CHECK(inputs);
     CHECK(outputs);
     CHECK(blends);
@@ -448,6 +458,8 @@ TEST(describe_kinds_lists_every_kind_with_its_fields) {
     static const char *const expected[] = {"create_texture", "update_texture", "destroy_texture", "read_texture",
                                            "create_texture_array", "write_texture_layer", "create_texture_volume",
                                            "create_geometry", "update_geometry", "destroy_geometry",
+                                           "create_instances", "update_instances", "destroy_instances",
+                                           "create_draw_set", "update_draw_set", "destroy_draw_set",
                                            "program.register", "program.dispatch", "program.destroy",
                                            "program.timings", "logs", "describe_kinds", "frame"};
     size_t n = sizeof expected / sizeof expected[0];
@@ -593,6 +605,14 @@ static const struct {
     {"update_geometry", "{\"kind\": \"update_geometry\", \"geometry_id\": 1, \"vertices\": [0, 0, 0, 0], "
                         "\"indices\": [0,0,0,0, 0,0,0,0, 0,0,0,0]}"},
     {"destroy_geometry", "{\"kind\": \"destroy_geometry\", \"geometry_id\": 1}"},
+    {"create_instances", "{\"kind\": \"create_instances\", \"layout\": [{\"location\": 4, \"format\": \"Float32\"}], "
+                         "\"capacity\": 2, \"records\": []}"},
+    {"update_instances", "{\"kind\": \"update_instances\", \"instances_id\": 1, \"first\": 0, \"records\": []}"},
+    {"destroy_instances", "{\"kind\": \"destroy_instances\", \"instances_id\": 1}"},
+    {"create_draw_set", "{\"kind\": \"create_draw_set\", \"vertex_layout\": [{\"location\": 0, \"format\": "
+                        "\"Float32\"}], \"instance_layout\": [{\"location\": 4, \"format\": \"Float32\"}], \"draws\": []}"},
+    {"update_draw_set", "{\"kind\": \"update_draw_set\", \"draw_set_id\": 1, \"first\": 0, \"draws\": []}"},
+    {"destroy_draw_set", "{\"kind\": \"destroy_draw_set\", \"draw_set_id\": 1}"},
     {"program.register", REGISTER("[]")},
     {"program.dispatch", DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []")},
     {"program.destroy", "{\"kind\": \"program.destroy\", \"program_id\": 1}"},
@@ -888,8 +908,9 @@ TEST(the_json_runtime_recreated_after_device_loss_keeps_its_ids) {
  * reply. Ids: "runtime-N". */
 static const refusal_case RUNTIME_REFUSALS[] = {
     {"runtime-1", REGISTER("[]"), "empty_graph", "the program declares no passes"},
-    {"runtime-2", REGISTER("[" PASS("{\"DrawSets\": {}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"),
-     "unsupported_stage", "pass 0: a DrawSets pass is not run by this build, which runs Fragment and Draw passes"},
+    {"runtime-2", REGISTER("[" PASS("{\"DrawIndexedIndirect\": {}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"),
+     "unsupported_stage",
+     "pass 0: a DrawIndexedIndirect pass is not run by this build, which runs Fragment, Draw and DrawSets passes"},
     {"runtime-3", DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []"), "unknown_program",
      "dropped dispatch of program 1 (unknown_program): program_id: program 1 is not registered"},
     {"runtime-4", "{\"kind\": \"program.destroy\", \"program_id\": 9}", "unknown_program",
@@ -1165,7 +1186,94 @@ TEST(a_draw_program_runs_through_the_json_forms) {
                                "(fs_main), geometry slot 0: unknown geometry id 7") == 0, "%s", messages);
 }
 
-TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes), T(a_draw_program_runs_through_the_json_forms),
+
+/* The draw-set forms exactly as the issue writes them: create_instances, update_instances,
+ * create_draw_set, update_draw_set, the spec's DrawSets stage, and a dispatch's "draw_sets". Two
+ * instances of a half-width quad, one moved by update_instances, then a patch blanking one draw. */
+TEST(a_draw_sets_program_runs_through_the_json_forms) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_int_t output = send_ok(e.rt,
+                                "{\"kind\": \"create_texture\", \"format\": \"Rgba8\", \"width\": 4, \"height\": 2, "
+                                "\"usage\": \"Writable\", \"sampling\": \"Linear\"}", "texture_id");
+    json_int_t quad = create_half_quad(e.rt, 0.5f, 3);
+    /* Two records of Float32x3 offset + Unorm8x4 colour: red at 0, green moved right later. */
+    const float red_offset[3] = {0, 0, 0}, green_offset[3] = {0, 0, 0}, moved[3] = {1, 0, 0};
+    uint8_t records[32], update[16];
+    memcpy(records, red_offset, 12);
+    memcpy(records + 12, (uint8_t[4]){255, 0, 0, 255}, 4);
+    memcpy(records + 16, green_offset, 12);
+    memcpy(records + 28, (uint8_t[4]){0, 255, 0, 255}, 4);
+    memcpy(update, moved, 12);
+    memcpy(update + 12, (uint8_t[4]){0, 255, 0, 255}, 4);
+    char *rb = kiln_json_base64_encode(records, sizeof records), *ub = kiln_json_base64_encode(update, sizeof update);
+    char message[1024];
+    snprintf(message, sizeof message, "{\"kind\": \"create_instances\", \"layout\": [{\"location\": 4, \"format\": "
+             "\"Float32x3\"}, {\"location\": 5, \"format\": \"Unorm8x4\"}], \"capacity\": 2, \"records\": \"%s\"}", rb);
+    json_int_t instances = send_ok(e.rt, message, "instances_id");
+    json_int_t set = send_ok(e.rt,
+                             "{\"kind\": \"create_draw_set\", \"vertex_layout\": [{\"location\": 0, \"format\": "
+                             "\"Float32x3\"}], \"instance_layout\": [{\"location\": 4, \"format\": \"Float32x3\"}, "
+                             "{\"location\": 5, \"format\": \"Unorm8x4\"}], \"draws\": [{\"geometry_id\": 1, "
+                             "\"indices\": {\"first\": 0, \"count\": 6}, \"instances_id\": 1, \"instances\": "
+                             "{\"first\": 0, \"count\": 2}}]}", "draw_set_id");
+    snprintf(message, sizeof message, "{\"kind\": \"update_instances\", \"instances_id\": 1, \"first\": 1, "
+             "\"records\": \"%s\"}", ub);
+    bool updated = send_ok(e.rt, message, NULL);
+    free(rb);
+    free(ub);
+    json_int_t program = send_ok(
+        e.rt,
+        "{\"kind\": \"program.register\", \"wgsl\": \"struct P { @builtin(position) p: vec4<f32>, @location(0) c: "
+        "vec4<f32> }\\n@vertex fn vs_placed(@location(0) corner: vec3<f32>, @location(4) offset: vec3<f32>, "
+        "@location(5) color: vec4<f32>) -> P { return P(vec4<f32>(corner + offset, 1.0), color); }\\n@fragment fn "
+        "fs_main(v: P) -> @location(0) vec4<f32> { return v.c; }\", \"bindings\": [{\"format\": \"Rgba8\", \"shape\": "
+        "{\"Target\": \"Full\"}, \"sampling\": \"Texel\"}], \"transients\": [], \"geometries\": [], "
+        "\"depth_transients\": [{\"extent\": {\"Output\": \"Full\"}, \"samples\": \"One\"}], \"passes\": [{\"stage\": "
+        "{ \"DrawSets\": { \"vertex_entry_point\": \"vs_placed\", \"vertex_layout\": [{ \"location\": 0, \"format\": "
+        "\"Float32x3\" }], \"instance_layout\": [{ \"location\": 4, \"format\": \"Float32x3\" }, { \"location\": 5, "
+        "\"format\": \"Unorm8x4\" }], \"draw_sets\": 0, \"cull\": \"Back\", \"depth\": { \"slot\": 0, \"write\": "
+        "\"Write\" }, \"load\": \"Clear\" } }, \"entry_point\": \"fs_main\", \"inputs\": [], \"output\": {\"Binding\": "
+        "{\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null}]}",
+        "program_id");
+    static const char dispatch[] = "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1], "
+                                   "\"geometries\": [], \"draw_sets\": [[1]], \"uniforms\": []}";
+    bool dispatched = send_ok(e.rt, dispatch, NULL);
+    kiln_json_blob first, second;
+    json_t *r1 = read_back(e.rt, output, &first);
+    /* Blank the one draw (count 0) and draw again: nothing but the clear. */
+    bool patched = send_ok(e.rt,
+                           "{\"kind\": \"update_draw_set\", \"draw_set_id\": 1, \"first\": 0, \"draws\": "
+                           "[{\"geometry_id\": 1, \"indices\": {\"first\": 0, \"count\": 0}, \"instances_id\": 1, "
+                           "\"instances\": {\"first\": 0, \"count\": 2}}]}", NULL);
+    bool again = send_ok(e.rt, dispatch, NULL);
+    json_t *r2 = read_back(e.rt, output, &second);
+    json_t *unknown = send(e.rt, "{\"kind\": \"program.dispatch\", \"program_id\": 1, \"bindings\": [1], "
+                                 "\"geometries\": [], \"draw_sets\": [[9]], \"uniforms\": []}");
+    json_t *past = send(e.rt, "{\"kind\": \"update_draw_set\", \"draw_set_id\": 1, \"first\": 3, \"draws\": []}");
+    char classes[128];
+    snprintf(classes, sizeof classes, "%s %s", err_class(unknown), err_class(past));
+    static const uint8_t red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255}, clear[4] = {0};
+    bool drawn = first.size == 32, blank = second.size == 32;
+    for (uint32_t t = 0; drawn && blank && t < 8; t++) {
+        drawn = memcmp(first.bytes + 4 * t, t % 4 < 2 ? red : green, 4) == 0;
+        blank = memcmp(second.bytes + 4 * t, clear, 4) == 0;
+    }
+    json_decref(r1);
+    json_decref(r2);
+    json_decref(unknown);
+    json_decref(past);
+    kiln_json_blob_free(&first);
+    kiln_json_blob_free(&second);
+    ENV_CLOSE_CLEAN(e);
+    CHECK(output == 1 && quad == 1 && instances == 1 && set == 1 && program == 1);
+    CHECK(updated && dispatched && patched && again);
+    CHECK(drawn);
+    CHECK(blank);
+    CHECK_MSG(strcmp(classes, "unknown_draw_set patch_past_end") == 0, "%s", classes);
+}
+
+TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes), T(a_draw_program_runs_through_the_json_forms), T(a_draw_sets_program_runs_through_the_json_forms),
           T(every_pass_stage_input_output_blend_and_repeat_form_decodes),
           T(every_texture_format_usage_and_sampling_form_decodes), T(spec_example_register_message_decodes),
           T(each_refusal_names_its_field_path), T(handle_without_a_runtime_or_message_replies_bad_message), T(malformed_json_gives_line_and_column),

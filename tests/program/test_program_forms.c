@@ -36,6 +36,8 @@ static const struct {
     {&PROGRAM_TEXTURE_SAMPLINGS, KINDS, "| `create_texture` |"},
     {&PROGRAM_LOADS, FORMS, "| stage |"},
     {&PROGRAM_DEPTH_EXTENTS, FORMS, "| depth transient |"},
+    {&PROGRAM_CULLS, FORMS, "| draw-sets stage |"},
+    {&PROGRAM_DEPTH_WRITES, FORMS, "| draw-sets stage |"},
 };
 
 static char *read_guide(void) {
@@ -158,6 +160,14 @@ TEST(the_guide_names_every_failure_class) {
     }
     for (int c = KILN_GEOMETRY_OK + 1; c < KILN_GEOMETRY_CLASS_COUNT; c++) {
         snprintf(quoted, sizeof quoted, "`%s`", kiln_geometry_class_name((kiln_geometry_class)c));
+        if (!strstr(guide, quoted)) note(missing, sizeof missing, "", quoted);
+    }
+    for (int c = KILN_INSTANCES_OK + 1; c < KILN_INSTANCES_CLASS_COUNT; c++) {
+        snprintf(quoted, sizeof quoted, "`%s`", kiln_instances_class_name((kiln_instances_class)c));
+        if (!strstr(guide, quoted)) note(missing, sizeof missing, "", quoted);
+    }
+    for (int c = KILN_DRAW_SET_OK + 1; c < KILN_DRAW_SET_CLASS_COUNT; c++) {
+        snprintf(quoted, sizeof quoted, "`%s`", kiln_draw_set_class_name((kiln_draw_set_class)c));
         if (!strstr(guide, quoted)) note(missing, sizeof missing, "", quoted);
     }
     free(guide);

@@ -175,8 +175,8 @@ static void a_null_pass_list_is_an_empty_graph(fixture *f) {
 
 /* ---- unsupported_stage ----------------------------------------------------------------------- */
 
-static void a_draw_sets_pass_is_an_unsupported_stage(fixture *f) {
-    f->passes[1].stage = KILN_STAGE_DRAW_SETS;
+static void an_indirect_pass_is_an_unsupported_stage(fixture *f) {
+    f->passes[1].stage = KILN_STAGE_DRAW_INDEXED_INDIRECT;
 }
 
 static void a_null_geometry_list_is_an_unsupported_stage(fixture *f) {
@@ -730,6 +730,90 @@ static void frag_depth_without_a_depth_slot_is_refused(fixture *f) {
     f->passes[3].entry_point = "fs_copy";
 }
 
+
+/* A valid draw-sets program: a depth-only pass and a colour pass draw list 0, sharing depth slot 1. */
+static const char *const SETS_WGSL =
+    "struct Placed { @builtin(position) position: vec4<f32>, @location(0) colour: vec4<f32> }\n"
+    "@vertex fn vs_placed(@location(0) corner: vec3<f32>, @location(4) offset: vec2<f32>,\n"
+    "                     @location(5) colour: vec4<f32>) -> Placed {\n"
+    "    return Placed(vec4<f32>(corner.xy + offset, corner.z, 1.0), colour);\n"
+    "}\n"
+    "@fragment fn fs_depth() {}\n"
+    "@fragment fn fs_flat(v: Placed) -> @location(0) vec4<f32> { return v.colour; }\n";
+
+static kiln_pass_spec sets_pass(const char *fragment, uint32_t list, kiln_output_slot out) {
+    return (kiln_pass_spec){
+        .stage = KILN_STAGE_DRAW_SETS, .entry_point = fragment, .output = out, .blend = KILN_PROGRAM_BLEND_REPLACE,
+        .draw_sets = {.vertex_entry_point = "vs_placed",
+                      .vertex_layout = {1, {{0, KILN_VERTEX_FLOAT32X3}}},
+                      .instance_layout = {2, {{4, KILN_VERTEX_FLOAT32X2}, {5, KILN_VERTEX_UNORM8X4}}},
+                      .list = list, .cull = KILN_CULL_BACK, .depth = true, .depth_slot = 1,
+                      .depth_write = KILN_DEPTH_WRITE, .load = KILN_LOAD_LOAD}};
+}
+
+static void sets_program(fixture *f) {
+    shadow_program(f);
+    f->wgsl = SETS_WGSL;
+    f->passes[0] = sets_pass("fs_depth", 0, output(KILN_OUTPUT_NONE, 0));
+    f->passes[1] = sets_pass("fs_flat", 0, output(KILN_OUTPUT_BINDING, 0));
+    f->passes[1].draw_sets.depth_write = KILN_DEPTH_TEST_ONLY;
+    f->passes[1].draw_sets.load = KILN_LOAD_CLEAR;
+}
+
+static void a_draw_sets_program_is_valid(fixture *f) {
+    sets_program(f);
+}
+
+static void two_lists_named_densely_are_valid(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.list = 1;
+}
+
+static void a_gap_in_the_lists_is_refused(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.list = 2;
+}
+
+static void a_huge_list_index_is_refused_without_walking_it(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.list = UINT32_MAX;
+}
+
+static void layouts_sharing_a_location_are_refused(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.instance_layout.attributes[0].location = 0;
+}
+
+static void an_empty_instance_layout_is_refused(fixture *f) {
+    sets_program(f);
+    f->passes[0].draw_sets.instance_layout.attribute_count = 0;
+}
+
+static void a_depth_only_test_only_pass_is_refused(fixture *f) {
+    sets_program(f);
+    f->passes[0].draw_sets.depth_write = KILN_DEPTH_TEST_ONLY;
+}
+
+static void a_location_neither_layout_declares_is_refused(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.instance_layout.attributes[1].location = 6;
+}
+
+static void an_instance_attribute_read_as_another_type_is_refused(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.instance_layout.attributes[0].format = KILN_VERTEX_FLOAT32X3;
+}
+
+static void a_cull_outside_its_enum_is_an_unsupported_stage(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.cull = (kiln_cull)3;
+}
+
+static void a_draw_sets_pass_without_its_depth_slot_is_refused(fixture *f) {
+    sets_program(f);
+    f->passes[1].draw_sets.depth_slot = 4;
+}
+
 typedef struct validate_row {
     const char *id;
     void (*change)(fixture *f);
@@ -751,8 +835,8 @@ static const validate_row ROWS[] = {
      "the program declares no passes"},
     {"validate-2.2", a_null_pass_list_is_an_empty_graph, KILN_PROGRAM_EMPTY_GRAPH,
      "passes: 4 declared but the list is NULL"},
-    {"validate-3.1", a_draw_sets_pass_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
-     "pass 1: a DrawSets pass is not run by this build, which runs Fragment and Draw passes"},
+    {"validate-3.1", an_indirect_pass_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
+     "pass 1: a DrawIndexedIndirect pass is not run by this build, which runs Fragment, Draw and DrawSets passes"},
     {"validate-3.3", a_null_geometry_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
      "geometries: 2 declared but the list is NULL"},
     {"validate-3.4", a_null_depth_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
@@ -936,6 +1020,28 @@ static const validate_row ROWS[] = {
      "nothing or @builtin(frag_depth) alone"},
     {"draw-18.1", frag_depth_without_a_depth_slot_is_refused, KILN_PROGRAM_UNDECLARED_DEPTH,
      "pass 3: fs_copy writes @builtin(frag_depth), and the pass attaches no depth slot to write it into"},
+    {"sets-0.1", a_draw_sets_program_is_valid, KILN_PROGRAM_OK, ""},
+    {"sets-0.2", two_lists_named_densely_are_valid, KILN_PROGRAM_OK, ""},
+    {"sets-1.1", a_cull_outside_its_enum_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
+     "pass 1: cull 3 is not a kiln_cull"},
+    {"sets-2.1", layouts_sharing_a_location_are_refused, KILN_PROGRAM_BAD_DRAW_SETS_LAYOUT,
+     "pass 1: instance_layout[0]: location 0 is the vertex layout's too; the two layouts share no location"},
+    {"sets-2.2", an_empty_instance_layout_is_refused, KILN_PROGRAM_BAD_DRAW_SETS_LAYOUT,
+     "pass 0: instance_layout: layout: declares no attribute (empty_layout)"},
+    {"sets-3.1", a_draw_sets_pass_without_its_depth_slot_is_refused, KILN_PROGRAM_BAD_DEPTH,
+     "pass 1: depth slot 4 is out of range (the program declares 2 depth transients)"},
+    {"sets-4.1", a_depth_only_test_only_pass_is_refused, KILN_PROGRAM_BAD_DEPTH_ONLY,
+     "pass 0: a depth-only pass declares depth write Write, not TestOnly (it would write nothing)"},
+    {"sets-5.1", a_gap_in_the_lists_is_refused, KILN_PROGRAM_BAD_LIST,
+     "draw-set list 1 is named by no pass, and a pass names list 2: lists are numbered densely from 0"},
+    {"sets-5.2", a_huge_list_index_is_refused_without_walking_it, KILN_PROGRAM_BAD_LIST,
+     "draw-set list 1 is named by no pass, and a pass names list 4294967295: lists are numbered densely from 0"},
+    {"sets-6.1", a_location_neither_layout_declares_is_refused, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
+     "pass 1: vs_placed reads @location(5), which neither of the pass's layouts declares (vertex [0 Float32x3], "
+     "instance [4 Float32x2, 6 Unorm8x4])"},
+    {"sets-6.2", an_instance_attribute_read_as_another_type_is_refused, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
+     "pass 1: vs_placed reads @location(4) as vec2<f32>; the pass's instance layout declares it Float32x3, read as "
+     "vec3<f32>"},
     {"order-1", the_earlier_class_wins_whatever_pass_holds_it, KILN_PROGRAM_BAD_REPEAT,
      "pass 3: repeat count 5000 is outside 1..4096"},
     {"order-2", slot_declarations_are_checked_before_passes, KILN_PROGRAM_ZERO_DIVISOR,

@@ -34,14 +34,15 @@ extern "C" {
 
 /* ---- the pass graph -------------------------------------------------------------------------- */
 
-/* The kind of work a pass does. FRAGMENT (a fullscreen triangle into the output) and DRAW (a
- * geometry slot's triangles through an authored vertex stage) run in this build. */
+/* The kind of work a pass does. FRAGMENT (a fullscreen triangle into the output), DRAW (a
+ * geometry slot's triangles through an authored vertex stage) and DRAW_SETS (the retained draw
+ * sets a dispatch lists) run in this build. */
 typedef enum kiln_pass_stage {
     KILN_STAGE_FRAGMENT,
     KILN_STAGE_DRAW,
     KILN_STAGE_DRAW_INDEXED_INDIRECT,  /* refused at register with unsupported_stage */
-    KILN_STAGE_DRAW_SETS,              /* likewise */
-    KILN_STAGE_COMPUTE,                /* likewise */
+    KILN_STAGE_DRAW_SETS,
+    KILN_STAGE_COMPUTE,                /* refused at register with unsupported_stage */
 } kiln_pass_stage;
 
 /* ---- geometry ------------------------------------------------------------------------------------
@@ -126,6 +127,7 @@ typedef enum kiln_geometry_class {
     KILN_GEOMETRY_INDEX_COUNT,          /* "index_count": no triangle, or a count not a multiple of 3 */
     KILN_GEOMETRY_INDEX_RANGE,          /* "index_out_of_range": an index at or past the vertex count */
     KILN_GEOMETRY_UNKNOWN_ID,           /* "unknown_geometry": update or destroy of an id not live */
+    KILN_GEOMETRY_HELD,                 /* "geometry_held": an update that resizes a geometry a draw set holds */
     KILN_GEOMETRY_CLASS_COUNT
 } kiln_geometry_class;
 
@@ -247,11 +249,34 @@ typedef struct kiln_draw_spec {
     kiln_pass_load load;                    /* the colour output's load; a depth-only pass declares Load */
 } kiln_draw_spec;
 
+/* Which windings a draw-sets pass discards: none, clockwise (Back) or counter-clockwise (Front)
+ * triangles; the front face is counter-clockwise. */
+typedef enum kiln_cull { KILN_CULL_NONE, KILN_CULL_BACK, KILN_CULL_FRONT } kiln_cull;
+/* Whether a draw-sets pass writes the depth slot it tests against, or only tests. */
+typedef enum kiln_depth_write { KILN_DEPTH_WRITE, KILN_DEPTH_TEST_ONLY } kiln_depth_write;
+
+/* A draw-sets pass: one render pass issuing every draw of every set the dispatch lists at index
+ * `list`, sets in list order and each set's draws in order. Buffer 0 is a draw's geometry (per
+ * vertex, vertex_layout), buffer 1 its instance records (per instance, instance_layout); the two
+ * layouts share no location. A set is drawn by a pass whose two layouts equal the set's. */
+typedef struct kiln_draw_sets_spec {
+    const char *vertex_entry_point;         /* a @vertex entry point of the module */
+    kiln_geometry_layout vertex_layout;     /* every drawn geometry's layout */
+    kiln_geometry_layout instance_layout;   /* every drawn instance buffer's layout */
+    uint32_t list;                          /* index into the dispatch's draw-set lists */
+    kiln_cull cull;                         /* None, Back or Front */
+    bool depth;                             /* false: no depth attachment */
+    uint32_t depth_slot;                    /* depth only: index into kiln_program_desc.depth_transients */
+    kiln_depth_write depth_write;           /* depth only: Write, or TestOnly (never for a depth-only pass) */
+    kiln_pass_load load;                    /* the colour output's load; a depth-only pass declares Load */
+} kiln_draw_sets_spec;
+
 /* One pass of a program's graph. Passes record in array order. */
 typedef struct kiln_pass_spec {
-    kiln_pass_stage stage;                  /* FRAGMENT or DRAW run */
+    kiln_pass_stage stage;                  /* FRAGMENT, DRAW or DRAW_SETS run */
     const char *entry_point;                /* the fragment entry point */
     kiln_draw_spec draw;                    /* DRAW only */
+    kiln_draw_sets_spec draw_sets;          /* DRAW_SETS only */
     uint32_t input_count;                   /* inputs in use, at most KILN_PROGRAM_MAX_INPUTS */
     kiln_input_slot inputs[KILN_PROGRAM_MAX_INPUTS]; /* input n binds at @group(1) @binding(2n) */
     kiln_output_slot output;                /* where the pass writes */
@@ -310,6 +335,8 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_EMPTY_GRAPH,             /* "empty_graph": no passes */
     KILN_PROGRAM_UNSUPPORTED_STAGE,       /* "unsupported_stage": a stage, input or list this build does not run */
     KILN_PROGRAM_BAD_GEOMETRY_SLOT,       /* "bad_geometry_slot": a geometry slot's layout breaks a layout rule */
+    KILN_PROGRAM_BAD_DRAW_SETS_LAYOUT,    /* "bad_draw_sets_layout": a draw-sets pass's vertex or instance layout breaks a
+                                           * layout rule, or the two share a location */
     KILN_PROGRAM_ZERO_DIVISOR,            /* "zero_divisor": a Divided extent with divisor 0 */
     KILN_PROGRAM_BAD_DEPTH_SIDE,          /* "bad_depth_side": a Fixed depth side outside 1..maxTextureDimension2D */
     KILN_PROGRAM_UNRESOLVABLE_SAMPLES,    /* "unresolvable_samples": a Four transient of a format that cannot resolve (R32Float) */
@@ -321,8 +348,10 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_DEPTH_EXTENT,            /* "depth_extent_mismatch": a depth slot beside a colour output not
                                            * Output of that output's extent */
     KILN_PROGRAM_DEPTH_SAMPLES,           /* "depth_samples_mismatch": a depth slot's samples not the colour output's */
-    KILN_PROGRAM_BAD_DEPTH_ONLY,          /* "bad_depth_only": a depth-only pass naming no depth slot, or not
-                                           * declaring Blend Replace and Load */
+    KILN_PROGRAM_BAD_DEPTH_ONLY,          /* "bad_depth_only": a depth-only pass naming no depth slot, testing
+                                           * only, or not declaring Blend Replace and Load */
+    KILN_PROGRAM_BAD_LIST,                /* "bad_list": a draw-set list slot below the highest named that no pass
+                                           * names */
     KILN_PROGRAM_BAD_INPUT,               /* "bad_input": an input index out of range */
     KILN_PROGRAM_BAD_DEPTH_INPUT,         /* "bad_depth_input": a depth input of a Four slot, of a slot no earlier
                                            * pass attaches, or of the slot the pass attaches */
@@ -408,7 +437,10 @@ typedef enum kiln_dispatch_class {
     KILN_DISPATCH_NOT_WRITABLE,           /* "not_writable" */
     KILN_DISPATCH_UNKNOWN_GEOMETRY,       /* "unknown_geometry": a geometry slot names no live geometry */
     KILN_DISPATCH_GEOMETRY_LAYOUT,        /* "geometry_layout_mismatch": the geometry was created with another layout */
-    KILN_DISPATCH_DRAW_SET_COUNT,         /* "draw_set_count": the dispatch names draw-set lists the program does not declare */
+    KILN_DISPATCH_DRAW_SET_COUNT,         /* "draw_set_count": the list count differs from the program's list slots */
+    KILN_DISPATCH_UNKNOWN_DRAW_SET,       /* "unknown_draw_set": a list names a draw set not live */
+    KILN_DISPATCH_DRAW_SET_LAYOUT,        /* "draw_set_layout_mismatch": a listed set's layouts are not those of a
+                                           * pass drawing its list */
     KILN_DISPATCH_UNIFORMS_SHORT,         /* "uniforms_short" */
     KILN_DISPATCH_INPUT_IS_OUTPUT,        /* "input_is_output" */
     KILN_DISPATCH_FRAME_PASS_LIMIT,       /* "frame_pass_limit": the frame would record more than
@@ -435,13 +467,121 @@ typedef struct kiln_dispatch_desc {
     uint32_t texture_count;     /* entries of texture_ids */
     const uint32_t *geometry_ids; /* one geometry id per geometry slot */
     uint32_t geometry_count;    /* entries of geometry_ids */
-    uint32_t draw_set_list_count; /* draw-set lists named; every program of this build declares none */
+    uint32_t draw_set_list_count; /* lists, one per list slot the program's draw-sets passes name */
+    const uint32_t *draw_set_list_lengths; /* per list: how many set ids it holds (0 is an empty list) */
+    const uint32_t *draw_set_ids; /* every list's set ids, list after list */
     const void *uniforms;       /* the blob the passes' windows read; copied */
     size_t uniforms_size;       /* bytes at uniforms */
 } kiln_dispatch_desc;
 /* kiln_programs_dispatch with geometries. A geometry named here and destroyed before the frame
  * records drops the dispatch whole then (logged), as a destroyed texture does. */
 kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dispatch_desc *desc);
+
+/* ---- instance buffers -----------------------------------------------------------------------------
+ * An instance buffer holds `capacity` records, each one instance's attributes under a layout (the
+ * geometry vocabulary and stride rule); kiln does not interpret them. Ids are dense from 1, never
+ * reused. The CPU copy is the source of truth; the GPU buffer is made by the upload queue or the
+ * first draw that needs it, and afterwards receives only the records written since. */
+
+/* What create_instances takes: the layout and capacity fixed for the buffer's life, and initial
+ * records from record 0 (fewer than the capacity is fine; the rest start zeroed). */
+typedef struct kiln_instances_desc {
+    kiln_geometry_layout layout; /* the record layout */
+    uint32_t capacity;          /* records, at least 1 */
+    const void *records;        /* a whole number of records; NULL with records_size 0: all zero */
+    size_t records_size;        /* bytes at records */
+} kiln_instances_desc;
+
+/* Why create_instances or update_instances refused, in check order. The layout classes are the
+ * geometry ones (kiln_geometry_class_name names them); these follow. */
+typedef enum kiln_instances_class {
+    KILN_INSTANCES_OK,
+    KILN_INSTANCES_BAD_LAYOUT,          /* "bad_instance_layout": the layout breaks a layout rule */
+    KILN_INSTANCES_ZERO_CAPACITY,       /* "zero_capacity": a capacity of 0 */
+    KILN_INSTANCES_TOO_LARGE,           /* "instances_too_large": capacity * stride past KILN_GEOMETRY_MAX_BYTES */
+    KILN_INSTANCES_RECORD_BYTES,        /* "record_bytes": not a whole number of records */
+    KILN_INSTANCES_PAST_CAPACITY,       /* "records_past_capacity": the records (from first) pass the capacity */
+    KILN_INSTANCES_UNKNOWN_ID,          /* "unknown_instances": update or destroy of an id not live */
+    KILN_INSTANCES_CLASS_COUNT
+} kiln_instances_class;
+/* The stable identifier of a class; "invalid_class" outside the enum. */
+const char *kiln_instances_class_name(kiln_instances_class c);
+
+/* Why an instance buffer was refused. */
+typedef struct kiln_instances_error {
+    kiln_instances_class cls;   /* the first failure class met */
+    char message[256];          /* NUL-terminated, naming the value at fault */
+} kiln_instances_error;
+
+/* Validates and copies; returns the id, or 0 with err filled. */
+uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_desc *desc, kiln_instances_error *err);
+/* Overwrites records [first, first + size / stride) in place. Fire-and-forget: an unknown id, a
+ * length off the stride or a run past the capacity is a warn-drop (logged, false) and no record
+ * changes; an empty run writes nothing (true). */
+bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uint32_t first, const void *records,
+                                    size_t records_size, kiln_instances_error *err);
+/* Retires the id at once; the records live on while a draw set holds the buffer. An unknown id
+ * is a warn-drop. */
+bool kiln_programs_destroy_instances(kiln_programs *p, uint32_t instances_id);
+
+/* ---- draw sets -------------------------------------------------------------------------------------
+ * A draw set is a retained list of draws under two layouts fixed at create; every check runs when
+ * it is made or patched, so a pass walking it checks nothing per draw. A set holds the geometries
+ * and instance buffers its draws name: destroyed under it, they retire their ids and keep drawing
+ * for the set until its last draw of them goes. */
+
+/* One draw: indices [first, first + count) of a geometry, once per record of a run of an instance
+ * buffer. A zero count draws nothing (and blanks the entry without moving the others). */
+typedef struct kiln_draw {
+    uint32_t geometry_id;       /* a live geometry under the set's vertex layout */
+    /*@{*/
+    uint32_t index_first, index_count;      /* the run of indices drawn */
+    /*@}*/
+    uint32_t instances_id;      /* a live instance buffer under the set's instance layout */
+    /*@{*/
+    uint32_t instance_first, instance_count; /* the run of records drawn, one instance each */
+    /*@}*/
+} kiln_draw;
+
+/* Why create_draw_set or update_draw_set refused, in check order; a per-draw reason starts
+ * `draw N: `, N the draw's position in the call's draws. */
+typedef enum kiln_draw_set_class {
+    KILN_DRAW_SET_OK,
+    KILN_DRAW_SET_BAD_LAYOUT,           /* "bad_draw_set_layout": a layout breaks a layout rule, or the two share a location */
+    KILN_DRAW_SET_UNKNOWN_ID,           /* "unknown_draw_set": update or destroy of an id not live */
+    KILN_DRAW_SET_BAD_FIRST,            /* "patch_past_end": a patch starting past the set's length */
+    KILN_DRAW_SET_UNKNOWN_GEOMETRY,     /* "unknown_geometry": a draw names a geometry id not live */
+    KILN_DRAW_SET_GEOMETRY_LAYOUT,      /* "geometry_layout_mismatch": the geometry's layout is not the vertex layout */
+    KILN_DRAW_SET_INDEX_RANGE,          /* "index_range": the index run ends past the geometry's indices */
+    KILN_DRAW_SET_UNKNOWN_INSTANCES,    /* "unknown_instances": a draw names an instance buffer not live */
+    KILN_DRAW_SET_INSTANCES_LAYOUT,     /* "instances_layout_mismatch": the buffer's layout is not the instance layout */
+    KILN_DRAW_SET_INSTANCE_RANGE,       /* "instance_range": the record run ends past the buffer's capacity */
+    KILN_DRAW_SET_CLASS_COUNT
+} kiln_draw_set_class;
+/* The stable identifier of a class; "invalid_class" outside the enum. */
+const char *kiln_draw_set_class_name(kiln_draw_set_class c);
+
+/* Why a draw set was refused. */
+typedef struct kiln_draw_set_error {
+    kiln_draw_set_class cls;    /* the first failure class met */
+    char message[256];          /* NUL-terminated, naming the draw and value at fault */
+} kiln_draw_set_error;
+
+/* Checks every draw and makes the set; returns its id (dense from 1, never reused), or 0 with err
+ * filled, holding nothing. */
+uint32_t kiln_programs_create_draw_set(kiln_programs *p, const kiln_geometry_layout *vertex_layout,
+                                       const kiln_geometry_layout *instance_layout, const kiln_draw *draws,
+                                       uint32_t draw_count, kiln_draw_set_error *err);
+/* Writes `draws` over the set from position `first` (at most the set's length): entries inside are
+ * overwritten, a run past the end extends it, and an empty run truncates the set to `first`
+ * entries. A refused patch leaves the set exactly as it was. */
+bool kiln_programs_update_draw_set(kiln_programs *p, uint32_t draw_set_id, uint32_t first, const kiln_draw *draws,
+                                   uint32_t draw_count, kiln_draw_set_error *err);
+/* Releases the set and everything it holds; the id is never handed out again. An unknown id is a
+ * warn-drop. */
+bool kiln_programs_destroy_draw_set(kiln_programs *p, uint32_t draw_set_id);
+/* The number of draws a live set holds; 0 for an unknown id (or an empty set). */
+uint32_t kiln_programs_draw_set_length(const kiln_programs *p, uint32_t draw_set_id);
 
 /* ---- geometry resources ------------------------------------------------------------------------
  * Geometry ids are dense from 1 and never reused; a refused create takes none. The bytes given are
@@ -451,11 +591,13 @@ kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dis
 /* Validates and copies the geometry; returns its id, or 0 with err filled. */
 uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_desc *desc, kiln_geometry_error *err);
 /* Replaces both byte arrays wholesale under the layout fixed at create (desc->layout is ignored);
- * lengths may change. Fire-and-forget: an unknown id or bytes that fail the create rules are a
+ * lengths may change, except while a draw set holds the geometry: then only the vertex contents
+ * may change (same vertex count, byte-identical indices). Fire-and-forget: an unknown id or bytes that fail the create rules are a
  * warn-drop (logged, false, err filled when given) and the previous content stays. */
 bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const kiln_geometry_desc *desc,
                                    kiln_geometry_error *err);
-/* Retires the id for good and releases its bytes and buffers; an unknown id is a warn-drop. */
+/* Retires the id for good and releases its bytes and buffers (once no draw set holds it); an
+ * unknown id is a warn-drop. */
 bool kiln_programs_destroy_geometry(kiln_programs *p, uint32_t geometry_id);
 /* The layout a live geometry was created with; NULL for an unknown or destroyed id. */
 const kiln_geometry_layout *kiln_programs_geometry_layout(const kiln_programs *p, uint32_t geometry_id);
@@ -480,6 +622,10 @@ bool kiln_programs_queue_uses_texture(const kiln_programs *p, uint32_t texture_i
 /* The same for a geometry (the JSON surface records first for update_geometry and
  * destroy_geometry; a C caller that does not, and destroys one, has the dispatch dropped). */
 bool kiln_programs_queue_uses_geometry(const kiln_programs *p, uint32_t geometry_id);
+/* The same for a draw set a queued dispatch lists, and for an instance buffer a listed set holds
+ * (the JSON surface records first for update_draw_set, destroy_draw_set and update_instances). */
+bool kiln_programs_queue_uses_draw_set(const kiln_programs *p, uint32_t draw_set_id);
+bool kiln_programs_queue_uses_instances(const kiln_programs *p, uint32_t instances_id);
 /* The error of the first dispatch which failed and writes the texture, in the last record that
  * had dispatches to record, or NULL. A failure belongs to the dispatch that failed: a reader of a texture no
  * failed dispatch wrote reads it as the successful dispatches left it. */

@@ -151,8 +151,7 @@ bool kiln_json_decode_program(const struct json_t *message, kiln_json_program *o
 /* Frees the arrays and zeroes *p; NULL is a no-op. The message itself is not released. */
 void kiln_json_program_free(kiln_json_program *p);
 
-/* program.dispatch. draw_set_list_count is the length of that list (its ids are checked to be a
- * list of u32 lists). */
+/* program.dispatch; the draw-set lists flattened as kiln_dispatch_desc takes them. */
 typedef struct kiln_json_dispatch {
     uint32_t program_id;        /* as kiln_programs_register returned it */
     uint32_t binding_count;     /* entries of bindings */
@@ -160,6 +159,8 @@ typedef struct kiln_json_dispatch {
     uint32_t geometry_count;    /* entries of geometries */
     uint32_t *geometries;       /* geometry ids, one per geometry slot; malloc'd */
     uint32_t draw_set_list_count; /* length of the "draw_sets" list */
+    uint32_t *draw_set_list_lengths; /* per list, its length; malloc'd */
+    uint32_t *draw_set_ids;     /* every list's ids, list after list; malloc'd */
     kiln_json_blob uniforms;    /* the uniform blob; owned */
 } kiln_json_dispatch;
 /* Decodes a program.dispatch message into *out; fails with bad_message naming the field path. */
@@ -180,6 +181,40 @@ bool kiln_json_decode_geometry(const struct json_t *message, bool with_layout, k
                                kiln_json_error *err);
 /* Frees the blobs and zeroes *g; NULL is a no-op. */
 void kiln_json_geometry_free(kiln_json_geometry *g);
+
+/* create_instances (with "layout", "capacity") and update_instances (with "instances_id",
+ * "first"); both carry "records". desc.records points at the decoded blob. */
+typedef struct kiln_json_instances {
+    kiln_instances_desc desc;   /* create: ready for kiln_programs_create_instances */
+    /*@{*/
+    uint32_t instances_id, first; /* update: the buffer and the first record written */
+    /*@}*/
+    kiln_json_blob records;     /* owned */
+} kiln_json_instances;
+/* Decodes one of the two kinds; fails with bad_message naming the field. */
+bool kiln_json_decode_instances(const struct json_t *message, bool create, kiln_json_instances *out,
+                                kiln_json_error *err);
+/* Frees the records and zeroes *b; NULL is a no-op. */
+void kiln_json_instances_free(kiln_json_instances *b);
+
+/* create_draw_set (with "vertex_layout", "instance_layout") and update_draw_set (with
+ * "draw_set_id", "first"); both carry "draws": [{"geometry_id", "indices": {"first", "count"},
+ * "instances_id", "instances": {"first", "count"}}]. */
+typedef struct kiln_json_draw_set {
+    /*@{*/
+    kiln_geometry_layout vertex_layout, instance_layout; /* create: the set's two layouts */
+    /*@}*/
+    /*@{*/
+    uint32_t draw_set_id, first; /* update: the set and the first position written */
+    /*@}*/
+    kiln_draw *draws;           /* malloc'd */
+    uint32_t draw_count;        /* entries of draws */
+} kiln_json_draw_set;
+/* Decodes one of the two kinds; fails with bad_message naming the field path. */
+bool kiln_json_decode_draw_set(const struct json_t *message, bool create, kiln_json_draw_set *out,
+                               kiln_json_error *err);
+/* Frees the draws and zeroes *s; NULL is a no-op. */
+void kiln_json_draw_set_free(kiln_json_draw_set *s);
 
 /* ---- the schema ------------------------------------------------------------------------------- */
 
