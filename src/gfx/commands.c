@@ -263,6 +263,21 @@ void kiln_render_pass_draw_indexed(kiln_render_pass *pass, uint32_t index_count,
     wgpuRenderPassEncoderDrawIndexed(pass->raw, index_count, instance_count, first_index, base_vertex, first_instance);
 }
 
+bool kiln_render_pass_draw_indexed_indirect(kiln_render_pass *pass, kiln_buffer args, uint64_t offset, kiln_error *err) {
+    if (pass->failed) return stuck(&pass->error, err);
+    WGPUBuffer raw = buffer_at(pass->encoder->res, args, offset, "draw_indexed_indirect", &pass->error);
+    uint64_t size = raw ? kiln_resources_buffer_size(pass->encoder->res, args) : 0;
+    if (raw && (offset % 4 || offset + 20 > size)) {
+        kiln_error_set(&pass->error, KILN_ERR_INVALID_ARGUMENT,
+                       "draw_indexed_indirect: arguments at offset %llu do not fit buffer 0x%08x (%llu bytes, 20 "
+                       "needed at a multiple of 4)", (unsigned long long)offset, args.id, (unsigned long long)size);
+        raw = NULL;
+    }
+    if (!raw) return stick(&pass->failed, &pass->error, err);
+    wgpuRenderPassEncoderDrawIndexedIndirect(pass->raw, raw, offset);
+    return true;
+}
+
 void kiln_compute_pass_end(kiln_compute_pass *pass) {
     if (!pass->raw) return;
     wgpuComputePassEncoderEnd(pass->raw);

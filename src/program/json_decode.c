@@ -500,9 +500,53 @@ static bool decode_draw_sets(const json_t *v, const char *fp, kiln_draw_sets_spe
     return true;
 }
 
-/* "Fragment" and "Compute" are strings; {"Draw": DrawPass} and {"DrawSets": DrawSetsPass} are read
- * whole; DrawIndexedIndirect carries an object, checked to be one (register refuses it with
- * unsupported_stage). */
+/* {"workgroups": [x, y, z]} or {"workgroups": "Output"}. */
+static bool decode_compute(const json_t *v, const char *fp, kiln_compute_spec *out, kiln_json_error *err) {
+    json_t *w;
+    char wp[PATH_MAX_CHARS];
+    path_field(wp, fp, "workgroups");
+    if (!field(v, fp, "workgroups", true, &w, err)) return false;
+    if (json_is_string(w) && strcmp(json_string_value(w), "Output") == 0) {
+        out->from_output = true;
+        return true;
+    }
+    if (!json_is_array(w) || json_array_size(w) != 3)
+        return BAD(err, "%s: expected \"Output\" or an array of three workgroup counts", wp);
+    uint32_t *counts[3] = {&out->x, &out->y, &out->z};
+    for (size_t i = 0; i < 3; i++) {
+        char ep[PATH_MAX_CHARS];
+        path_index(ep, wp, i);
+        if (!as_u32(json_array_get(w, i), ep, counts[i], err)) return false;
+    }
+    return true;
+}
+
+/* A pass's optional "buffers": [{"index", "write"}]. */
+static bool decode_buffer_uses(const json_t *pass, const char *fp, kiln_pass_spec *out, kiln_json_error *err) {
+    json_t *list;
+    char lp[PATH_MAX_CHARS];
+    path_field(lp, fp, "buffers");
+    if (!field(pass, fp, "buffers", false, &list, err)) return false;
+    if (!list) return true;
+    if (!as_array(list, lp, err)) return false;
+    if (json_array_size(list) > KILN_PROGRAM_MAX_BUFFER_USES)
+        return BAD(err, "%s: at most %d buffers, got %zu", lp, KILN_PROGRAM_MAX_BUFFER_USES, json_array_size(list));
+    out->buffer_count = (uint32_t)json_array_size(list);
+    for (uint32_t k = 0; k < out->buffer_count; k++) {
+        char ep[PATH_MAX_CHARS];
+        json_t *u = json_array_get(list, k), *write;
+        path_index(ep, lp, k);
+        if (!as_object(u, ep, err) || !field_u32(u, ep, "index", &out->buffers[k].index, err) ||
+            !field(u, ep, "write", true, &write, err))
+            return false;
+        if (!json_is_boolean(write)) return BAD(err, "%s.write: expected a boolean, got %s", ep, type_name(write));
+        out->buffers[k].write = json_is_true(write);
+    }
+    return true;
+}
+
+/* "Fragment" is a string; {"Draw": DrawPass}, {"DrawIndexedIndirect": DrawPass plus "args"},
+ * {"DrawSets": DrawSetsPass} and {"Compute": ComputePass} are read whole. */
 static bool decode_stage(const json_t *v, const char *fp, kiln_pass_spec *out, kiln_json_error *err) {
     int form;
     json_t *payload;
@@ -512,6 +556,15 @@ static bool decode_stage(const json_t *v, const char *fp, kiln_pass_spec *out, k
     if (payload && !as_object(payload, pp, err)) return false;
     out->stage = (kiln_pass_stage)form;
     if (out->stage == KILN_STAGE_DRAW_SETS) return decode_draw_sets(payload, pp, &out->draw_sets, err);
+    if (out->stage == KILN_STAGE_COMPUTE) return decode_compute(payload, pp, &out->compute, err);
+    if (out->stage == KILN_STAGE_DRAW_INDEXED_INDIRECT) {
+        json_t *args;
+        char ap[PATH_MAX_CHARS];
+        path_field(ap, pp, "args");
+        return decode_draw(payload, pp, &out->draw, err) && field(payload, pp, "args", true, &args, err) &&
+               as_object(args, ap, err) && field_u32(args, ap, "buffer", &out->draw.args_buffer, err) &&
+               field_u32(args, ap, "offset", &out->draw.args_offset, err);
+    }
     return out->stage != KILN_STAGE_DRAW || decode_draw(payload, pp, &out->draw, err);
 }
 
@@ -587,7 +640,7 @@ static bool decode_pass(const json_t *v, const char *fp, uint32_t pass_index, ki
         !field_u32(v, fp, "uniform_length", &out->uniform_length, err))
         return false;
     out->blend = (kiln_program_blend)blend;
-    return decode_repeat(v, fp, pass_index, out, err);
+    return decode_repeat(v, fp, pass_index, out, err) && decode_buffer_uses(v, fp, out, err);
 }
 
 /* A required array field of `count` elements, each decoded into a calloc'd array of `size`-byte
@@ -669,6 +722,10 @@ static bool depth_element(const json_t *v, const char *fp, void *out, kiln_json_
     return true;
 }
 
+static bool buffer_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
+    return as_object(v, fp, err) && field_u32(v, fp, "size", &((kiln_buffer_spec *)out)->size, err);
+}
+
 static bool slot_spec_element(const json_t *v, const char *fp, void *out, kiln_json_error *err) {
     return decode_slot_spec(v, fp, out, err);
 }
@@ -697,6 +754,12 @@ bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kil
     out->transients = transients;
     out->geometries = geometries;
     out->depth_transients = depths;
+    /* "buffers" is kiln's own (docs/adr/002-program-compute-and-indirect-draws.md): optional, absent for none. */
+    if (ok && json_object_get(message, "buffers")) {
+        void *buffers = NULL;
+        ok = decode_list(message, "buffers", sizeof(kiln_buffer_spec), buffer_element, &buffers, &d->buffer_count, err);
+        out->buffers = buffers;
+    }
     if (!ok) {
         kiln_json_program_free(out);
         return false;
@@ -719,6 +782,7 @@ bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kil
     d->transients = out->transients;
     d->geometries = out->geometries;
     d->depth_transients = out->depth_transients;
+    d->buffers = out->buffers;
     d->passes = out->passes;
     return true;
 }
@@ -729,6 +793,7 @@ void kiln_json_program_free(kiln_json_program *p) {
     free(p->transients);
     free(p->geometries);
     free(p->depth_transients);
+    free(p->buffers);
     free(p->passes);
     *p = (kiln_json_program){0};
 }

@@ -83,6 +83,7 @@ static const field_doc PROGRAM_REGISTER[] = {
     {"transients", "array<TransientSpec>", true, "pooled intermediates"},
     {"geometries", "array<GeometrySlotSpec>", true, "geometry slots draw passes name; [] without draw passes"},
     {"depth_transients", "array<DepthSpec>", true, "depth slots draw passes attach; [] without draw passes"},
+    {"buffers", "array<BufferSpec>", false, "program buffers compute passes write (kiln's own); absent: none"},
     {"passes", "array<PassSpec>", true, "the pass sequence"},
     {0}};
 static const field_doc PROGRAM_DISPATCH[] = {
@@ -225,6 +226,7 @@ static const field_doc PASS_SPEC[] = {
     {"uniform_offset", "u32", true, "bytes into the dispatch's uniforms"},
     {"uniform_length", "u32", true, "0: the entry point reads no uniform block"},
     {"repeat", "PassRepeat", false, "absent or null: the pass records once"},
+    {"buffers", "array<BufferUse>", false, "program buffers bound at @group(2) @binding(k); absent: none"},
     {0}};
 static const field_doc PASS_REPEAT[] = {
     {"count", "u32", true, "1..4096"},
@@ -252,6 +254,25 @@ static const field_doc DRAW_SPEC[] = {
 static const field_doc DEPTH_USE[] = {
     {"slot", "u32", true, "the depth transient attached"},
     {"write", "DepthWrite", true, NULL},
+    {0}};
+static const field_doc BUFFER_SPEC[] = {{"size", "u32", true, "bytes, a non-zero multiple of 4"}, {0}};
+static const field_doc BUFFER_USE[] = {
+    {"index", "u32", true, "the program buffer"},
+    {"write", "bool", true, "var<storage, read_write>; compute passes only"},
+    {0}};
+static const field_doc COMPUTE_PASS[] = {
+    {"workgroups", "array<u32>", true, "three fixed counts, or \"Output\": enough to cover the output at the entry's @workgroup_size"},
+    {0}};
+static const field_doc INDIRECT_ARGS[] = {
+    {"buffer", "u32", true, "the program buffer holding the five u32 arguments"},
+    {"offset", "u32", true, "a multiple of 4"},
+    {0}};
+static const field_doc INDIRECT_DRAW_PASS[] = {
+    {"vertex_entry_point", "string", true, "a @vertex entry point of the module"},
+    {"geometry", "u32", true, "the geometry slot drawn"},
+    {"depth", "u32", true, "the depth slot attached, or null for none"},
+    {"load", "PassLoad", true, NULL},
+    {"args", "IndirectArgs", true, "index count, instance count, first index, base vertex, first instance"},
     {0}};
 static const field_doc DRAW_SETS_PASS[] = {
     {"vertex_entry_point", "string", true, "a @vertex entry point of the module"},
@@ -294,6 +315,11 @@ static const type_doc TYPES[] = {
     STRUCT("DrawPass", "a draw pass: a geometry slot through an authored vertex stage", DRAW_PASS),
     FORMS(NULL, PROGRAM_LOADS),
     STRUCT("DrawSetsPass", "a pass drawing the retained sets of one dispatch list", DRAW_SETS_PASS),
+    STRUCT("ComputePass", "workgroups writing program buffers (docs/adr/002-program-compute-and-indirect-draws.md)", COMPUTE_PASS),
+    STRUCT("IndirectDrawPass", "a draw pass whose arguments a program buffer holds", INDIRECT_DRAW_PASS),
+    STRUCT("IndirectArgs", "where an indirect draw's arguments are", INDIRECT_ARGS),
+    STRUCT("BufferSpec", "a program buffer, zeroed for each dispatch", BUFFER_SPEC),
+    STRUCT("BufferUse", "a program buffer a pass binds", BUFFER_USE),
     STRUCT("DepthUse", "the depth slot a draw-sets pass tests against", DEPTH_USE),
     FORMS("TestOnly tests and leaves the slot as it was", PROGRAM_DEPTH_WRITES),
     FORMS("Back discards clockwise triangles, Front counter-clockwise ones", PROGRAM_CULLS),

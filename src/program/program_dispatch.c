@@ -162,7 +162,7 @@ static kiln_dispatch_class check_passes(kiln_programs *p, const program *prog, c
     }
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         const program_pass *pass = &prog->passes[i];
-        if (pass->depth_only || pass->output.kind != PROGRAM_SLOT_BINDING) continue;
+        if (pass->colourless || pass->output.kind != PROGRAM_SLOT_BINDING) continue;
         for (uint32_t n = 0; n < pass->spec.input_count; n++) {
             program_slot in = pass->inputs[n].slot;
             if (in.kind == PROGRAM_SLOT_BINDING && ids[in.index] == ids[pass->output.index])
@@ -310,7 +310,11 @@ kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dis
     /* The timings report the sizes of the last accepted dispatch. */
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
-        if (pass->depth_only)
+        if (pass->compute) {
+            pass->width = ref->width;
+            pass->height = ref->height;
+            pass->divisor = 1;
+        } else if (pass->depth_only)
             program_depth_extent(&prog->depths[pass->depth_slot], ref->width, ref->height, &pass->width,
                                  &pass->height, &pass->divisor);
         else

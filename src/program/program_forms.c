@@ -19,9 +19,9 @@
 static const program_form STAGES[] = {
     [KILN_STAGE_FRAGMENT] = UNIT("Fragment"),
     [KILN_STAGE_DRAW] = NAMED("Draw", "DrawPass"),
-    [KILN_STAGE_DRAW_INDEXED_INDIRECT] = NAMED("DrawIndexedIndirect", "DrawPass"),
+    [KILN_STAGE_DRAW_INDEXED_INDIRECT] = NAMED("DrawIndexedIndirect", "IndirectDrawPass"),
     [KILN_STAGE_DRAW_SETS] = NAMED("DrawSets", "DrawSetsPass"),
-    [KILN_STAGE_COMPUTE] = UNIT("Compute"),
+    [KILN_STAGE_COMPUTE] = NAMED("Compute", "ComputePass"),
 };
 _Static_assert(COUNT(STAGES) == KILN_STAGE_COMPUTE + 1, "a kiln_pass_stage without a name");
 

@@ -107,6 +107,23 @@ static kiln_fg_resource input_resource(const program *prog, const program_input 
 
 static void record_step(kiln_fg_context *ctx, void *user);
 
+/* The dispatch's program buffers, each its own, zeroed (program_buffers.c). */
+static bool take_buffers(kiln_programs *p, const program *prog, program_span *span) {
+    span->buffers_at = p->dispatch_buffer_count;
+    if (!prog->buffer_count) return true;
+    kiln_buffer *grown = kiln_array_reserve(p->dispatch_buffers, &p->dispatch_buffer_capacity,
+                                            p->dispatch_buffer_count + prog->buffer_count, sizeof *grown);
+    if (!grown) return kiln_error_set(&span->error, KILN_ERR_OUT_OF_MEMORY, "out of memory for program buffers");
+    p->dispatch_buffers = grown;
+    for (uint32_t b = 0; b < prog->buffer_count; b++) {
+        kiln_error why = {0};
+        kiln_buffer buffer = program_buffer_take(p, prog->buffers[b].size, &why);
+        if (!buffer.id) return kiln_error_set(&span->error, why.code, "buffer %u: %s", b, why.message);
+        p->dispatch_buffers[p->dispatch_buffer_count++] = buffer;
+    }
+    return true;
+}
+
 /* Declares one dispatch's steps; a pass whose output cannot be viewed ends them there (the passes
  * before it still run), with the failure kept in the span. */
 static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t uniform_at) {
@@ -116,22 +133,31 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
     *span = (program_span){.first = p->step_count};
     declare_transients(p, prog, dispatch);
     declare_depths(p, prog, dispatch);
+    char name[PROGRAM_NAME_MAX];
+    if (!take_buffers(p, prog, span)) {
+        span->failed = true;
+        kiln_error why = span->error;
+        kiln_error_set(&span->error, why.code, "%s: %s", program_name(prog, name, sizeof name), why.message);
+        return;
+    }
     for (uint32_t b = 0; b < prog->binding_count; b++) prog->binding_res[b] = (kiln_fg_resource){0};
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
         kiln_error e = {0};
-        kiln_fg_resource out = pass->depth_only ? (kiln_fg_resource){0} : output_resource(p, prog, pass, ids, &e);
-        if (!pass->depth_only && !out.index) {
+        kiln_fg_resource out = pass->colourless ? (kiln_fg_resource){0} : output_resource(p, prog, pass, ids, &e);
+        if (!pass->colourless && !out.index) {
             span->failed = true;
-            char name[PROGRAM_NAME_MAX];
             kiln_error_set(&span->error, e.code, "%s: pass %u (%s): %s", program_name(prog, name, sizeof name), i,
                            pass->entry, e.message);
             return;
         }
         for (uint32_t it = 0; it < pass->iterations; it++) {
-            uint32_t g = kiln_frame_graph_add_pass(p->graph, pass->entry, record_step, p);
+            uint32_t g = pass->compute ? kiln_frame_graph_add_compute_pass(p->graph, pass->entry, record_step, p)
+                                       : kiln_frame_graph_add_pass(p->graph, pass->entry, record_step, p);
             kiln_frame_graph_write(p->graph, g, p->order);
-            if (!pass->draw) {
+            if (pass->compute) {
+                /* no attachment: the pass writes program buffers */
+            } else if (!pass->draw) {
                 kiln_frame_graph_color(p->graph, g, out, (WGPUColor){0, 0, 0, 0});
             } else if (!pass->depth_only) {
                 bool clears = pass->load == KILN_LOAD_CLEAR && it == 0;
@@ -163,6 +189,8 @@ bool program_graph_declare(kiln_programs *p, size_t uniform_at, kiln_error *err)
     if (!steps || !spans) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory declaring passes");
     kiln_frame_graph_reset(p->graph);
     p->step_count = 0;
+    p->dispatch_buffer_count = 0;
+    program_buffer_pool_trim(p);
     p->order = kiln_frame_graph_import_buffer(p->graph, "program order", (kiln_buffer){0});
     kiln_frame_graph_export(p->graph, p->order);
     for (uint32_t d = 0; d < p->queue.count; d++) {
@@ -288,37 +316,48 @@ static void record_sets(kiln_programs *p, kiln_render_pass *rp, const program_pa
     }
 }
 
-/* One iteration: the first opens the pass's error scope and finds its bind groups, every one
- * draws the fullscreen triangle with its own uniform slot, and the last closes the scope. */
-static void record_step(kiln_fg_context *ctx, void *user) {
-    kiln_programs *p = user;
-    p->next_step = ctx->pass + 1;
-    const program_step *step = &p->steps[ctx->pass];
-    program *prog = step->prog;
-    program_pass *pass = &prog->passes[step->pass];
-    const program_dispatch *d = &p->queue.items[step->dispatch];
-    kiln_error *err = &ctx->error;
-    if (step->iteration == 0) {
-        pass->record_start_ns = now_ns();
-        program_scope_open(p);
-        p->scope_step = ctx->pass;
-        pass->input_group = (kiln_bind_group){0};
-        if (!uniform_group(p, pass, err) ||
-            (pass->spec.input_count && !input_group(p, ctx, prog, pass, p->queue.ids + d->ids_at, err))) {
-            step_failed(p, ctx->pass, err);
-            return;
-        }
+/* The pass's buffer bind group: this dispatch's program buffers, one per buffer use. */
+static bool buffer_group(kiln_programs *p, const program *prog, program_pass *pass, const program_span *span,
+                         kiln_error *err) {
+    kiln_binding_resource entries[KILN_PROGRAM_MAX_BUFFER_USES];
+    for (uint32_t k = 0; k < pass->spec.buffer_count; k++) {
+        uint32_t slot = pass->spec.buffers[k].index;
+        entries[k] = (kiln_binding_resource){.binding = k, .buffer = p->dispatch_buffers[span->buffers_at + slot],
+                                             .size = prog->buffers[slot].size};
     }
+    pass->buffer_group = kiln_bind_group_cache_get(pass->buffer_groups, "program buffers", pass->group2_layout, entries,
+                                                   pass->spec.buffer_count, err);
+    return pass->buffer_group.id != 0;
+}
+
+/* A compute pass: its fixed workgroup counts, or enough workgroups to cover the reference extent
+ * at the entry point's workgroup size (kept at register in spec.compute as the size when
+ * from_output). */
+static void record_compute(kiln_compute_pass *cp, const program_pass *pass, const program_dispatch *d,
+                           uint32_t uniform_offset) {
+    kiln_compute_pass_set_pipeline(cp, pass->compute_pipeline, NULL);
+    kiln_compute_pass_set_bind_group(cp, 0, pass->group0, &uniform_offset, 1, NULL);
+    if (pass->input_group.id) kiln_compute_pass_set_bind_group(cp, 1, pass->input_group, NULL, 0, NULL);
+    if (pass->buffer_group.id) kiln_compute_pass_set_bind_group(cp, 2, pass->buffer_group, NULL, 0, NULL);
+    const kiln_compute_spec *w = &pass->spec.compute;
+    if (w->from_output)
+        kiln_compute_pass_dispatch(cp, (d->reference_width + pass->workgroup[0] - 1) / pass->workgroup[0],
+                                   (d->reference_height + pass->workgroup[1] - 1) / pass->workgroup[1], 1);
+    else
+        kiln_compute_pass_dispatch(cp, w->x, w->y, w->z);
+}
+
+static void record_render(kiln_programs *p, kiln_render_pass *rp, const program *prog, const program_pass *pass,
+                          const program_dispatch *d, const program_span *span, uint32_t uniform_offset) {
     uint32_t w, h;
     if (pass->depth_only)
-        program_depth_extent(&prog->depths[pass->depth_slot], d->reference_width, d->reference_height, &w,
-                             &h, NULL);
+        program_depth_extent(&prog->depths[pass->depth_slot], d->reference_width, d->reference_height, &w, &h, NULL);
     else
         program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
-    kiln_render_pass *rp = ctx->render;
     kiln_render_pass_set_pipeline(rp, pass->pipeline, NULL);
-    kiln_render_pass_set_bind_group(rp, 0, pass->group0, &step->uniform_offset, 1, NULL);
+    kiln_render_pass_set_bind_group(rp, 0, pass->group0, &uniform_offset, 1, NULL);
     if (pass->input_group.id) kiln_render_pass_set_bind_group(rp, 1, pass->input_group, NULL, 0, NULL);
+    if (pass->buffer_group.id) kiln_render_pass_set_bind_group(rp, 2, pass->buffer_group, NULL, 0, NULL);
     kiln_render_pass_set_viewport(rp, 0, 0, (float)w, (float)h);
     if (pass->sets) {
         record_sets(p, rp, pass, d);
@@ -328,12 +367,53 @@ static void record_step(kiln_fg_context *ctx, void *user) {
             program_geometry_lookup(p, p->queue.geometry_ids[d->geometries_at + pass->spec.draw.geometry]);
         kiln_render_pass_set_vertex_buffer(rp, 0, g->vertex_buffer, 0, NULL);
         kiln_render_pass_set_index_buffer(rp, g->index_buffer, WGPUIndexFormat_Uint32, 0, NULL);
-        kiln_render_pass_draw_indexed(rp, g->index_count, 1, 0, 0, 0);
+        if (pass->indirect)
+            kiln_render_pass_draw_indexed_indirect(rp, p->dispatch_buffers[span->buffers_at + pass->spec.draw.args_buffer],
+                                                   pass->spec.draw.args_offset, NULL);
+        else
+            kiln_render_pass_draw_indexed(rp, g->index_count, 1, 0, 0, 0);
     } else {
         kiln_render_pass_draw(rp, 3, 1, 0, 0);
     }
-    if (rp->failed) {
-        *err = rp->error;
+}
+
+/* One iteration: the first opens the pass's error scope and finds its bind groups, every one
+ * records the pass's work with its own uniform slot, and the last closes the scope. */
+static void record_step(kiln_fg_context *ctx, void *user) {
+    kiln_programs *p = user;
+    p->next_step = ctx->pass + 1;
+    const program_step *step = &p->steps[ctx->pass];
+    program *prog = step->prog;
+    program_pass *pass = &prog->passes[step->pass];
+    const program_dispatch *d = &p->queue.items[step->dispatch];
+    const program_span *span = &p->spans[step->dispatch];
+    kiln_error *err = &ctx->error;
+    if (step->iteration == 0) {
+        pass->record_start_ns = now_ns();
+        program_scope_open(p);
+        p->scope_step = ctx->pass;
+        pass->input_group = (kiln_bind_group){0};
+        pass->buffer_group = (kiln_bind_group){0};
+        bool group1 = pass->spec.input_count || pass->spec.buffer_count;
+        if (!uniform_group(p, pass, err) || (group1 && !input_group(p, ctx, prog, pass, p->queue.ids + d->ids_at, err)) ||
+            (pass->spec.buffer_count && !buffer_group(p, prog, pass, span, err))) {
+            step_failed(p, ctx->pass, err);
+            return;
+        }
+    }
+    bool failed;
+    kiln_error *why;
+    if (ctx->compute) {
+        record_compute(ctx->compute, pass, d, step->uniform_offset);
+        failed = ctx->compute->failed;
+        why = &ctx->compute->error;
+    } else {
+        record_render(p, ctx->render, prog, pass, d, span, step->uniform_offset);
+        failed = ctx->render->failed;
+        why = &ctx->render->error;
+    }
+    if (failed) {
+        *err = *why;
         step_failed(p, ctx->pass, err);
         return;
     }

@@ -65,9 +65,12 @@ typedef struct program_pass {
     char entry[KILN_WGSL_NAME_MAX];
     uint32_t iterations;      /* max(1, repeat_count) */
     char vertex_entry[KILN_WGSL_NAME_MAX]; /* a draw pass's; spec.draw.vertex_entry_point points here */
-    bool draw;                /* stage Draw or DrawSets: an authored vertex stage */
+    bool draw;                /* stage Draw, DrawIndexedIndirect or DrawSets: an authored vertex stage */
     bool sets;                /* stage DrawSets */
+    bool indirect;            /* stage DrawIndexedIndirect */
+    bool compute;             /* stage Compute */
     bool depth_only;          /* a draw pass with output None */
+    bool colourless;          /* no colour output: depth-only or compute */
     /* Either draw stage's declaration, in one place. */
     bool depth;               /* attaches depth_slot */
     uint32_t depth_slot;
@@ -85,6 +88,11 @@ typedef struct program_pass {
     kiln_bind_group group0;   /* the dispatch being recorded: its first iteration finds it */
     kiln_bind_group_cache *input_groups; /* group 1 by the views it binds; NULL without inputs */
     kiln_bind_group input_group; /* the dispatch being recorded: its first iteration finds it */
+    kiln_bind_group_layout group2_layout; /* the pass's program buffers; id 0 without */
+    kiln_bind_group_cache *buffer_groups; /* group 2 by the buffers it binds; NULL without */
+    kiln_bind_group buffer_group; /* the dispatch being recorded */
+    kiln_compute_pipeline compute_pipeline; /* compute passes: their own (pipeline stays id 0) */
+    uint32_t workgroup[3];    /* compute passes: the entry point's @workgroup_size */
     /* Timings. */
     uint32_t width, height, divisor;
     double cpu_record_ns;
@@ -104,6 +112,8 @@ typedef struct program {
     uint32_t binding_count, transient_count, pass_count;
     uint32_t geometry_count, depth_count;
     uint32_t list_count;        /* draw-set lists a dispatch supplies (kiln_program_list_count) */
+    uint32_t buffer_count;      /* program buffers each dispatch gets zeroed */
+    kiln_buffer_spec *buffers;
     kiln_slot_spec *bindings;
     kiln_transient_spec *transients;
     kiln_geometry_layout *geometries; /* per geometry slot: the layout a bound geometry must have */
@@ -213,7 +223,15 @@ typedef struct program_span {
     uint32_t first, count;
     bool failed;
     kiln_error error;
+    uint32_t buffers_at;        /* the dispatch's program buffers: dispatch_buffers[buffers_at ..] */
 } program_span;
+
+/* A pooled program buffer; a dispatch takes one per buffer slot for itself, zeroed. */
+typedef struct program_pooled_buffer {
+    kiln_buffer buffer;
+    uint32_t size;
+    uint64_t used_at;           /* kiln_programs.record_calls when last taken */
+} program_pooled_buffer;
 
 /* A queued dispatch: the ids and the blob live in the queue's shared arrays. */
 typedef struct program_dispatch {
@@ -261,6 +279,15 @@ struct kiln_programs {
     program_instances **instances;          /* instances[id - 1]; NULL once released */
     uint32_t instances_count, instances_capacity;
     uint32_t instances_upload_cursor;
+    /* Program buffers: a pool by size; a buffer taken by a record call is not taken again until
+     * PROGRAM_UNIFORM_INTACT_CALLS later ones (an unsubmitted encoder may still use it), and goes
+     * after PROGRAM_POOL_IDLE_RECORDS record calls unused. */
+    program_pooled_buffer *buffer_pool;
+    uint32_t buffer_pool_count, buffer_pool_capacity;
+    kiln_buffer *dispatch_buffers;          /* per queued dispatch, its buffers (program_span.buffers_at) */
+    uint32_t dispatch_buffer_count, dispatch_buffer_capacity;
+    uint8_t *zeros;                         /* what a taken buffer is cleared with */
+    size_t zeros_size;
     program_draw_set **draw_sets;           /* draw_sets[id - 1]; NULL once destroyed */
     uint32_t draw_set_count, draw_set_capacity;
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
@@ -356,6 +383,13 @@ bool program_instances_realize(kiln_programs *p, uint32_t id, kiln_error *err);
 void program_instances_upload_queue(kiln_programs *p);
 void program_instances_free_all(kiln_programs *p);
 void program_instances_move(kiln_programs *fresh, kiln_programs *old);
+
+/* program_buffers.c: the pool of program buffers. */
+/* Takes a zeroed buffer of `size` bytes for the record call being declared; id 0 with err. */
+kiln_buffer program_buffer_take(kiln_programs *p, uint32_t size, kiln_error *err);
+/* Releases pooled buffers idle for PROGRAM_POOL_IDLE_RECORDS record calls; at each record call. */
+void program_buffer_pool_trim(kiln_programs *p);
+void program_buffer_pool_free(kiln_programs *p);
 
 /* program_draw_sets.c */
 program_draw_set *program_draw_set_lookup(const kiln_programs *p, uint32_t id);

@@ -53,6 +53,8 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
     prog->transients = copy_array(desc->transients, desc->transient_count, sizeof *prog->transients);
     prog->geometry_count = desc->geometry_count;
     prog->list_count = kiln_program_list_count(desc);
+    prog->buffer_count = desc->buffer_count;
+    prog->buffers = copy_array(desc->buffers, desc->buffer_count, sizeof *prog->buffers);
     prog->depth_count = desc->depth_transient_count;
     prog->geometries = copy_array(desc->geometries, desc->geometry_count, sizeof *prog->geometries);
     prog->depths = copy_array(desc->depth_transients, desc->depth_transient_count, sizeof *prog->depths);
@@ -68,7 +70,7 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
     prog->binding_info = calloc(desc->binding_count ? desc->binding_count : 1, sizeof *prog->binding_info);
     if (!prog->bindings || !prog->transients || !prog->passes || !prog->transient_res || !prog->resolve_res ||
         !prog->binding_res || !prog->binding_written || !prog->binding_pass || !prog->binding_info ||
-        !prog->geometries || !prog->depths || !prog->depth_named || !prog->depth_res)
+        !prog->geometries || !prog->depths || !prog->depth_named || !prog->depth_res || !prog->buffers)
         return false;
     for (uint32_t i = 0; i < desc->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
@@ -77,8 +79,11 @@ static bool copy_desc(program *prog, const kiln_program_desc *desc) {
         pass->spec.entry_point = pass->entry;
         pass->iterations = pass->spec.repeat_count ? pass->spec.repeat_count : 1;
         pass->sets = pass->spec.stage == KILN_STAGE_DRAW_SETS;
-        pass->draw = pass->spec.stage == KILN_STAGE_DRAW || pass->sets;
+        pass->indirect = pass->spec.stage == KILN_STAGE_DRAW_INDEXED_INDIRECT;
+        pass->compute = pass->spec.stage == KILN_STAGE_COMPUTE;
+        pass->draw = pass->spec.stage == KILN_STAGE_DRAW || pass->indirect || pass->sets;
         pass->depth_only = pass->draw && pass->spec.output.kind == KILN_OUTPUT_NONE;
+        pass->colourless = pass->depth_only || pass->compute;
         if (pass->sets) {
             const kiln_draw_sets_spec *s = &pass->spec.draw_sets;
             snprintf(pass->vertex_entry, sizeof pass->vertex_entry, "%s", s->vertex_entry_point);
@@ -130,7 +135,7 @@ static void plan_slots(program *prog) {
             if (plan->slot.kind == PROGRAM_SLOT_BINDING && prog->binding_pass[plan->slot.index] == PROGRAM_NONE)
                 prog->binding_pass[plan->slot.index] = i;
         }
-        if (!pass->depth_only && pass->output.kind == PROGRAM_SLOT_BINDING) {
+        if (!pass->colourless && pass->output.kind == PROGRAM_SLOT_BINDING) {
             prog->binding_written[pass->output.index] = true;
             if (prog->binding_pass[pass->output.index] == PROGRAM_NONE) prog->binding_pass[pass->output.index] = i;
         }
@@ -151,6 +156,8 @@ static uint32_t block_size(const kiln_wgsl_module *module, const char *entry_nam
 static void plan_uniforms(program *prog, const kiln_wgsl_module *module) {
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         program_pass *pass = &prog->passes[i];
+        const kiln_wgsl_entry *entry = pass->compute ? kiln_wgsl_find_entry(module, pass->entry) : NULL;
+        for (int k = 0; entry && k < 3; k++) pass->workgroup[k] = entry->workgroup_size[k] ? entry->workgroup_size[k] : 1;
         uint32_t block = block_size(module, pass->entry);
         if (pass->draw) {
             uint32_t vertex = block_size(module, pass->vertex_entry);
@@ -194,8 +201,10 @@ static WGPUShaderStage const VISIBLE_BOTH = WGPUShaderStage_Vertex | WGPUShaderS
 static void input_layout(const program *prog, const program_pass *pass, uint32_t n, kiln_layout_entry *entries,
                          uint32_t *count) {
     const program_input *in = &pass->inputs[n];
-    /* A draw pass's vertex stage reads the inputs too. */
-    WGPUShaderStage visible = pass->draw ? VISIBLE_BOTH : WGPUShaderStage_Fragment;
+    /* A draw pass's vertex stage reads the inputs too; a compute pass is its own stage. */
+    WGPUShaderStage visible = pass->compute ? WGPUShaderStage_Compute
+                            : pass->draw    ? VISIBLE_BOTH
+                                            : WGPUShaderStage_Fragment;
     if (in->slot.kind == PROGRAM_SLOT_DEPTH) {
         entries[(*count)++] = (kiln_layout_entry){.binding = 2 * n, .visibility = visible,
                                                   .kind = KILN_BINDING_DEPTH_TEXTURE_2D};
@@ -286,15 +295,17 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
     /* The minimum binding size is the bound size (the block rounded up to 16 bytes, at least 16),
      * not the block itself: it is what every dispatch binds, valid for the shader, and it makes
      * passes whose blocks round alike share one layout. */
-    kiln_layout_entry group0 = {.binding = 0, .visibility = VISIBLE_BOTH, .kind = KILN_BINDING_UNIFORM_BUFFER,
+    WGPUShaderStage stages = pass->compute ? WGPUShaderStage_Compute : VISIBLE_BOTH;
+    kiln_layout_entry group0 = {.binding = 0, .visibility = stages, .kind = KILN_BINDING_UNIFORM_BUFFER,
                                 .dynamic_offset = true, .min_binding_size = pass->uniform_bind_size};
     pass->group0_layout = kiln_object_cache_bind_group_layout(p->objects, "program uniforms", &group0, 1, &e);
     if (!pass->group0_layout.id)
         return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
 
-    kiln_bind_group_layout layouts[2] = {pass->group0_layout};
+    kiln_bind_group_layout layouts[3] = {pass->group0_layout};
     uint32_t layout_count = 1;
-    if (pass->spec.input_count) {
+    /* Group 2 needs a group 1, so a pass with buffers and no inputs binds an empty one. */
+    if (pass->spec.input_count || pass->spec.buffer_count) {
         kiln_layout_entry entries[2 * KILN_PROGRAM_MAX_INPUTS];
         uint32_t count = 0;
         for (uint32_t n = 0; n < pass->spec.input_count; n++) input_layout(prog, pass, n, entries, &count);
@@ -306,8 +317,29 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
         if (!pass->input_groups)
             return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
     }
+    if (pass->spec.buffer_count) {
+        kiln_layout_entry entries[KILN_PROGRAM_MAX_BUFFER_USES];
+        for (uint32_t k = 0; k < pass->spec.buffer_count; k++)
+            entries[k] = (kiln_layout_entry){
+                .binding = k, .visibility = pass->compute ? WGPUShaderStage_Compute : VISIBLE_BOTH,
+                .kind = pass->spec.buffers[k].write ? KILN_BINDING_STORAGE_BUFFER : KILN_BINDING_READ_ONLY_STORAGE_BUFFER};
+        pass->group2_layout = kiln_object_cache_bind_group_layout(p->objects, "program buffers", entries,
+                                                                  pass->spec.buffer_count, &e);
+        pass->buffer_groups = pass->group2_layout.id ? kiln_bind_group_cache_create(p->res, PROGRAM_BIND_CACHE, &e) : NULL;
+        if (!pass->buffer_groups)
+            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+        layouts[layout_count++] = pass->group2_layout;
+    }
     pass->layout = kiln_object_cache_pipeline_layout(p->objects, "program pass", layouts, layout_count, &e);
     if (!pass->layout.id) return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+    if (pass->compute) {
+        kiln_compute_pipeline_desc cd = {.label = "program compute pass", .layout = pass->layout,
+                                         .shader = prog->module, .entry = pass->entry};
+        pass->compute_pipeline = kiln_resources_create_compute_pipeline(p->res, &cd, &e);
+        if (!pass->compute_pipeline.id)
+            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
+        return true;
+    }
 
     char label[96];
     snprintf(label, sizeof label, "program pass %u (%s)", i, pass->entry);
@@ -320,7 +352,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
         .fragment_entry = pass->entry,
     };
     bool four = false;
-    if (!pass->depth_only) {
+    if (!pass->colourless) {
         kiln_texture_format format = program_slot_format(prog, pass->output);
         four = pass->output.kind == PROGRAM_SLOT_TRANSIENT &&
                prog->transients[pass->output.index].samples == KILN_SAMPLES_FOUR;
@@ -401,7 +433,9 @@ program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t
     }
     program *prog = NULL;
     kiln_program_caps caps = {.float32_blendable = p->gfx->features.float32_blendable,
-                              .max_texture_dimension_2d = p->gfx->limits.maxTextureDimension2D};
+                              .max_texture_dimension_2d = p->gfx->limits.maxTextureDimension2D,
+                              .max_storage_buffer_binding_size = p->gfx->limits.maxStorageBufferBindingSize,
+                              .max_compute_workgroups_per_dimension = p->gfx->limits.maxComputeWorkgroupsPerDimension};
     if (kiln_program_validate(desc, module, &caps, err))
         prog = program_build(p, desc, module, shader, err);
     else

@@ -25,6 +25,7 @@ static bool program_desc_of(const program *prog, kiln_program_desc *desc, kiln_p
                                 .bindings = prog->bindings, .transient_count = prog->transient_count, .transients = prog->transients,
                                 .geometry_count = prog->geometry_count, .geometries = prog->geometries,
                                 .depth_transient_count = prog->depth_count, .depth_transients = prog->depths,
+                                .buffer_count = prog->buffer_count, .buffers = prog->buffers,
                                 .pass_count = prog->pass_count, .passes = *passes};
     return true;
 }

@@ -45,9 +45,19 @@ static uint32_t input_count(const kiln_pass_spec *p) {
     return p->input_count < KILN_PROGRAM_MAX_INPUTS ? p->input_count : KILN_PROGRAM_MAX_INPUTS;
 }
 
-/* A pass that rasterises through an authored vertex stage: a draw or a draw-sets pass. */
+/* A pass that rasterises through an authored vertex stage: a draw, indirect or draw-sets pass. */
 static bool is_draw(const kiln_pass_spec *p) {
-    return p->stage == KILN_STAGE_DRAW || p->stage == KILN_STAGE_DRAW_SETS;
+    return p->stage == KILN_STAGE_DRAW || p->stage == KILN_STAGE_DRAW_INDEXED_INDIRECT ||
+           p->stage == KILN_STAGE_DRAW_SETS;
+}
+
+/* A draw or indirect pass: one geometry slot, declared in kiln_draw_spec. */
+static bool draws_geometry(const kiln_pass_spec *p) {
+    return p->stage == KILN_STAGE_DRAW || p->stage == KILN_STAGE_DRAW_INDEXED_INDIRECT;
+}
+
+static bool is_compute(const kiln_pass_spec *p) {
+    return p->stage == KILN_STAGE_COMPUTE;
 }
 
 static bool is_sets(const kiln_pass_spec *p) {
@@ -162,10 +172,6 @@ static bool check_supported(const check_ctx *c) {
         if (!program_form_valid(&PROGRAM_STAGES, p->stage))
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: stage %d is not a %s", i, (int)p->stage,
                         PROGRAM_STAGES.c_type);
-        if (p->stage != KILN_STAGE_FRAGMENT && !is_draw(p))
-            return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE,
-                        "pass %u: a %s pass is not run by this build, which runs Fragment, Draw and DrawSets passes",
-                        i, program_form_name(&PROGRAM_STAGES, p->stage));
         if (is_draw(p) && !program_form_valid(&PROGRAM_LOADS, load_of(p)))
             return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "pass %u: load %d is not a kiln_pass_load", i,
                         (int)load_of(p));
@@ -202,6 +208,8 @@ static bool check_supported(const check_ctx *c) {
     if (d->geometry_count && !d->geometries)
         return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "geometries: %u declared but the list is NULL",
                     d->geometry_count);
+    if (d->buffer_count && !d->buffers)
+        return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "buffers: %u declared but the list is NULL", d->buffer_count);
     if (d->depth_transient_count && !d->depth_transients)
         return fail(c, KILN_PROGRAM_UNSUPPORTED_STAGE, "depth_transients: %u declared but the list is NULL",
                     d->depth_transient_count);
@@ -315,6 +323,101 @@ static bool check_samples(const check_ctx *c) {
     return true;
 }
 
+/* ---- program buffers, compute passes and indirect draws ------------------------------------------ */
+
+static bool check_buffers(const check_ctx *c) {
+    uint64_t max = c->caps.max_storage_buffer_binding_size ? c->caps.max_storage_buffer_binding_size : 128u << 20;
+    for (uint32_t i = 0; i < c->desc->buffer_count; i++) {
+        uint32_t size = c->desc->buffers[i].size;
+        if (size == 0 || size % 4 || size > max)
+            return fail(c, KILN_PROGRAM_BAD_BUFFER,
+                        "buffer %u: %u bytes; a program buffer is a non-zero multiple of 4 bytes, at most %llu (the "
+                        "device's maxStorageBufferBindingSize)", i, size, (unsigned long long)max);
+    }
+    return true;
+}
+
+static bool check_buffer_uses(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        if (p->buffer_count > KILN_PROGRAM_MAX_BUFFER_USES)
+            return fail(c, KILN_PROGRAM_BAD_BUFFER_USE, "pass %u: %u buffers bound; a pass binds at most %d", i,
+                        p->buffer_count, KILN_PROGRAM_MAX_BUFFER_USES);
+        for (uint32_t k = 0; k < p->buffer_count; k++) {
+            const kiln_buffer_use *u = &p->buffers[k];
+            if (u->index >= d->buffer_count)
+                return fail(c, KILN_PROGRAM_BAD_BUFFER_USE,
+                            "pass %u: buffer use %u names buffer %u, which is out of range (the program declares %u "
+                            "buffer%s)", i, k, u->index, d->buffer_count, plural(d->buffer_count));
+            for (uint32_t j = 0; j < k; j++)
+                if (p->buffers[j].index == u->index)
+                    return fail(c, KILN_PROGRAM_BAD_BUFFER_USE, "pass %u: buffer use %u binds buffer %u, which use %u "
+                                "binds already", i, k, u->index, j);
+            if (u->write && !is_compute(p))
+                return fail(c, KILN_PROGRAM_BAD_BUFFER_USE,
+                            "pass %u: buffer use %u writes buffer %u; only a compute pass writes a program buffer", i,
+                            k, u->index);
+        }
+    }
+    return true;
+}
+
+static bool check_compute_output(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!is_compute(p)) continue;
+        if (p->output.kind != KILN_OUTPUT_NONE)
+            return fail(c, KILN_PROGRAM_COMPUTE_OUTPUT, "pass %u: a compute pass must declare OutputSlot::None", i);
+        if (p->blend != KILN_PROGRAM_BLEND_REPLACE)
+            return fail(c, KILN_PROGRAM_COMPUTE_OUTPUT,
+                        "pass %u: a compute pass declares blend Replace, not %s (it has no colour output)", i,
+                        program_form_name(&PROGRAM_BLENDS, p->blend));
+    }
+    return true;
+}
+
+/* Counts from the output need the entry point's workgroup size as constants; a missing entry point
+ * is missing_entry_point's to report. */
+static bool check_workgroups(const check_ctx *c) {
+    uint32_t max = c->caps.max_compute_workgroups_per_dimension ? c->caps.max_compute_workgroups_per_dimension : 65535;
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!is_compute(p)) continue;
+        const kiln_compute_spec *w = &p->compute;
+        if (!w->from_output) {
+            if (w->x == 0 || w->y == 0 || w->z == 0 || w->x > max || w->y > max || w->z > max)
+                return fail(c, KILN_PROGRAM_BAD_WORKGROUPS,
+                            "pass %u: workgroup counts %u x %u x %u; each is 1..%u (the device's "
+                            "maxComputeWorkgroupsPerDimension)", i, w->x, w->y, w->z, max);
+            continue;
+        }
+        const kiln_wgsl_entry *e = p->entry_point ? kiln_wgsl_find_entry(c->module, p->entry_point) : NULL;
+        if (e && e->stage == KILN_WGSL_STAGE_COMPUTE && (!e->workgroup_size[0] || !e->workgroup_size[1]))
+            return fail(c, KILN_PROGRAM_BAD_WORKGROUPS,
+                        "pass %u: counts from the output need %s's @workgroup_size as integer constants", i, e->name);
+    }
+    return true;
+}
+
+static bool check_indirect(const check_ctx *c) {
+    const kiln_program_desc *d = c->desc;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        const kiln_pass_spec *p = &d->passes[i];
+        if (p->stage != KILN_STAGE_DRAW_INDEXED_INDIRECT) continue;
+        uint32_t b = p->draw.args_buffer, at = p->draw.args_offset;
+        if (b >= d->buffer_count)
+            return fail(c, KILN_PROGRAM_BAD_INDIRECT,
+                        "pass %u: argument buffer %u is out of range (the program declares %u buffer%s)", i, b,
+                        d->buffer_count, plural(d->buffer_count));
+        if (at % 4 || (uint64_t)at + 20 > d->buffers[b].size)
+            return fail(c, KILN_PROGRAM_BAD_INDIRECT,
+                        "pass %u: arguments at offset %u of buffer %u (%u bytes) are not 20 bytes at a multiple of 4",
+                        i, at, b, d->buffers[b].size);
+    }
+    return true;
+}
+
 static bool check_outputs(const check_ctx *c) {
     const kiln_program_desc *d = c->desc;
     for (uint32_t i = 0; i < d->pass_count; i++) {
@@ -351,7 +454,7 @@ static bool check_draw_geometry(const check_ctx *c) {
     const kiln_program_desc *d = c->desc;
     for (uint32_t i = 0; i < d->pass_count; i++) {
         const kiln_pass_spec *p = &d->passes[i];
-        if (p->stage == KILN_STAGE_DRAW && p->draw.geometry >= d->geometry_count)
+        if (draws_geometry(p) && p->draw.geometry >= d->geometry_count)
             return fail(c, KILN_PROGRAM_BAD_GEOMETRY,
                         "pass %u: geometry slot %u is out of range (the program declares %u geometry slot%s)", i,
                         p->draw.geometry, d->geometry_count, plural(d->geometry_count));
@@ -639,9 +742,11 @@ static bool check_repeats(const check_ctx *c) {
 
 /* ---- the graph against the shader ----------------------------------------------------------- */
 
+/* The pass's own entry point: its @fragment function, or a compute pass's @compute one. */
 static const kiln_wgsl_entry *fragment_entry(const check_ctx *c, const kiln_pass_spec *p) {
     const kiln_wgsl_entry *e = p->entry_point ? kiln_wgsl_find_entry(c->module, p->entry_point) : NULL;
-    return e && e->stage == KILN_WGSL_STAGE_FRAGMENT ? e : NULL;
+    kiln_wgsl_stage want = is_compute(p) ? KILN_WGSL_STAGE_COMPUTE : KILN_WGSL_STAGE_FRAGMENT;
+    return e && e->stage == want ? e : NULL;
 }
 
 static const kiln_wgsl_entry *vertex_entry(const check_ctx *c, const kiln_pass_spec *p) {
@@ -657,12 +762,13 @@ static bool check_entry_points(const check_ctx *c) {
             return fail(c, KILN_PROGRAM_MISSING_ENTRY_POINT, "pass %u: names no entry point", i);
         if (fragment_entry(c, p)) continue;
         const kiln_wgsl_entry *e = kiln_wgsl_find_entry(c->module, p->entry_point);
+        const char *want = is_compute(p) ? "@compute" : "@fragment";
         if (e)
             return fail(c, KILN_PROGRAM_MISSING_ENTRY_POINT,
-                        "pass %u: entry point '%s' is not a @fragment function in the module (it is @%s)", i,
-                        p->entry_point, kiln_wgsl_stage_name(e->stage));
-        return fail(c, KILN_PROGRAM_MISSING_ENTRY_POINT,
-                    "pass %u: entry point '%s' is not a @fragment function in the module", i, p->entry_point);
+                        "pass %u: entry point '%s' is not a %s function in the module (it is @%s)", i,
+                        p->entry_point, want, kiln_wgsl_stage_name(e->stage));
+        return fail(c, KILN_PROGRAM_MISSING_ENTRY_POINT, "pass %u: entry point '%s' is not a %s function in the module",
+                    i, p->entry_point, want);
     }
     return true;
 }
@@ -892,7 +998,41 @@ static bool check_shader_inputs(const check_ctx *c) {
         const kiln_wgsl_entry *e = fragment_entry(c, p);
         if (!check_stage_inputs(c, i, e)) return false;
         if (is_draw(p) && !check_stage_inputs(c, i, vertex_entry(c, p))) return false;
-        if (!is_depth_only(p) && !check_colour_output(c, i, e)) return false;
+        if (!is_depth_only(p) && !is_compute(p) && !check_colour_output(c, i, e)) return false;
+    }
+    return true;
+}
+
+/* Group 2 against one stage: buffer use k at @binding(k) is var<storage, read_write> when the pass
+ * writes it and var<storage, read> otherwise (or absent); nothing above the pass's uses. */
+static bool check_stage_buffers(const check_ctx *c, uint32_t pass, const kiln_wgsl_entry *e) {
+    const kiln_wgsl_module *m = c->module;
+    const kiln_pass_spec *p = &c->desc->passes[pass];
+    char type[96];
+    for (uint32_t i = 0; e && i < m->var_count; i++) {
+        const kiln_wgsl_var *v = &m->vars[i];
+        if (v->group != 2 || !kiln_wgsl_entry_uses(m, e, v)) continue;
+        if (v->binding < 0 || (uint32_t)v->binding >= p->buffer_count)
+            return fail(c, KILN_PROGRAM_BUFFER_MISMATCH,
+                        "pass %u: %s declares a %s at @group(2) @binding(%d), which no buffer use explains (the pass "
+                        "binds %u buffer%s)", pass, e->name, kiln_wgsl_type_name(m, v->type, type, sizeof type),
+                        v->binding, p->buffer_count, plural(p->buffer_count));
+        const kiln_buffer_use *u = &p->buffers[v->binding];
+        kiln_wgsl_access want = u->write ? KILN_WGSL_ACCESS_READ_WRITE : KILN_WGSL_ACCESS_READ;
+        if (v->space == KILN_WGSL_SPACE_STORAGE && v->access == want) continue;
+        return fail(c, KILN_PROGRAM_BUFFER_MISMATCH,
+                    "pass %u: %s declares %s at @group(2) @binding(%d); buffer use %d (buffer %u) binds there as "
+                    "var<storage, %s>", pass, e->name, v->name, v->binding, v->binding, u->index,
+                    u->write ? "read_write" : "read");
+    }
+    return true;
+}
+
+static bool check_buffer_bindings(const check_ctx *c) {
+    for (uint32_t i = 0; i < c->desc->pass_count; i++) {
+        const kiln_pass_spec *p = &c->desc->passes[i];
+        if (!check_stage_buffers(c, i, fragment_entry(c, p))) return false;
+        if (is_draw(p) && !check_stage_buffers(c, i, vertex_entry(c, p))) return false;
     }
     return true;
 }
@@ -955,6 +1095,11 @@ static const check_fn checks[] = {
     check_divisors,         /* zero_divisor */
     check_depth_sides,      /* bad_depth_side */
     check_samples,          /* unresolvable_samples */
+    check_buffers,          /* bad_buffer */
+    check_buffer_uses,      /* bad_buffer_use */
+    check_compute_output,   /* compute_output */
+    check_workgroups,       /* bad_workgroups */
+    check_indirect,         /* bad_indirect */
     check_outputs,          /* bad_output */
     check_missing_output,   /* missing_output */
     check_draw_geometry,    /* bad_geometry */
@@ -976,6 +1121,7 @@ static const check_fn checks[] = {
     check_vertex_layouts,   /* vertex_layout_mismatch */
     check_uniform_windows,  /* uniform_window_short */
     check_shader_inputs,    /* input_mismatch */
+    check_buffer_bindings,  /* buffer_mismatch */
     check_depth_only_color, /* depth_only_returns_color */
     check_frag_depth,       /* frag_depth_without_slot */
     check_blendable,        /* pipeline_creation_failed */

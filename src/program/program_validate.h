@@ -11,6 +11,8 @@
 typedef struct kiln_program_caps {
     bool float32_blendable;
     uint32_t max_texture_dimension_2d;
+    uint64_t max_storage_buffer_binding_size;   /* 0 reads as WebGPU's default, 128 MiB */
+    uint32_t max_compute_workgroups_per_dimension; /* 0 reads as WebGPU's default, 65535 */
 } kiln_program_caps;
 
 /* Runs every check after "invalid_wgsl" in the documented class order (program.h), stopping at

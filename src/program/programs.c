@@ -90,6 +90,7 @@ void kiln_programs_destroy(kiln_programs *p) {
                 if (p->samplers[wrap][mips][linear].id)
                     kiln_resources_destroy_sampler(p->res, p->samplers[wrap][mips][linear], NULL);
     if (p->depth_compare.id) kiln_resources_destroy_sampler(p->res, p->depth_compare, NULL);
+    program_buffer_pool_free(p);
     program_draw_sets_free_all(p); /* the sets first: they hold the buffers */
     program_instances_free_all(p);
     program_geometry_free_all(p);
@@ -123,6 +124,9 @@ const char *programs_name(const kiln_programs *p, uint32_t id, char *buf, size_t
 
 static void release_pass(kiln_programs *p, program_pass *pass) {
     kiln_bind_group_cache_destroy(pass->input_groups);
+    kiln_bind_group_cache_destroy(pass->buffer_groups);
+    if (pass->compute_pipeline.id) kiln_resources_destroy_compute_pipeline(p->res, pass->compute_pipeline, NULL);
+    kiln_object_cache_release_bind_group_layout(p->objects, pass->group2_layout);
     kiln_object_cache_release_render_pipeline(p->objects, pass->pipeline);
     kiln_object_cache_release_pipeline_layout(p->objects, pass->layout);
     kiln_object_cache_release_bind_group_layout(p->objects, pass->group1_layout);
@@ -138,6 +142,7 @@ void program_free(kiln_programs *p, program *prog) {
     free(prog->bindings);
     free(prog->transients);
     free(prog->geometries);
+    free(prog->buffers);
     free(prog->depths);
     free(prog->depth_named);
     free(prog->depth_res);

@@ -63,14 +63,16 @@ static const char EVERY_FORM[] =
     "{\"pass\": 0}}, {\"Depth\": {\"index\": 1, \"read\": \"Compare\"}}, {\"Depth\": {\"index\": 0, \"read\": "
     "\"Texel\"}}], \"output\": {\"Binding\": {\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0,"
     "   \"uniform_length\": 0, \"repeat\": {\"count\": 4, \"uniform_stride\": 16}},"
-    "  {\"stage\": {\"DrawIndexedIndirect\": {}}, \"entry_point\": \"c\", \"inputs\": [], \"output\": \"None\","
+    "  {\"stage\": {\"DrawIndexedIndirect\": {\"vertex_entry_point\": \"vs\", \"geometry\": 0, \"depth\": null, "
+    "\"load\": \"Load\", \"args\": {\"buffer\": 0, \"offset\": 4}}}, \"entry_point\": \"c\", \"inputs\": [], \"output\": \"None\","
     "   \"blend\": \"Additive\", \"uniform_offset\": 0, \"uniform_length\": 0},"
     "  {\"stage\": {\"DrawSets\": {\"vertex_entry_point\": \"vs_placed\", \"vertex_layout\": [{\"location\": 0, "
     "\"format\": \"Float32x3\"}], \"instance_layout\": [{\"location\": 4, \"format\": \"Float32x3\"}, {\"location\": "
     "5, \"format\": \"Unorm8x4\"}], \"draw_sets\": 0, \"cull\": \"Back\", \"depth\": {\"slot\": 0, \"write\": "
     "\"Write\"}, \"load\": \"Clear\"}}, \"entry_point\": \"d\", \"inputs\": [], \"output\": "
     "\"None\", \"blend\": \"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null},"
-    "  {\"stage\": \"Compute\", \"entry_point\": \"e\", \"inputs\": [], \"output\": \"None\", \"blend\": "
+    "  {\"stage\": {\"Compute\": {\"workgroups\": [2, 3, 1]}}, \"buffers\": [{\"index\": 0, \"write\": true}], "
+    "\"entry_point\": \"e\", \"inputs\": [], \"output\": \"None\", \"blend\": "
     "\"Replace\", \"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null}]}";
 
 /* ---- decoding --------------------------------------------------------------------------------- */
@@ -138,6 +140,9 @@ TEST(every_pass_stage_input_output_blend_and_repeat_form_decodes) {
     bool blends = s[0].blend == KILN_PROGRAM_BLEND_ALPHA && s[1].blend == KILN_PROGRAM_BLEND_REPLACE &&
                   s[2].blend == KILN_PROGRAM_BLEND_ADDITIVE;
     const kiln_draw_sets_spec *ds = &s[3].draw_sets;
+    bool compute = !s[4].compute.from_output && s[4].compute.x == 2 && s[4].compute.y == 3 && s[4].compute.z == 1 &&
+                   s[4].buffer_count == 1 && s[4].buffers[0].write && s[2].draw.args_buffer == 0 &&
+                   s[2].draw.args_offset == 4;
     bool sets = strcmp(ds->vertex_entry_point, "vs_placed") == 0 && ds->vertex_layout.attribute_count == 1 &&
                 ds->instance_layout.attribute_count == 2 && ds->instance_layout.attributes[1].location == 5 &&
                 ds->instance_layout.attributes[1].format == KILN_VERTEX_UNORM8X4 && ds->list == 0 &&
@@ -153,6 +158,7 @@ TEST(every_pass_stage_input_output_blend_and_repeat_form_decodes) {
     CHECK(stages);
     CHECK(draw);
     CHECK(sets);
+    CHECK(compute);
     CHECK(inputs);
     CHECK(outputs);
     CHECK(blends);
@@ -908,9 +914,8 @@ TEST(the_json_runtime_recreated_after_device_loss_keeps_its_ids) {
  * reply. Ids: "runtime-N". */
 static const refusal_case RUNTIME_REFUSALS[] = {
     {"runtime-1", REGISTER("[]"), "empty_graph", "the program declares no passes"},
-    {"runtime-2", REGISTER("[" PASS("{\"DrawIndexedIndirect\": {}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"),
-     "unsupported_stage",
-     "pass 0: a DrawIndexedIndirect pass is not run by this build, which runs Fragment, Draw and DrawSets passes"},
+    {"runtime-2", REGISTER("[" PASS("{\"Compute\": {\"workgroups\": [1, 1, 1]}}", "[]", "{\"Binding\": {\"index\": 0}}") "]"),
+     "compute_output", "pass 0: a compute pass must declare OutputSlot::None"},
     {"runtime-3", DISPATCH("\"geometries\": [], \"draw_sets\": [], \"uniforms\": []"), "unknown_program",
      "dropped dispatch of program 1 (unknown_program): program_id: program 1 is not registered"},
     {"runtime-4", "{\"kind\": \"program.destroy\", \"program_id\": 9}", "unknown_program",

@@ -222,16 +222,16 @@ TEST(destroying_an_unknown_program_warns) {
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
 
-TEST(a_compute_stage_is_refused_as_unsupported_stage) {
+TEST(a_stage_outside_its_enum_is_refused_as_unsupported_stage) {
     program_fixture f;
     PROGRAM_FIXTURE_OPEN(f);
     kiln_program_error err;
     kiln_pass_spec passes[] = {with_window(fragment_pass("fs_fill", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, 16)};
-    passes[0].stage = KILN_STAGE_COMPUTE;
+    passes[0].stage = (kiln_pass_stage)7;
     kiln_program_desc desc = PROGRAM_DESC_PLAIN(FILL_WGSL, fill_bindings, passes);
     CHECK_EQ_INT(kiln_programs_register(f.programs, &desc, &err), 0);
     CHECK_EQ_INT(err.cls, KILN_PROGRAM_UNSUPPORTED_STAGE);
-    CHECK_STR_CONTAINS(err.message, "pass 0");
+    CHECK_STR_CONTAINS(err.message, "pass 0: stage 7 is not a kiln_pass_stage");
     CHECK_EQ_INT(register_fill(&f, &err), 1);
     PROGRAM_FIXTURE_CLOSE_CLEAN(f);
 }
@@ -310,5 +310,5 @@ TEST_MAIN(T(ids_are_dense_from_one), T(invalid_wgsl_is_refused_with_its_position
           T(pipeline_dawn_refuses_is_pipeline_failed_naming_the_pass_and_consumes_no_id),
           T(rejected_registers_leave_no_gpu_object_alive), T(destroy_program_releases_its_gpu_objects),
           T(a_destroyed_program_id_is_never_reused), T(destroying_an_unknown_program_warns),
-          T(a_compute_stage_is_refused_as_unsupported_stage), T(a_geometry_slot_without_a_layout_is_refused),
+          T(a_stage_outside_its_enum_is_refused_as_unsupported_stage), T(a_geometry_slot_without_a_layout_is_refused),
           T(a_validator_class_surfaces_through_register), T(register_copies_the_descriptor))

@@ -175,8 +175,8 @@ static void a_null_pass_list_is_an_empty_graph(fixture *f) {
 
 /* ---- unsupported_stage ----------------------------------------------------------------------- */
 
-static void an_indirect_pass_is_an_unsupported_stage(fixture *f) {
-    f->passes[1].stage = KILN_STAGE_DRAW_INDEXED_INDIRECT;
+static void a_null_buffer_list_is_an_unsupported_stage(fixture *f) {
+    f->desc.buffer_count = 1;
 }
 
 static void a_null_geometry_list_is_an_unsupported_stage(fixture *f) {
@@ -814,6 +814,123 @@ static void a_draw_sets_pass_without_its_depth_slot_is_refused(fixture *f) {
     f->passes[1].draw_sets.depth_slot = 4;
 }
 
+
+/* A valid compute-culled indirect draw: pass 0 (compute) writes the draw's arguments (buffer 0) and
+ * the visible placements (buffer 1); pass 1 draws the geometry indirectly, reading buffer 1 by
+ * instance index. */
+static const char *const CULL_WGSL =
+    "struct Args { index_count: u32, instance_count: atomic<u32>, first_index: u32, base_vertex: i32,\n"
+    "              first_instance: u32 }\n"
+    "@group(2) @binding(0) var<storage, read_write> args: Args;\n"
+    "@group(2) @binding(1) var<storage, read_write> visible: array<vec4<f32>>;\n"
+    "@group(2) @binding(0) var<storage, read> placed: array<vec4<f32>>;\n"
+    "@compute @workgroup_size(64) fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    let slot = atomicAdd(&args.instance_count, 1u);\n"
+    "    visible[slot] = vec4<f32>(f32(id.x));\n"
+    "}\n"
+    "@compute @workgroup_size(8, 8) fn cs_cover(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    visible[id.x] = vec4<f32>(0.0);\n"
+    "}\n"
+    "@vertex fn vs_placed(@location(0) p: vec3<f32>, @builtin(instance_index) i: u32) -> @builtin(position) vec4<f32> {\n"
+    "    return vec4<f32>(p + placed[i].xyz, 1.0);\n"
+    "}\n"
+    "@fragment fn fs_flat() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
+
+static void cull_program(fixture *f) {
+    shadow_program(f);
+    f->wgsl = CULL_WGSL;
+    static const kiln_buffer_spec buffers[2] = {{20}, {1600}};
+    f->desc.buffer_count = 2;
+    f->desc.buffers = buffers;
+    f->desc.depth_transient_count = 0;
+    f->geometries[0] = (kiln_geometry_layout){1, {{0, KILN_VERTEX_FLOAT32X3}}};
+    f->passes[0] = (kiln_pass_spec){.stage = KILN_STAGE_COMPUTE, .entry_point = "cs_cull",
+                                    .output = output(KILN_OUTPUT_NONE, 0), .blend = KILN_PROGRAM_BLEND_REPLACE,
+                                    .compute = {.x = 2, .y = 1, .z = 1}, .buffer_count = 2,
+                                    .buffers = {{0, true}, {1, true}}};
+    f->passes[1] = (kiln_pass_spec){.stage = KILN_STAGE_DRAW_INDEXED_INDIRECT, .entry_point = "fs_flat",
+                                    .output = output(KILN_OUTPUT_BINDING, 0), .blend = KILN_PROGRAM_BLEND_REPLACE,
+                                    .draw = {.vertex_entry_point = "vs_placed", .geometry = 0, .args_buffer = 0},
+                                    .buffer_count = 1, .buffers = {{1, false}}};
+}
+
+static void a_compute_culled_indirect_draw_is_valid(fixture *f) {
+    cull_program(f);
+}
+
+static void workgroups_from_the_output_are_valid_under_a_constant_size(fixture *f) {
+    cull_program(f);
+    f->passes[0].entry_point = "cs_cover";
+    f->passes[0].compute = (kiln_compute_spec){.from_output = true};
+}
+
+static void a_buffer_of_zero_bytes_is_refused(fixture *f) {
+    cull_program(f);
+    static const kiln_buffer_spec bad[2] = {{20}, {0}};
+    f->desc.buffers = bad;
+}
+
+static void a_buffer_off_four_bytes_is_refused(fixture *f) {
+    cull_program(f);
+    static const kiln_buffer_spec bad[2] = {{22}, {1600}};
+    f->desc.buffers = bad;
+}
+
+static void a_render_pass_writing_a_buffer_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[1].buffers[0].write = true;
+}
+
+static void a_buffer_use_out_of_range_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[1].buffers[0].index = 2;
+}
+
+static void a_buffer_bound_twice_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[0].buffers[1].index = 0;
+}
+
+static void a_compute_pass_with_a_colour_output_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[0].output = output(KILN_OUTPUT_BINDING, 0);
+}
+
+static void a_compute_pass_blending_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[0].blend = KILN_PROGRAM_BLEND_ADDITIVE;
+}
+
+static void zero_workgroups_are_refused(fixture *f) {
+    cull_program(f);
+    f->passes[0].compute.y = 0;
+}
+
+static void indirect_arguments_past_the_buffer_are_refused(fixture *f) {
+    cull_program(f);
+    f->passes[1].draw.args_offset = 4;
+}
+
+static void indirect_arguments_in_a_missing_buffer_are_refused(fixture *f) {
+    cull_program(f);
+    f->passes[1].draw.args_buffer = 5;
+}
+
+static void a_compute_pass_naming_a_fragment_function_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[0].entry_point = "fs_flat";
+}
+
+static void a_written_buffer_declared_read_only_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[0].buffers[1].write = false;
+}
+
+static void a_buffer_no_use_explains_is_refused(fixture *f) {
+    cull_program(f);
+    f->passes[0].buffer_count = 1;
+}
+
 typedef struct validate_row {
     const char *id;
     void (*change)(fixture *f);
@@ -835,8 +952,8 @@ static const validate_row ROWS[] = {
      "the program declares no passes"},
     {"validate-2.2", a_null_pass_list_is_an_empty_graph, KILN_PROGRAM_EMPTY_GRAPH,
      "passes: 4 declared but the list is NULL"},
-    {"validate-3.1", an_indirect_pass_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
-     "pass 1: a DrawIndexedIndirect pass is not run by this build, which runs Fragment, Draw and DrawSets passes"},
+    {"validate-3.1", a_null_buffer_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
+     "buffers: 1 declared but the list is NULL"},
     {"validate-3.3", a_null_geometry_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
      "geometries: 2 declared but the list is NULL"},
     {"validate-3.4", a_null_depth_list_is_an_unsupported_stage, KILN_PROGRAM_UNSUPPORTED_STAGE,
@@ -1042,6 +1159,38 @@ static const validate_row ROWS[] = {
     {"sets-6.2", an_instance_attribute_read_as_another_type_is_refused, KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,
      "pass 1: vs_placed reads @location(4) as vec2<f32>; the pass's instance layout declares it Float32x3, read as "
      "vec3<f32>"},
+    {"compute-0.1", a_compute_culled_indirect_draw_is_valid, KILN_PROGRAM_OK, ""},
+    {"compute-0.2", workgroups_from_the_output_are_valid_under_a_constant_size, KILN_PROGRAM_OK, ""},
+    {"compute-1.1", a_buffer_of_zero_bytes_is_refused, KILN_PROGRAM_BAD_BUFFER,
+     "buffer 1: 0 bytes; a program buffer is a non-zero multiple of 4 bytes, at most 134217728 (the device's "
+     "maxStorageBufferBindingSize)"},
+    {"compute-1.2", a_buffer_off_four_bytes_is_refused, KILN_PROGRAM_BAD_BUFFER,
+     "buffer 0: 22 bytes; a program buffer is a non-zero multiple of 4 bytes, at most 134217728 (the device's "
+     "maxStorageBufferBindingSize)"},
+    {"compute-2.1", a_render_pass_writing_a_buffer_is_refused, KILN_PROGRAM_BAD_BUFFER_USE,
+     "pass 1: buffer use 0 writes buffer 1; only a compute pass writes a program buffer"},
+    {"compute-2.2", a_buffer_use_out_of_range_is_refused, KILN_PROGRAM_BAD_BUFFER_USE,
+     "pass 1: buffer use 0 names buffer 2, which is out of range (the program declares 2 buffers)"},
+    {"compute-2.3", a_buffer_bound_twice_is_refused, KILN_PROGRAM_BAD_BUFFER_USE,
+     "pass 0: buffer use 1 binds buffer 0, which use 0 binds already"},
+    {"compute-3.1", a_compute_pass_with_a_colour_output_is_refused, KILN_PROGRAM_COMPUTE_OUTPUT,
+     "pass 0: a compute pass must declare OutputSlot::None"},
+    {"compute-3.2", a_compute_pass_blending_is_refused, KILN_PROGRAM_COMPUTE_OUTPUT,
+     "pass 0: a compute pass declares blend Replace, not Additive (it has no colour output)"},
+    {"compute-4.1", zero_workgroups_are_refused, KILN_PROGRAM_BAD_WORKGROUPS,
+     "pass 0: workgroup counts 2 x 0 x 1; each is 1..65535 (the device's maxComputeWorkgroupsPerDimension)"},
+    {"compute-5.1", indirect_arguments_past_the_buffer_are_refused, KILN_PROGRAM_BAD_INDIRECT,
+     "pass 1: arguments at offset 4 of buffer 0 (20 bytes) are not 20 bytes at a multiple of 4"},
+    {"compute-5.2", indirect_arguments_in_a_missing_buffer_are_refused, KILN_PROGRAM_BAD_INDIRECT,
+     "pass 1: argument buffer 5 is out of range (the program declares 2 buffers)"},
+    {"compute-6.1", a_compute_pass_naming_a_fragment_function_is_refused, KILN_PROGRAM_MISSING_ENTRY_POINT,
+     "pass 0: entry point 'fs_flat' is not a @compute function in the module (it is @fragment)"},
+    {"compute-7.1", a_written_buffer_declared_read_only_is_refused, KILN_PROGRAM_BUFFER_MISMATCH,
+     "pass 0: cs_cull declares visible at @group(2) @binding(1); buffer use 1 (buffer 1) binds there as "
+     "var<storage, read>"},
+    {"compute-7.2", a_buffer_no_use_explains_is_refused, KILN_PROGRAM_BUFFER_MISMATCH,
+     "pass 0: cs_cull declares a array<vec4<f32>> at @group(2) @binding(1), which no buffer use explains (the pass "
+     "binds 1 buffer)"},
     {"order-1", the_earlier_class_wins_whatever_pass_holds_it, KILN_PROGRAM_BAD_REPEAT,
      "pass 3: repeat count 5000 is outside 1..4096"},
     {"order-2", slot_declarations_are_checked_before_passes, KILN_PROGRAM_ZERO_DIVISOR,

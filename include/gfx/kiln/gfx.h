@@ -676,6 +676,10 @@ void kiln_render_pass_draw(kiln_render_pass *pass, uint32_t vertex_count, uint32
 /* Draws index_count indices of instance_count instances; base_vertex is added to each index. */
 void kiln_render_pass_draw_indexed(kiln_render_pass *pass, uint32_t index_count, uint32_t instance_count,
                                    uint32_t first_index, int32_t base_vertex, uint32_t first_instance);
+/* Draws indexed with the five u32 arguments (index count, instance count, first index, base
+ * vertex, first instance) the GPU finds at `offset` in `args` (an Indirect buffer): fails, sticking,
+ * when the offset is not a multiple of 4 or the arguments pass the buffer's end. */
+bool kiln_render_pass_draw_indexed_indirect(kiln_render_pass *pass, kiln_buffer args, uint64_t offset, kiln_error *err);
 
 /* Ends and releases the pass; safe to call twice. */
 void kiln_compute_pass_end(kiln_compute_pass *pass);

@@ -34,15 +34,16 @@ extern "C" {
 
 /* ---- the pass graph -------------------------------------------------------------------------- */
 
-/* The kind of work a pass does. FRAGMENT (a fullscreen triangle into the output), DRAW (a
- * geometry slot's triangles through an authored vertex stage) and DRAW_SETS (the retained draw
- * sets a dispatch lists) run in this build. */
+/* The kind of work a pass does: FRAGMENT (a fullscreen triangle into the output), DRAW (a
+ * geometry slot's triangles through an authored vertex stage), DRAW_INDEXED_INDIRECT (the same,
+ * with the draw's arguments read from a program buffer), DRAW_SETS (the retained draw sets a
+ * dispatch lists) and COMPUTE (workgroups writing program buffers; docs/adr/002-program-compute-and-indirect-draws.md). */
 typedef enum kiln_pass_stage {
     KILN_STAGE_FRAGMENT,
     KILN_STAGE_DRAW,
-    KILN_STAGE_DRAW_INDEXED_INDIRECT,  /* refused at register with unsupported_stage */
+    KILN_STAGE_DRAW_INDEXED_INDIRECT,
     KILN_STAGE_DRAW_SETS,
-    KILN_STAGE_COMPUTE,                /* refused at register with unsupported_stage */
+    KILN_STAGE_COMPUTE,
 } kiln_pass_stage;
 
 /* ---- geometry ------------------------------------------------------------------------------------
@@ -247,7 +248,29 @@ typedef struct kiln_draw_spec {
     bool depth;                             /* false: no depth attachment (later triangles paint over) */
     uint32_t depth_slot;                    /* depth only: index into kiln_program_desc.depth_transients */
     kiln_pass_load load;                    /* the colour output's load; a depth-only pass declares Load */
+    /* DRAW_INDEXED_INDIRECT only: the program buffer holding the five u32 arguments (index count,
+     * instance count, first index, base vertex, first instance) and their byte offset there. */
+    uint32_t args_buffer;
+    uint32_t args_offset;                   /* a multiple of 4, with 20 bytes after it in the buffer */
 } kiln_draw_spec;
+
+/* A compute pass's workgroup counts: fixed, or from the output extent (ceil(reference width /
+ * workgroup_size.x), ceil(height / workgroup_size.y), 1, the entry point's constant sizes). */
+typedef struct kiln_compute_spec {
+    bool from_output;                       /* true: counts from the reference extent */
+    /*@{*/
+    uint32_t x, y, z;                       /* fixed counts, each 1..maxComputeWorkgroupsPerDimension */
+    /*@}*/
+} kiln_compute_spec;
+
+/* A program buffer a pass binds: input k of the pass's buffer list binds at @group(2)
+ * @binding(k) as var<storage, read_write> (write, compute passes only) or var<storage, read>. */
+typedef struct kiln_buffer_use {
+    uint32_t index;                         /* into kiln_program_desc.buffers */
+    bool write;                             /* compute passes only */
+} kiln_buffer_use;
+
+#define KILN_PROGRAM_MAX_BUFFER_USES 4      /* most program buffers one pass binds */
 
 /* Which windings a draw-sets pass discards: none, clockwise (Back) or counter-clockwise (Front)
  * triangles; the front face is counter-clockwise. */
@@ -275,8 +298,11 @@ typedef struct kiln_draw_sets_spec {
 typedef struct kiln_pass_spec {
     kiln_pass_stage stage;                  /* FRAGMENT, DRAW or DRAW_SETS run */
     const char *entry_point;                /* the fragment entry point */
-    kiln_draw_spec draw;                    /* DRAW only */
+    kiln_draw_spec draw;                    /* DRAW and DRAW_INDEXED_INDIRECT */
     kiln_draw_sets_spec draw_sets;          /* DRAW_SETS only */
+    kiln_compute_spec compute;              /* COMPUTE only; entry_point names the @compute function */
+    uint32_t buffer_count;                  /* program buffers the pass binds, at most KILN_PROGRAM_MAX_BUFFER_USES */
+    kiln_buffer_use buffers[KILN_PROGRAM_MAX_BUFFER_USES]; /* buffer k binds at @group(2) @binding(k) */
     uint32_t input_count;                   /* inputs in use, at most KILN_PROGRAM_MAX_INPUTS */
     kiln_input_slot inputs[KILN_PROGRAM_MAX_INPUTS]; /* input n binds at @group(1) @binding(2n) */
     kiln_output_slot output;                /* where the pass writes */
@@ -303,6 +329,12 @@ typedef struct kiln_depth_spec {
     kiln_samples samples;       /* a Four slot is attached only, never read */
 } kiln_depth_spec;
 
+/* A program buffer: `size` bytes of storage (usable as indirect arguments) each dispatch gets
+ * zeroed, which its compute passes write and later passes read. */
+typedef struct kiln_buffer_spec {
+    uint32_t size;                          /* a multiple of 4, 4..the device's maxStorageBufferBindingSize */
+} kiln_buffer_spec;
+
 /* Bytes of a program's label kept, NUL included. */
 #define KILN_PROGRAM_LABEL_MAX 64
 
@@ -321,6 +353,8 @@ typedef struct kiln_program_desc {
     const kiln_geometry_layout *geometries; /* geometry slots: the layout a dispatch's geometry must have */
     uint32_t depth_transient_count;         /* entries of depth_transients */
     const kiln_depth_spec *depth_transients; /* depth slots draw passes name */
+    uint32_t buffer_count;                  /* entries of buffers */
+    const kiln_buffer_spec *buffers;        /* program buffers compute passes write */
     uint32_t pass_count;                    /* entries of passes; 0 is refused (empty_graph) */
     const kiln_pass_spec *passes;           /* the graph, in record order */
 } kiln_program_desc;
@@ -340,6 +374,16 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_ZERO_DIVISOR,            /* "zero_divisor": a Divided extent with divisor 0 */
     KILN_PROGRAM_BAD_DEPTH_SIDE,          /* "bad_depth_side": a Fixed depth side outside 1..maxTextureDimension2D */
     KILN_PROGRAM_UNRESOLVABLE_SAMPLES,    /* "unresolvable_samples": a Four transient of a format that cannot resolve (R32Float) */
+    KILN_PROGRAM_BAD_BUFFER,              /* "bad_buffer": a program buffer's size is 0, not a multiple of 4, or past
+                                           * maxStorageBufferBindingSize */
+    KILN_PROGRAM_BAD_BUFFER_USE,          /* "bad_buffer_use": a pass binds a buffer out of range, more than 4, one
+                                           * twice, or writes one outside a compute pass */
+    KILN_PROGRAM_COMPUTE_OUTPUT,          /* "compute_output": a compute pass declaring a colour output or a blend
+                                           * other than Replace */
+    KILN_PROGRAM_BAD_WORKGROUPS,          /* "bad_workgroups": a fixed count outside 1..maxComputeWorkgroupsPerDimension,
+                                           * or counts from the output under a workgroup size that is not constant */
+    KILN_PROGRAM_BAD_INDIRECT,            /* "bad_indirect": an indirect draw's argument buffer out of range, or its
+                                           * offset not a multiple of 4 or leaving less than 20 bytes */
     KILN_PROGRAM_BAD_OUTPUT,              /* "bad_output": an output index out of range, or a non-Target binding as output */
     KILN_PROGRAM_MISSING_OUTPUT,          /* "missing_output": a fragment pass declaring output None */
     KILN_PROGRAM_BAD_GEOMETRY,            /* "bad_geometry": a draw pass's geometry slot out of range */
@@ -360,7 +404,8 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_FINAL_PASS_NOT_BINDING,  /* "final_pass_not_binding": the last pass does not write a binding */
     KILN_PROGRAM_REFERENCE_NOT_FULL,      /* "reference_not_full": the output binding is not Target(Full) */
     KILN_PROGRAM_BAD_REPEAT,              /* "bad_repeat": a repeat count outside 1..4096 */
-    KILN_PROGRAM_MISSING_ENTRY_POINT,     /* "missing_entry_point": no @fragment function of that name */
+    KILN_PROGRAM_MISSING_ENTRY_POINT,     /* "missing_entry_point": no @fragment function of that name (a @compute
+                                           * one for a compute pass) */
     KILN_PROGRAM_MISSING_VERTEX_ENTRY,    /* "missing_vertex_entry_point": a draw pass's vertex entry point is no
                                            * @vertex function of the module */
     KILN_PROGRAM_VERTEX_LAYOUT_MISMATCH,  /* "vertex_layout_mismatch": the vertex stage reads a location its
@@ -368,6 +413,8 @@ typedef enum kiln_program_class {
     KILN_PROGRAM_UNIFORM_WINDOW_SHORT,    /* "uniform_window_short": the window does not cover the block at
                                            * @group(0) @binding(0) (of either stage of a draw pass) */
     KILN_PROGRAM_INPUT_MISMATCH,          /* "input_mismatch": the shader's group 1 declaration disagrees with an input */
+    KILN_PROGRAM_BUFFER_MISMATCH,         /* "buffer_mismatch": the shader's group 2 declaration disagrees with the
+                                           * pass's buffers */
     KILN_PROGRAM_DEPTH_ONLY_COLOR,        /* "depth_only_returns_color": a depth-only pass's fragment entry point
                                            * returns a colour */
     KILN_PROGRAM_UNDECLARED_DEPTH,        /* "frag_depth_without_slot": a fragment entry point writes frag_depth in

@@ -143,6 +143,7 @@ typedef struct kiln_json_program {
     kiln_transient_spec *transients; /* malloc'd; desc.transients points here */
     kiln_geometry_layout *geometries; /* malloc'd; desc.geometries points here */
     kiln_depth_spec *depth_transients; /* malloc'd; desc.depth_transients points here */
+    kiln_buffer_spec *buffers;  /* malloc'd; desc.buffers points here (NULL without "buffers") */
     kiln_pass_spec *passes;     /* malloc'd; desc.passes points here */
 } kiln_json_program;
 /* Decodes a program.register message into *out; fails with bad_message naming the field path, or

@@ -1,0 +1,73 @@
+/* Program buffers (docs/adr/002-program-compute-and-indirect-draws.md): the storage buffers a program declares, which compute passes
+ * write and later passes read (as storage, or as indirect draw arguments). Each queued dispatch
+ * takes its own buffer per slot from a pool kept by size, cleared to zero with a queue write, so a
+ * dispatch starts from zeros whatever ran before, and two dispatches of one program in one record
+ * call never share a buffer. A buffer taken by a record call is not taken again until
+ * PROGRAM_UNIFORM_INTACT_CALLS later calls, since an encoder recorded by it may not be submitted
+ * yet; pooled buffers unused for PROGRAM_POOL_IDLE_RECORDS calls are released. */
+#include "program_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool free_for(const kiln_programs *p, const program_pooled_buffer *b, uint32_t size) {
+    return b->size == size && p->record_calls - b->used_at > PROGRAM_UNIFORM_INTACT_CALLS;
+}
+
+static bool zero(kiln_programs *p, kiln_buffer b, uint32_t size, kiln_error *err) {
+    if (size > p->zeros_size) {
+        uint8_t *grown = calloc(size, 1);
+        if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory zeroing %u bytes", size);
+        free(p->zeros);
+        p->zeros = grown;
+        p->zeros_size = size;
+    }
+    return kiln_resources_write_buffer(p->res, b, 0, p->zeros, size, err);
+}
+
+kiln_buffer program_buffer_take(kiln_programs *p, uint32_t size, kiln_error *err) {
+    program_pooled_buffer *found = NULL;
+    for (uint32_t i = 0; i < p->buffer_pool_count && !found; i++)
+        if (free_for(p, &p->buffer_pool[i], size)) found = &p->buffer_pool[i];
+    if (!found) {
+        program_pooled_buffer *grown = kiln_array_reserve(p->buffer_pool, &p->buffer_pool_capacity,
+                                                          p->buffer_pool_count + 1, sizeof *grown);
+        if (!grown) {
+            kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory pooling a buffer");
+            return (kiln_buffer){0};
+        }
+        p->buffer_pool = grown;
+        kiln_buffer_desc desc = {.label = "program buffer", .size = size,
+                                 .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_Indirect | WGPUBufferUsage_CopyDst};
+        kiln_buffer b = kiln_resources_create_buffer(p->res, &desc, err);
+        if (!b.id) return b;
+        found = &p->buffer_pool[p->buffer_pool_count++];
+        *found = (program_pooled_buffer){.buffer = b, .size = size};
+    }
+    found->used_at = p->record_calls;
+    if (!zero(p, found->buffer, size, err)) return (kiln_buffer){0};
+    return found->buffer;
+}
+
+void program_buffer_pool_trim(kiln_programs *p) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < p->buffer_pool_count; i++) {
+        if (p->record_calls - p->buffer_pool[i].used_at > PROGRAM_POOL_IDLE_RECORDS + PROGRAM_UNIFORM_INTACT_CALLS)
+            kiln_resources_destroy_buffer(p->res, p->buffer_pool[i].buffer, NULL);
+        else
+            p->buffer_pool[kept++] = p->buffer_pool[i];
+    }
+    p->buffer_pool_count = kept;
+}
+
+void program_buffer_pool_free(kiln_programs *p) {
+    for (uint32_t i = 0; i < p->buffer_pool_count; i++) kiln_resources_destroy_buffer(p->res, p->buffer_pool[i].buffer, NULL);
+    free(p->buffer_pool);
+    free(p->dispatch_buffers);
+    free(p->zeros);
+    p->buffer_pool = NULL;
+    p->dispatch_buffers = NULL;
+    p->zeros = NULL;
+    p->buffer_pool_count = p->buffer_pool_capacity = p->dispatch_buffer_count = p->dispatch_buffer_capacity = 0;
+    p->zeros_size = 0;
+}
