@@ -75,4 +75,64 @@ TEST(programs_survive_a_device_loss_under_their_ids) {
     CHECK_EQ_INT(lost_errors, 0);
 }
 
-TEST_MAIN(T(programs_survive_a_device_loss_under_their_ids))
+
+/* A program whose pipelines do not build on the replacement device is quarantined (its id stays
+ * taken, its dispatches drop as unknown_program saying why) while its sibling carries on. The
+ * fault is injected through the new device's limits, which kiln reads at rebuild: its uniform
+ * binding ceiling is lowered below the first program's 32-byte block. */
+TEST(a_program_that_does_not_rebuild_is_quarantined_and_its_sibling_carries_on) {
+    program_fixture lost, fresh;
+    PROGRAM_FIXTURE_OPEN(lost);
+    PROGRAM_FIXTURE_OPEN(fresh);
+    static const char *const BIG_WGSL =
+        "struct Big { color: vec4<f32>, extra: vec4<f32> }\n"
+        "@group(0) @binding(0) var<uniform> big: Big;\n"
+        "@fragment fn fs_big() -> @location(0) vec4<f32> { return big.color + big.extra; }\n";
+    kiln_slot_spec bindings[] = {target_slot(KILN_FORMAT_RGBA8)};
+    kiln_pass_spec passes[] = {with_window(fragment_pass("fs_big", to_binding(0), KILN_PROGRAM_BLEND_REPLACE), 0, 32)};
+    kiln_program_desc desc = PROGRAM_DESC_PLAIN(BIG_WGSL, bindings, passes);
+    kiln_program_error perr;
+    uint32_t big = kiln_programs_register(lost.programs, &desc, &perr), fill = register_fill(&lost);
+    uint32_t out = make_texture(&lost, KILN_FORMAT_RGBA8, 4, 4, NULL, true);
+    CHECK(big == 1 && fill == 2);
+    wgpuDeviceForceLoss(lost.gfx.gfx->device, WGPUDeviceLostReason_Unknown, (WGPUStringView){"test loss", WGPU_STRLEN});
+    kiln_gfx_pump(lost.gfx.gfx, true);
+    kiln_programs_destroy(fresh.programs);
+    kiln_texture_registry_destroy(fresh.reg);
+    kiln_texture_registry_move_to(lost.reg, fresh.gfx.res);
+    uint32_t real_limit = fresh.gfx.gfx->limits.maxUniformBufferBindingSize;
+    fresh.gfx.gfx->limits.maxUniformBufferBindingSize = 16;
+    kiln_error err = {0};
+    fresh.programs = kiln_programs_recreate(lost.programs, fresh.gfx.gfx, fresh.gfx.res, lost.reg, &err);
+    fresh.gfx.gfx->limits.maxUniformBufferBindingSize = real_limit;
+    fresh.reg = lost.reg;
+    lost.programs = NULL;
+    lost.reg = NULL;
+    CHECK_MSG(fresh.programs, "%s", err.message);
+    char warned[400];
+    snprintf(warned, sizeof warned, "%s", last_log(&fresh));
+    static const float colour[4] = {0.2f, 0.4f, 0.6f, 1.0f};
+    static const float wide[8] = {0};
+    kiln_dispatch_class quarantined = kiln_programs_dispatch(fresh.programs, big, &out, 1, wide, sizeof wide);
+    char dropped[400];
+    snprintf(dropped, sizeof dropped, "%s", last_log(&fresh));
+    kiln_dispatch_class sibling = kiln_programs_dispatch(fresh.programs, fill, &out, 1, colour, sizeof colour);
+    float t[64];
+    bool painted = run_frame(&fresh) && read_texels(&fresh, out, t);
+    uint32_t next = register_fill(&fresh);
+    uint64_t lost_errors = program_fixture_close(&lost);
+    PROGRAM_FIXTURE_CLOSE_CLEAN(fresh);
+    CHECK_STR_CONTAINS(warned, "program 1 is quarantined: its pipelines did not build on the replacement device "
+                               "(device_limit: pass 0 (fs_big): its uniform block of 32 bytes is past the device's "
+                               "maxUniformBufferBindingSize (16))");
+    CHECK_EQ_INT(quarantined, KILN_DISPATCH_UNKNOWN_PROGRAM);
+    CHECK_STR_CONTAINS(dropped, "program_id: program 1 is quarantined: its pipelines did not build on the replacement "
+                                "device");
+    CHECK_EQ_INT(sibling, KILN_DISPATCH_OK);
+    CHECK(painted && all_texels(t, 64, colour));
+    CHECK_EQ_INT(next, 3);
+    CHECK_EQ_INT(lost_errors, 0);
+}
+
+TEST_MAIN(T(programs_survive_a_device_loss_under_their_ids),
+          T(a_program_that_does_not_rebuild_is_quarantined_and_its_sibling_carries_on))
