@@ -50,7 +50,7 @@ row 2 "kiln-view: --time wants a finite number of seconds >= 0, got 'nan'" - -- 
 row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --demo --play
 row 1 "kiln-view: $tmp/bad.script:1: unknown action 'jump'" - -- --demo --script "$tmp/bad.script"
 row 1 "kiln-view: $tmp/backwards.script:2: ticks must not go back" - -- --demo --script "$tmp/backwards.script"
-row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"
+row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P, V or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"
 row 1 "kiln-view: $tmp/hide.script:1: hide wants a node index, got 'two'" - -- --demo --script "$tmp/hide.script"
 row 1 "kiln-view: $tmp/none.script: cannot open: No such file or directory" - -- --demo --script "$tmp/none.script"
 row 1 "kiln-view: cannot open a window: *" - -- --demo
