@@ -450,20 +450,24 @@ static bool reply_outcome(const char *reply_text, uint32_t *id) {
     return ok != NULL;
 }
 
-/* The library names an inline WGSL source "program.wgsl" in its messages; when the source came
- * from a wgsl_path, the reply names that file instead, so its line:column points somewhere real.
- * Returns a new reply text, or NULL to keep `answer`. */
+/* The library names an inline WGSL source "program.wgsl" in its messages, after the
+ * `program "LABEL": ` of a labelled program; when the source came from a wgsl_path, the reply
+ * names that file instead, so its line:column points somewhere real. Returns a new reply text,
+ * or NULL to keep `answer`. */
 static char *name_wgsl_file(const char *answer, const char *wgsl_path) {
-    static const char inline_name[] = "program.wgsl:";
+    static const char inline_name[] = "program.wgsl:", labelled[] = "\": program.wgsl:";
     json_t *reply = json_loads(answer, 0, NULL);
     json_t *err = json_object_get(reply, "Err");
     const char *text = json_string_value(json_object_get(err, "error"));
+    const char *at = text && !strncmp(text, inline_name, sizeof inline_name - 1) ? text : NULL;
+    const char *label_end = text && !strncmp(text, "program \"", 9) ? strstr(text, labelled) : NULL;
+    if (!at && label_end) at = label_end + 3;
     char *renamed = NULL;
-    if (text && !strncmp(text, inline_name, sizeof inline_name - 1)) {
+    if (at) {
         size_t n = strlen(wgsl_path) + strlen(text) + 2;
         char *message = malloc(n);
         if (message) {
-            snprintf(message, n, "%s:%s", wgsl_path, text + sizeof inline_name - 1);
+            snprintf(message, n, "%.*s%s:%s", (int)(at - text), text, wgsl_path, at + sizeof inline_name - 1);
             json_object_set_new(err, "error", json_string(message));
             renamed = json_dumps(reply, JSON_COMPACT);
             free(message);
