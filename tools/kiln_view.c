@@ -321,9 +321,9 @@ static bool write_screenshot(viewer *v, WGPUTexture texture, const char *path) {
 }
 
 /* P's file: next to the model, MODEL-view-N.png for the first N not taken (the demo's in the
- * current directory). */
+ * current directory); in the program view next to the script, SCRIPT-view-N.png. */
 static void next_screenshot_path(viewer *v, char *out, size_t size) {
-    const char *model = v->scene.model_path;
+    const char *model = v->show_program ? v->program.script_path : v->scene.model_path;
     const char *dot = model ? strrchr(model, '.') : NULL;
     int stem = model ? (dot && dot > strrchr(model, '/') ? (int)(dot - model) : (int)strlen(model)) : 0;
     struct stat st;

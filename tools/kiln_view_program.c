@@ -212,15 +212,14 @@ static bool run_script(view_program *vp, kiln_gfx *gfx, kiln_resources *res, con
         snprintf(vp->error, sizeof vp->error, "%s", why);
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s", why);
     }
-    if (!same_script) {
-        char *copy = strdup(path), *name = texture_name ? strdup(texture_name) : NULL;
-        if (!copy || (texture_name && !name)) {
-            free(copy), free(name), run_free(&run);
-            return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
-        }
-        free(vp->script_path), free(vp->texture_name);
-        vp->script_path = copy, vp->texture_name = name;
+    /* Copied before the old strings go: `path` and `texture_name` may be them. */
+    char *copy = strdup(path), *name = texture_name ? strdup(texture_name) : NULL;
+    if (!copy || (texture_name && !name)) {
+        free(copy), free(name), run_free(&run);
+        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
     }
+    free(vp->script_path), free(vp->texture_name);
+    vp->script_path = copy, vp->texture_name = name;
     run_free(&vp->run);
     vp->run = run;
     vp->error[0] = '\0';
