@@ -49,8 +49,7 @@ static bool note_program(view_program_run *r, const json_t *sent, uint32_t id) {
     view_program_info *p = &r->programs[r->program_count++];
     *p = (view_program_info){.id = id};
     const char *label = json_string_value(json_object_get(sent, "label"));
-    if (label) snprintf(p->label, sizeof p->label, "%s", label);
-    else snprintf(p->label, sizeof p->label, "program %u", id);
+    snprintf(p->label, sizeof p->label, "%s", label ? label : "");
     const json_t *passes = json_object_get(sent, "passes");
     p->pass_count = (uint32_t)json_array_size(passes);
     if (p->pass_count && !(p->passes = calloc(p->pass_count, sizeof *p->passes))) return false;
@@ -220,6 +219,7 @@ static bool run_script(view_program *vp, kiln_gfx *gfx, kiln_resources *res, con
     }
     free(vp->script_path), free(vp->texture_name);
     vp->script_path = copy, vp->texture_name = name;
+    if (!same_script) vp->time = 0.0; /* a new script's clock starts again; a reload's runs on */
     run_free(&vp->run);
     vp->run = run;
     vp->error[0] = '\0';

@@ -30,7 +30,7 @@ typedef struct view_program_pass {
 /* A program the script registered. */
 typedef struct view_program_info {
     uint32_t id;                  /* its program id in the run's runtime */
-    char label[64];               /* its label; "program N" without one */
+    char label[64];               /* its label; empty without one */
     uint32_t pass_count;          /* entries of passes */
     view_program_pass *passes;
 } view_program_info;
@@ -63,7 +63,7 @@ typedef struct view_program {
     char **watched;               /* the script and every wgsl_path file of its runs, to watch */
     uint32_t watched_count;
     char error[2048];             /* why the last run failed; empty after a good one */
-    double time;                  /* the program clock, seconds: runs on across reloads */
+    double time;                  /* the program clock, seconds: 0 for a new script, runs on across reloads */
     bool playing;                 /* the clock runs */
 } view_program;
 

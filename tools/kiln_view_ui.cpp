@@ -596,11 +596,10 @@ static void program_panel(view_ui *ui, const view_ui_state *st, float width) {
     }
     if (ImGui::Button("Show scene (V)")) *st->show_program = false;
     for (uint32_t i = 0; i < run.program_count; i++) {
+        const view_program_info &p = run.programs[i];
         ImGui::Separator();
-        ImGui::Text("%s", run.programs[i].label);
-        ImGui::SameLine();
-        ImGui::TextDisabled("program %u, %u pass%s", run.programs[i].id, run.programs[i].pass_count,
-                            run.programs[i].pass_count == 1 ? "" : "es");
+        if (p.label[0]) ImGui::TextUnformatted(p.label), ImGui::SameLine();
+        ImGui::TextDisabled("program %u, %u pass%s", p.id, p.pass_count, p.pass_count == 1 ? "" : "es");
         program_timings_table(ui, vp, i);
     }
     ImGui::End();

@@ -26,7 +26,8 @@
  *     marked every_frame animates with the program clock and Space pauses it; the script or its
  *     WGSL edited on disk runs again, a broken edit keeping the image and reporting the error; a
  *     dropped script runs and V switches between it and the scene; a lost device runs the
- *     script again; a script that fails at start exits with its reason in one line.
+ *     script again; the program view's UI draws only where it says; a script that fails at
+ *     start exits with its reason in one line.
  *
  * Skips without the sample assets. Scratch files go to $KILN_TEST_TMP/view/. */
 #include <limits.h>
@@ -386,6 +387,30 @@ static bool inside_any(int32_t x, int32_t y, int32_t rects[][4], uint32_t n) {
     return false;
 }
 
+/* The pixels of `with_ui` that differ from `scene`, inside and outside the rectangles, and the
+ * area the rectangles cover; false when the images cannot be read. */
+typedef struct ui_changes {
+    uint64_t inside, outside, area;
+} ui_changes;
+
+static bool count_ui_changes(const char *scene_png, const char *with_ui_png, int32_t rects[][4], uint32_t n, ui_changes *out) {
+    kiln_image scene = {0}, shown = {0};
+    bool ok = kiln_image_load(&scene, scene_png, NULL) && kiln_image_load(&shown, with_ui_png, NULL) &&
+              scene.width == shown.width && scene.height == shown.height;
+    *out = (ui_changes){0};
+    const uint8_t *a = scene.pixels, *b = shown.pixels;
+    for (int32_t y = 0; ok && y < (int32_t)scene.height; y++)
+        for (int32_t x = 0; x < (int32_t)scene.width; x++) {
+            size_t at = ((size_t)y * scene.width + (size_t)x) * 4;
+            bool changed = memcmp(a + at, b + at, 3) != 0, inside = inside_any(x, y, rects, n);
+            out->inside += changed && inside;
+            out->outside += changed && !inside;
+            out->area += inside;
+        }
+    kiln_image_free(&scene), kiln_image_free(&shown);
+    return ok;
+}
+
 TEST(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it) {
     char model[PATH_MAX + 64], args[4 * PATH_MAX], script[4 * PATH_MAX];
     NEED_ASSET(model, "gltf/DamagedHelmet/DamagedHelmet.glb");
@@ -402,26 +427,35 @@ TEST(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it) {
     uint32_t n = ui_rects(log, 0, rects, 16);
     CHECK_MSG(n >= 3, "%s", log); /* settings, frame, scene and log panels */
     CHECK_EQ_INT(ui_rects(log, 1, rects + n, 16 - n), 0); /* hidden: nothing drawn */
-    kiln_image scene = {0}, shown = {0}, hidden_scene = {0}, hidden = {0};
-    CHECK(kiln_image_load(&scene, scratch("ui-scene.png"), NULL) && kiln_image_load(&shown, scratch("ui-shown.png"), NULL));
-    CHECK(kiln_image_load(&hidden_scene, scratch("ui-hidden-scene.png"), NULL) && kiln_image_load(&hidden, scratch("ui-hidden.png"), NULL));
-    uint64_t changed_inside = 0, changed_outside = 0, area = 0, hidden_changed = 0;
-    const uint8_t *a = scene.pixels, *b = shown.pixels, *c = hidden_scene.pixels, *d = hidden.pixels;
-    for (int32_t y = 0; y < (int32_t)scene.height; y++)
-        for (int32_t x = 0; x < (int32_t)scene.width; x++) {
-            size_t at = ((size_t)y * scene.width + (size_t)x) * 4;
-            bool changed = memcmp(a + at, b + at, 3) != 0, inside = inside_any(x, y, rects, n);
-            changed_inside += changed && inside;
-            changed_outside += changed && !inside;
-            area += inside;
-            hidden_changed += memcmp(c + at, d + at, 3) != 0;
-        }
-    kiln_image_free(&scene), kiln_image_free(&shown), kiln_image_free(&hidden_scene), kiln_image_free(&hidden);
+    ui_changes shown, hidden;
+    CHECK(count_ui_changes(scratch("ui-scene.png"), scratch("ui-shown.png"), rects, n, &shown));
+    CHECK(count_ui_changes(scratch("ui-hidden-scene.png"), scratch("ui-hidden.png"), rects, n, &hidden));
     printf("     ui: %llu pixels changed inside its %u rectangles (%llu pixels), %llu outside\n",
-           (unsigned long long)changed_inside, n, (unsigned long long)area, (unsigned long long)changed_outside);
-    CHECK_EQ_INT(changed_outside, 0);
-    CHECK(changed_inside > area / 2); /* the panels' translucent backgrounds cover their rectangles */
-    CHECK_EQ_INT(hidden_changed, 0);
+           (unsigned long long)shown.inside, n, (unsigned long long)shown.area, (unsigned long long)shown.outside);
+    CHECK_EQ_INT(shown.outside, 0);
+    CHECK(shown.inside > shown.area / 2); /* the panels' translucent backgrounds cover their rectangles */
+    CHECK_EQ_INT(hidden.inside + hidden.outside, 0);
+}
+
+/* In the program view the UI is the Program panel (with its timings table) and the Log. */
+TEST(the_program_view_ui_changes_pixels_only_where_it_is_drawn) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    char args[4 * PATH_MAX], script[4 * PATH_MAX];
+    snprintf(script, sizeof script, "at 3 screenshot %s\nat 3 ui-screenshot %s\n", scratch("program-ui-scene.png"),
+             scratch("program-ui-shown.png"));
+    write_text(scratch("program-ui.script"), script);
+    snprintf(args, sizeof args, "--program '%s/examples/programs/shadow.json' --size 800x600 --script '%s' --screenshot '%s' "
+             "--frames 3", KILN_SOURCE_DIR, scratch("program-ui.script"), scratch("program-ui-final.png"));
+    int status = view(scratch("program-ui.log"), args);
+    const char *log = slurp(scratch("program-ui.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    int32_t rects[16][4];
+    uint32_t n = ui_rects(log, 0, rects, 16);
+    CHECK_MSG(n == 2, "%s", log);
+    ui_changes shown;
+    CHECK(count_ui_changes(scratch("program-ui-scene.png"), scratch("program-ui-shown.png"), rects, n, &shown));
+    CHECK_EQ_INT(shown.outside, 0);
+    CHECK(shown.inside > shown.area / 2);
 }
 
 TEST(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before) {
@@ -666,4 +700,5 @@ TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_
           T(an_every_frame_dispatch_animates_and_space_pauses_its_clock),
           T(a_script_edited_on_disk_runs_again_and_a_broken_edit_keeps_the_image),
           T(a_dropped_script_runs_and_v_switches_between_it_and_the_scene), T(a_lost_device_runs_the_program_again),
-          T(a_script_that_fails_at_start_exits_with_its_reason_in_one_line))
+          T(a_script_that_fails_at_start_exits_with_its_reason_in_one_line),
+          T(the_program_view_ui_changes_pixels_only_where_it_is_drawn))
