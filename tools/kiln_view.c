@@ -13,9 +13,9 @@
  * reloaded in place; a model or map dropped on the window opens; a lost device is recreated
  * with the renderer and the scene. With --program (or a .json dropped on the window) the window
  * shows a program script's texture instead (kiln_view_program.h, kiln_view_blit.h), the script
- * run again when it or its WGSL changes; V switches between the program and the scene. Exit status: 0, 1 a model, window or GPU failure (or any Dawn
- * validation error), 2 a bad command line; failures are one line on stderr. Guide:
- * docs/guides/viewer.md. */
+ * run again when it or its WGSL changes; V switches between the program and the scene. Exit
+ * status: 0, 1 a model, script, window or GPU failure (or any Dawn validation error), 2 a bad
+ * command line; failures are one line on stderr. Guide: docs/guides/viewer.md. */
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -415,8 +415,9 @@ static void draw_program(viewer *v, const kiln_surface_frame *frame, double seco
     snprintf(v->program_failure, sizeof v->program_failure, "%s", failure);
 }
 
-/* One frame: acquire, render the scene or the program, the screenshots asked for, present. Returns whether a
- * frame was presented (false for a minimised window, or a failure, which sets v->failed). */
+/* One frame: acquire, render the scene or the program, the screenshots asked for, present.
+ * Returns whether a frame was presented (false for a minimised window, or a failure, which sets
+ * v->failed). */
 static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
     kiln_error err = {0};
     kiln_gfx_pump(v->gfx, false);
