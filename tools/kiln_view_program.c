@@ -79,10 +79,6 @@ static bool note_repeat(view_program_run *r, const json_t *sent, const json_t *m
         return snprintf(why, n, "every_frame.time_offset: %lld + 4 bytes pass the %zu-byte uniforms", (long long)at, size),
                false;
     }
-    if (rep.dispatch.draw_set_list_count) {
-        kiln_json_dispatch_free(&rep.dispatch);
-        return snprintf(why, n, "every_frame: a dispatch with draw_sets is not repeated by kiln-view"), false;
-    }
     rep.time_offset = (uint32_t)at;
     view_program_repeat *grown = realloc(r->repeats, (r->repeat_count + 1) * sizeof *grown);
     if (!grown) {
@@ -248,7 +244,10 @@ bool view_program_record(view_program *vp, double seconds, kiln_encoder *enc, ki
         }
         kiln_dispatch_desc d = {.program_id = r->dispatch.program_id, .texture_ids = r->dispatch.bindings,
                                 .texture_count = r->dispatch.binding_count, .geometry_ids = r->dispatch.geometries,
-                                .geometry_count = r->dispatch.geometry_count, .uniforms = r->dispatch.uniforms.bytes,
+                                .geometry_count = r->dispatch.geometry_count,
+                                .draw_set_list_count = r->dispatch.draw_set_list_count,
+                                .draw_set_list_lengths = r->dispatch.draw_set_list_lengths,
+                                .draw_set_ids = r->dispatch.draw_set_ids, .uniforms = r->dispatch.uniforms.bytes,
                                 .uniforms_size = r->dispatch.uniforms.size};
         kiln_programs_dispatch_with(programs, &d); /* a drop is logged in the program log */
     }

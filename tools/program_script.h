@@ -49,7 +49,8 @@ typedef struct program_script_reply {
     bool ok;                      /* an Ok reply */
     json_t *sent;                 /* the message as handled: names resolved, typed blobs expanded, WGSL
                                      inlined; NULL when it was refused before that (a new reference) */
-    uint32_t assigned;            /* the program, texture, geometry, instances or draw-set id an Ok reply assigned; 0: none */
+    uint32_t assigned;            /* the id an Ok reply assigned (a program's, texture's, geometry's,
+                                     instance buffer's or draw set's); 0: none */
 } program_script_reply;
 
 /* Reads the script at `path`: a JSON array (a new reference), or NULL with why filled
