@@ -3,6 +3,7 @@
  *   kiln-view MODEL.gltf|MODEL.glb [--env FILE.hdr] [--size WxH] [--vsync on|off] [--shader-dir DIR]
  *             [--no-ui] [--time SECONDS] [--play] [--screenshot OUT.png --frames N] [--script FILE]
  *   kiln-view --demo [flags]
+ *   kiln-view --program SCRIPT.json [MODEL|--demo] [--program-texture NAME] [flags]
  *
  * A GLFW window presenting through kiln_swapchain; each frame the renderer draws the scene into
  * the acquired surface texture, framed at first exactly as kiln-render frames the model, so the
@@ -10,9 +11,11 @@
  * thresholds), then the debug UI draws over it. The model, the environment map and the
  * renderer's WGSL (with --shader-dir) are watched through inotify, polled once per frame, and
  * reloaded in place; a model or map dropped on the window opens; a lost device is recreated
- * with the renderer and the scene. Exit status: 0, 1 a model, window or GPU failure (or any Dawn
- * validation error), 2 a bad command line; failures are one line on stderr. Guide:
- * docs/guides/viewer.md. */
+ * with the renderer and the scene. With --program (or a .json dropped on the window) the window
+ * shows a program script's texture instead (kiln_view_program.h, kiln_view_blit.h), the script
+ * run again when it or its WGSL changes; V switches between the program and the scene. Exit
+ * status: 0, 1 a model, script, window or GPU failure (or any Dawn validation error), 2 a bad
+ * command line; failures are one line on stderr. Guide: docs/guides/viewer.md. */
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -25,12 +28,15 @@
 #include <kiln/import.h>
 #include <kiln/render.h>
 
+#include "kiln_view_blit.h"
 #include "kiln_view_camera.h"
 #include "kiln_view_options.h"
+#include "kiln_view_program.h"
 #include "kiln_view_scene.h"
 #include "kiln_view_script.h"
 #include "kiln_view_ui.h"
 #include "kiln_view_watch.h"
+#include "program_script.h"
 #include "vulkan_driver_pin.h"
 
 /* GLFW's X11 accessors, declared here as tests/gfx/test_swapchain.c does: glfw3native.h pulls in
@@ -39,7 +45,7 @@ void *glfwGetX11Display(void);
 unsigned long glfwGetX11Window(GLFWwindow *window);
 
 /* What the watches report, one bit each. */
-enum { WATCH_MODEL = 1, WATCH_ENVIRONMENT = 2, WATCH_SHADERS = 4 };
+enum { WATCH_MODEL = 1, WATCH_ENVIRONMENT = 2, WATCH_SHADERS = 4, WATCH_PROGRAM = 8 };
 
 /* A screenshot run that renders nothing for this many iterations past its frame count is stuck
  * (a window minimised and never restored) and gives up rather than spin. */
@@ -57,6 +63,10 @@ typedef struct viewer {
     view_watch watch;
     view_script script;
     view_ui *ui;
+    view_program program;      /* the program script, when one was given or dropped */
+    view_blit blit;            /* draws its texture into the window */
+    bool show_program;         /* the window shows the program's texture, not the scene */
+    char program_failure[600]; /* the last recording failure said, so a failing frame says it once */
     bool has_script;
     bool minimised;            /* iconified: nothing is rendered until restored */
     bool failed;               /* a fatal error was reported; the loop ends */
@@ -80,13 +90,19 @@ static float window_aspect(const viewer *v) {
 /* Every record Dawn, gfx, the renderer and the shader library logged since the last frame: to
  * stderr at warning and above (and the shader library's reload notes, which say a save took),
  * and into the UI's log. */
-static void drain_diagnostics(viewer *v) {
+static void drain_log(viewer *v, kiln_log *log) {
     kiln_log_record rec;
-    while (kiln_log_take(&v->gfx->diagnostics, &rec)) {
+    while (log && kiln_log_take(log, &rec)) {
         bool reload_note = rec.level == KILN_LOG_INFO && !strncmp(rec.message, "reloaded ", 9);
         if (rec.level >= KILN_LOG_WARN || reload_note) fprintf(stderr, "kiln-view: [%s] %s\n", rec.category, rec.message);
         view_ui_log(v->ui, rec.level, rec.category, rec.message);
     }
+}
+
+/* ... and what the program's runtime logged (dispatch drops, recording failures). */
+static void drain_diagnostics(viewer *v) {
+    drain_log(v, &v->gfx->diagnostics);
+    drain_log(v, view_program_log(&v->program));
 }
 
 /* A message of the viewer's own, to stderr and the UI's log. */
@@ -109,7 +125,11 @@ static void handle_key(viewer *v, int key) {
     case GLFW_KEY_F: view_camera_frame(&v->camera, window_aspect(v)); break;
     case GLFW_KEY_C: view_camera_next_file_camera(&v->camera, window_aspect(v)); break;
     case GLFW_KEY_H: view_ui_toggle(v->ui); break;
-    case GLFW_KEY_SPACE: v->scene.playing = !v->scene.playing && v->scene.animation_end > 0.0f; break;
+    case GLFW_KEY_V: v->show_program = !v->show_program && v->program.script_path; break;
+    case GLFW_KEY_SPACE:
+        if (v->show_program) v->program.playing = !v->program.playing;
+        else v->scene.playing = !v->scene.playing && v->scene.animation_end > 0.0f;
+        break;
     case GLFW_KEY_P: v->screenshot_next = true; break;
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(v->window, GLFW_TRUE); break;
     default: break;
@@ -169,8 +189,27 @@ static void rewatch(viewer *v, const char *path, uint32_t tag) {
     }
 }
 
+/* The program's script and its WGSL files, after each run (a run may read other files). */
+static void rewatch_program(viewer *v) {
+    kiln_error err = {0};
+    view_watch_remove(&v->watch, WATCH_PROGRAM);
+    for (uint32_t i = 0; i < v->program.watched_count; i++) {
+        if (view_watch_add_file(&v->watch, v->program.watched[i], WATCH_PROGRAM, &err)) continue;
+        char line[1200];
+        snprintf(line, sizeof line, "warning: %s will not be reloaded: %s", v->program.watched[i], err.message);
+        say(v, KILN_LOG_WARN, line);
+    }
+}
+
+static void set_title(viewer *v, const char *what) {
+    char title[1200];
+    snprintf(title, sizeof title, "kiln-view: %s", what);
+    glfwSetWindowTitle(v->window, title);
+}
+
 /* A file dropped on the window: a model replaces the scene (framed anew), a map the
- * environment; the previous one stays when it fails. */
+ * environment, a .json program script the program (shown); the previous one stays when it
+ * fails. */
 static void open_dropped(viewer *v, const char *path) {
     kiln_error err = {0};
     char line[1200];
@@ -183,8 +222,8 @@ static void open_dropped(viewer *v, const char *path) {
         view_camera_init(&v->camera, &v->scene.scene.camera, &v->scene.bounds, v->scene.file_cameras,
                          v->scene.file_camera_count);
         rewatch(v, path, WATCH_MODEL);
-        snprintf(line, sizeof line, "kiln-view: %s", path);
-        glfwSetWindowTitle(v->window, line);
+        set_title(v, path);
+        v->show_program = false;
     } else if (has_extension(path, ".hdr")) {
         if (!view_scene_set_environment(&v->scene, v->renderer, path, &err)) {
             snprintf(line, sizeof line, "cannot open %s, keeping the current environment: %s", path, err.message);
@@ -193,9 +232,18 @@ static void open_dropped(viewer *v, const char *path) {
         }
         snprintf(v->env_path, sizeof v->env_path, "%s", path);
         rewatch(v, path, WATCH_ENVIRONMENT);
+        v->show_program = false;
+    } else if (has_extension(path, ".json")) {
+        if (!view_program_load(&v->program, v->gfx, v->res, path, NULL, &err)) {
+            snprintf(line, sizeof line, "cannot run %s, keeping the current program: %s", path, err.message);
+            say(v, KILN_LOG_ERROR, line);
+            return;
+        }
+        rewatch_program(v);
+        set_title(v, path);
+        v->show_program = true;
     } else {
-        snprintf(line, sizeof line, "cannot open %s: kiln-view opens .gltf, .glb and .hdr files%s", path,
-                 has_extension(path, ".json") ? " (program scripts are not supported yet)" : "");
+        snprintf(line, sizeof line, "cannot open %s: kiln-view opens .gltf, .glb and .hdr files, and .json program scripts", path);
         say(v, KILN_LOG_ERROR, line);
         return;
     }
@@ -240,6 +288,13 @@ static void poll_watches(viewer *v) {
             say(v, KILN_LOG_ERROR, line);
         }
     }
+    if (changed & WATCH_PROGRAM) {
+        bool ran = view_program_rerun(&v->program, v->gfx, v->res, &err);
+        rewatch_program(v);
+        if (ran) snprintf(line, sizeof line, "reloaded %s", v->program.script_path);
+        else snprintf(line, sizeof line, "reload failed, keeping the last good program: %s", err.message);
+        say(v, ran ? KILN_LOG_INFO : KILN_LOG_ERROR, line);
+    }
     if (changed & WATCH_ENVIRONMENT) {
         if (view_scene_set_environment(&v->scene, v->renderer, v->env_path, &err)) {
             snprintf(line, sizeof line, "reloaded %s", v->env_path);
@@ -266,9 +321,9 @@ static bool write_screenshot(viewer *v, WGPUTexture texture, const char *path) {
 }
 
 /* P's file: next to the model, MODEL-view-N.png for the first N not taken (the demo's in the
- * current directory). */
+ * current directory); in the program view next to the script, SCRIPT-view-N.png. */
 static void next_screenshot_path(viewer *v, char *out, size_t size) {
-    const char *model = v->scene.model_path;
+    const char *model = v->show_program ? v->program.script_path : v->scene.model_path;
     const char *dot = model ? strrchr(model, '.') : NULL;
     int stem = model ? (dot && dot > strrchr(model, '/') ? (int)(dot - model) : (int)strlen(model)) : 0;
     struct stat st;
@@ -287,6 +342,8 @@ static bool recover_device(viewer *v, kiln_error *err) {
     say(v, KILN_LOG_ERROR, "the GPU device was lost; recreating the device, the renderer and the scene");
     drain_diagnostics(v);
     view_ui_release_gpu(v->ui);
+    view_blit_release(&v->blit);
+    view_program_release(&v->program);
     kiln_swapchain_deinit(&v->swapchain);
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-view", .x11_display = glfwGetX11Display(),
                                                      .x11_window = (uint64_t)glfwGetX11Window(v->window)}, err);
@@ -310,7 +367,13 @@ static bool recover_device(viewer *v, kiln_error *err) {
     kiln_gfx_destroy(v->gfx);
     v->gfx = gfx, v->res = res, v->renderer = r, v->swapchain = sc;
     v->recoveries++;
-    if (!view_ui_recreate_gpu(v->ui, res, err)) return false;
+    if (!view_ui_recreate_gpu(v->ui, res, err) || !view_blit_create(&v->blit, res, sc.format, err)) return false;
+    /* The program's textures are its script's to make: it runs again on the new device. */
+    if (v->program.script_path && !view_program_rerun(&v->program, gfx, res, err)) {
+        char line[2200];
+        snprintf(line, sizeof line, "the program did not run again on the new device: %s", err->message);
+        say(v, KILN_LOG_ERROR, line);
+    }
     say(v, KILN_LOG_INFO, "recreated the device after its loss");
     return true;
 }
@@ -332,8 +395,29 @@ typedef struct frame_shots {
     const char *with_ui;
 } frame_shots;
 
-/* One frame: acquire, render the scene, the screenshots asked for, present. Returns whether a
- * frame was presented (false for a minimised window, or a failure, which sets v->failed). */
+/* The program's frame: its every_frame dispatches and every queued one recorded, then its texture
+ * drawn into the window, in one command buffer. A failure is said once (until another or a good
+ * frame) and the texture keeps what it held. */
+static void draw_program(viewer *v, const kiln_surface_frame *frame, double seconds) {
+    kiln_error err = {0};
+    kiln_encoder enc;
+    bool ok = kiln_encoder_begin(&enc, v->res, "kiln-view program", &err);
+    bool recorded = ok && view_program_record(&v->program, seconds, &enc, &err);
+    char failure[600] = "";
+    if (ok && !recorded) snprintf(failure, sizeof failure, "program: %s", err.message);
+    kiln_texture_view view = ok && v->program.run.rt ? view_program_texture_view(&v->program, &err) : (kiln_texture_view){0};
+    if (ok && v->program.run.rt && !view.id && !failure[0]) snprintf(failure, sizeof failure, "program: %s", err.message);
+    ok = ok && view_blit_draw(&v->blit, &enc, view, view.id ? &v->program.run.info : NULL, frame->view, frame->width,
+                              frame->height, &err);
+    ok = ok && kiln_encoder_finish_and_submit(&enc, &err);
+    if (!ok && !failure[0]) snprintf(failure, sizeof failure, "program view: %s", err.message);
+    if (failure[0] && strcmp(failure, v->program_failure)) say(v, KILN_LOG_ERROR, failure);
+    snprintf(v->program_failure, sizeof v->program_failure, "%s", failure);
+}
+
+/* One frame: acquire, render the scene or the program, the screenshots asked for, present.
+ * Returns whether a frame was presented (false for a minimised window, or a failure, which sets
+ * v->failed). */
 static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
     kiln_error err = {0};
     kiln_gfx_pump(v->gfx, false);
@@ -357,7 +441,9 @@ static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
     kiln_camera_set_viewport(&v->camera.camera, frame.width, frame.height);
     v->scene.scene.camera = v->camera.camera;
     kiln_render_target target = {frame.texture, frame.view};
-    if (!kiln_renderer_render(v->renderer, &v->scene.scene, target, &err)) {
+    if (v->show_program) {
+        draw_program(v, &frame, seconds);
+    } else if (!kiln_renderer_render(v->renderer, &v->scene.scene, target, &err)) {
         char line[1200];
         snprintf(line, sizeof line, "render: %s", err.message);
         say(v, KILN_LOG_ERROR, line);
@@ -375,7 +461,8 @@ static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
     for (int i = 0; i < 2; i++)
         if (shots->scene[i] && !write_screenshot(v, frame.texture, shots->scene[i])) v->failed = true;
     view_ui_state state = {.renderer = v->renderer, .scene = &v->scene, .camera = &v->camera,
-                           .aspect = (float)frame.width / (float)frame.height, .frame_seconds = seconds};
+                           .aspect = (float)frame.width / (float)frame.height, .frame_seconds = seconds,
+                           .program = &v->program, .show_program = &v->show_program};
     if (!view_ui_draw(v->ui, &state, target, frame.width, frame.height, &err)) {
         char line[1200];
         snprintf(line, sizeof line, "ui: %s", err.message);
@@ -481,10 +568,16 @@ static bool open_viewer(viewer *v, kiln_error *err) {
     const kiln_view_options *o = &v->options;
     if (o->script_path && !view_script_load(&v->script, o->script_path, err)) return false;
     v->has_script = o->script_path != NULL;
+    /* A program script that cannot be read or is not a JSON array is refused before any window
+     * opens; one that reads is run once the device is there. */
+    char why[2048];
+    json_t *program = o->program_path ? program_script_load(o->program_path, why, sizeof why) : NULL;
+    if (o->program_path && !program) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s", why);
+    json_decref(program);
     if (!glfwInit()) return kiln_error_set(err, KILN_ERR_GPU, "cannot open a window: %s", glfw_reason());
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     char title[512];
-    snprintf(title, sizeof title, "kiln-view: %s", o->model ? o->model : "demo");
+    snprintf(title, sizeof title, "kiln-view: %s", o->program_path ? o->program_path : o->model ? o->model : "demo");
     if (!(v->window = glfwCreateWindow((int)o->width, (int)o->height, title, NULL, NULL)))
         return kiln_error_set(err, KILN_ERR_GPU, "cannot open a window of %ux%u: %s", o->width, o->height, glfw_reason());
     glfwSetWindowUserPointer(v->window, v);
@@ -504,11 +597,18 @@ static bool open_viewer(viewer *v, kiln_error *err) {
     v->scene.playing = o->play && v->scene.animation_end > 0.0f;
     if (o->env_path && !view_scene_set_environment(&v->scene, v->renderer, o->env_path, err)) return false;
     view_camera_init(&v->camera, &v->scene.scene.camera, &v->scene.bounds, v->scene.file_cameras, v->scene.file_camera_count);
+    if (!view_blit_create(&v->blit, v->res, v->swapchain.format, err)) return false;
+    v->program = (view_program){.allow_outside_paths = o->allow_outside_paths, .playing = true};
+    if (o->program_path && !view_program_load(&v->program, v->gfx, v->res, o->program_path, o->program_texture, err))
+        return false;
+    v->show_program = o->program_path != NULL;
     if (!view_watch_open(&v->watch, err)) return false;
     if (o->model && !view_watch_add_file(&v->watch, o->model, WATCH_MODEL, err)) return false;
     if (o->env_path && !view_watch_add_file(&v->watch, o->env_path, WATCH_ENVIRONMENT, err)) return false;
     if (o->env_path) snprintf(v->env_path, sizeof v->env_path, "%s", o->env_path);
     if (o->shader_dir && !view_watch_add_wgsl_directory(&v->watch, o->shader_dir, WATCH_SHADERS, err)) return false;
+    for (uint32_t i = 0; i < v->program.watched_count; i++)
+        if (!view_watch_add_file(&v->watch, v->program.watched[i], WATCH_PROGRAM, err)) return false;
     glfwSetKeyCallback(v->window, on_key);
     glfwSetMouseButtonCallback(v->window, on_mouse_button);
     glfwSetCursorPosCallback(v->window, on_cursor);
@@ -524,6 +624,8 @@ static bool close_viewer(viewer *v) {
     bool clean = true;
     view_ui_destroy(v->ui);
     view_watch_close(&v->watch);
+    view_program_close(&v->program);
+    view_blit_release(&v->blit);
     view_scene_close(&v->scene);
     kiln_renderer_destroy(v->renderer);
     if (v->gfx) {

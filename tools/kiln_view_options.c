@@ -9,15 +9,18 @@
 int kiln_view_options_usage(FILE *out, int status) {
     fprintf(out, "usage: kiln-view MODEL.gltf|MODEL.glb [flags]\n"
                  "       kiln-view --demo [flags]\n"
+                 "       kiln-view --program SCRIPT.json [MODEL.gltf|MODEL.glb|--demo] [flags]\n"
                  "       kiln-view --help\n"
                  "flags: [--env FILE.hdr] [--size WxH] [--vsync on|off] [--shader-dir DIR] [--no-ui]\n"
-                 "       [--time SECONDS] [--play]\n"
+                 "       [--time SECONDS] [--play] [--program-texture NAME] [--allow-outside-paths]\n"
                  "       [--screenshot OUT.png --frames N] [--script FILE]\n"
                  "Opens a window on the model, framed as kiln-render frames it. Mouse: left drag orbits,\n"
                  "middle or shift + left drag pans, the wheel dollies, right drag flies (with W/A/S/D/Q/E).\n"
                  "Keys: F frames the model, C cycles the file's cameras, Space plays or pauses the animations,\n"
                  "H hides the UI, P writes a screenshot next to the model, Esc quits. The model, the --env map and, with --shader-dir, the renderer's\n"
-                 "WGSL are reloaded when they change on disk. --screenshot renders N frames, writes the last\n"
+                 "WGSL are reloaded when they change on disk. --program runs a kiln-run script and shows the\n"
+                 "texture of its last save_texture (or --program-texture's), rerun when it or its WGSL changes;\n"
+                 "V switches between the program and the scene. --screenshot renders N frames, writes the last\n"
                  "(without the UI) and exits; --script runs timed test actions (docs/guides/viewer.md).\n");
     return status;
 }
@@ -51,7 +54,7 @@ static bool parse_count(const char *text, uint32_t *out) {
 
 static bool takes_value(const char *flag) {
     static const char *const flags[] = {"--env", "--size", "--vsync", "--screenshot", "--frames", "--shader-dir", "--script",
-                                        "--time"};
+                                        "--time", "--program", "--program-texture"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (!strcmp(flag, flags[i])) return true;
     return false;
@@ -73,6 +76,9 @@ int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *m
                 return fprintf(messages, "kiln-view: --time wants a finite number of seconds >= 0, got '%s'\n", v), 2;
             i++;
         }
+        else if (!strcmp(a, "--allow-outside-paths")) o->allow_outside_paths = true;
+        else if (!strcmp(a, "--program")) o->program_path = v, i++;
+        else if (!strcmp(a, "--program-texture")) o->program_texture = v, i++;
         else if (!strcmp(a, "--env")) o->env_path = v, i++;
         else if (!strcmp(a, "--shader-dir")) o->shader_dir = v, i++;
         else if (!strcmp(a, "--script")) o->script_path = v, i++;
@@ -98,10 +104,11 @@ int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *m
     }
     const char *why = NULL;
     if (o->demo && o->model) why = "--demo and a model are exclusive";
-    else if (o->demo && (o->time > 0.0f || o->play)) why = "--time and --play are for a model, not --demo";
+    else if (!o->model && (o->time > 0.0f || o->play)) why = "--time and --play are for a model, not --demo";
+    else if (o->program_texture && !o->program_path) why = "--program-texture goes with --program";
     else if (o->screenshot_path && !frames_given) why = "--screenshot needs --frames N";
     else if (frames_given && !o->screenshot_path) why = "--frames goes with --screenshot";
     if (why) return fprintf(messages, "kiln-view: %s\n", why), 2;
-    if (!o->demo && !o->model) return kiln_view_options_usage(messages, 2);
+    if (!o->demo && !o->model && !o->program_path) return kiln_view_options_usage(messages, 2);
     return 0;
 }

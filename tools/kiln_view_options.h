@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 typedef struct kiln_view_options {
-    const char *model;            /* MODEL.gltf|.glb; NULL with demo */
+    const char *model;            /* MODEL.gltf|.glb; NULL with demo (or a program alone: the demo behind it) */
     bool demo;                    /* the built-in demo scene */
     const char *env_path;         /* --env FILE.hdr */
     uint32_t width, height;       /* --size WxH, the window's size; default 1280x720 */
@@ -21,6 +21,9 @@ typedef struct kiln_view_options {
     bool hide_ui;                 /* --no-ui: start with the debug UI hidden (H shows it) */
     float time;                   /* --time SECONDS: the pose of every animation at the start (default 0) */
     bool play;                    /* --play: the animations run from the start (Space toggles) */
+    const char *program_path;     /* --program SCRIPT.json: a program script run into the window (kiln_view_program.h) */
+    const char *program_texture;  /* --program-texture NAME: the texture shown, by "as" name or id */
+    bool allow_outside_paths;     /* --allow-outside-paths: the script's wgsl_path may leave its directory */
 } kiln_view_options;
 
 /* Prints the usage on out; returns status. */

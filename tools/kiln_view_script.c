@@ -55,8 +55,8 @@ static bool parse_line(char *text, const char *path, uint32_t line, view_action 
     else if (!strcmp(verb, "key")) {
         a->kind = VIEW_ACTION_KEY;
         if (!strcmp(rest, "SPACE")) a->key = ' ';
-        else if (strlen(rest) == 1 && strchr("FCHP", rest[0])) a->key = rest[0];
-        else return fail(err, path, line, "key wants F, C, H, P or SPACE, got", rest);
+        else if (strlen(rest) == 1 && strchr("FCHPV", rest[0])) a->key = rest[0];
+        else return fail(err, path, line, "key wants F, C, H, P, V or SPACE, got", rest);
     } else if (!strcmp(verb, "screenshot")) a->kind = VIEW_ACTION_SCREENSHOT, wants_text = true;
     else if (!strcmp(verb, "ui-screenshot")) a->kind = VIEW_ACTION_UI_SCREENSHOT, wants_text = true;
     else if (!strcmp(verb, "run")) a->kind = VIEW_ACTION_RUN, wants_text = true;

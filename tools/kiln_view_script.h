@@ -10,7 +10,7 @@
  *   at 3 resize 320x200        the window's new size (glfwSetWindowSize)
  *   at 5 minimise              the window iconified, as its iconify callback reports it
  *   at 7 restore               and restored
- *   at 4 key F                 a key press: F, C, H, P or SPACE, as the key callback gets it
+ *   at 4 key F                 a key press: F, C, H, P, V or SPACE, as the key callback gets it
  *   at 2 screenshot OUT.png    that tick's frame (without the UI) written as a PNG
  *   at 3 ui-screenshot OUT.png that tick's frame with the UI, as presented
  *   at 3 run COMMAND...        a shell command (sh -c), waited for; a failure stops the viewer
@@ -49,7 +49,7 @@ typedef struct view_action {
     view_action_kind kind;
     uint32_t width, height;   /* resize */
     uint32_t node;            /* hide, show: the document node */
-    char key;                 /* key: 'F', 'C', 'H', 'P' or ' ' (SPACE) */
+    char key;                 /* key: 'F', 'C', 'H', 'P', 'V' or ' ' (SPACE) */
     char *text;               /* screenshot, drop: the path; run: the command */
 } view_action;
 

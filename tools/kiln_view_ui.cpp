@@ -10,6 +10,7 @@
 extern "C" {
 #include "kiln_view_camera.h"
 #include "kiln_view_graph.h"
+#include "kiln_view_program.h"
 #include "kiln_view_scene.h"
 }
 #include "kiln_view_ui.h"
@@ -100,6 +101,7 @@ struct view_ui {
     double frame_ms_average;              // CPU frame time, smoothed, for the stats panel
     ImVector<char> dot;                   // the renderer's graph text, while the graph panel is open
     view_graph graph;                     // read from it
+    ImVector<kiln_pass_timing> timings;   // one program's rows, for the program timings table
 };
 
 static void destroy_gpu(view_ui *ui) {
@@ -425,6 +427,10 @@ static void scene_panel(const view_ui_state *st, float width) {
     if (ImGui::Button("Frame (F)")) view_camera_frame(vc, st->aspect);
     ImGui::SameLine();
     if (ImGui::Button("Next camera (C)")) view_camera_next_file_camera(vc, st->aspect);
+    if (st->program->script_path) {
+        ImGui::SameLine();
+        if (ImGui::Button("Show program (V)")) *st->show_program = true;
+    }
     if (vs->doc && ImGui::TreeNode("Scene tree")) {
         for (uint32_t r = 0; r < vs->doc->root_count; r++) node_tree(vs, vs->doc->roots[r]);
         ImGui::TreePop();
@@ -498,6 +504,103 @@ static void graph_panel(view_ui *ui, const view_ui_state *st) {
             else ImGui::TextDisabled("unused");
         }
         ImGui::EndTable();
+    }
+    ImGui::End();
+}
+
+// One row per pass of one program, from the runtime's timings (kiln_programs_timings, what
+// program.timings answers): its stage and entry point as the register message declared them,
+// the size its output resolved to, and the CPU and GPU time of its last measured recording.
+static void program_timings_table(view_ui *ui, const view_program *vp, uint32_t index) {
+    const view_program_info &info = vp->run.programs[index];
+    ui->timings.resize((int)(info.pass_count ? info.pass_count : 1));
+    uint32_t n = view_program_timings(vp, index, ui->timings.Data, info.pass_count);
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
+    ImGui::PushID((int)index);
+    if (ImGui::BeginTable("timings", 6, flags)) {
+        ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 20.0f);
+        ImGui::TableSetupColumn("stage", ImGuiTableColumnFlags_WidthFixed, 62.0f);
+        ImGui::TableSetupColumn("entry", ImGuiTableColumnFlags_WidthFixed, 110.0f);
+        ImGui::TableSetupColumn("size", ImGuiTableColumnFlags_WidthFixed, 86.0f);
+        ImGui::TableSetupColumn("CPU ms", ImGuiTableColumnFlags_WidthFixed, 56.0f);
+        ImGui::TableSetupColumn("GPU ms", ImGuiTableColumnFlags_WidthFixed, 56.0f);
+        ImGui::TableHeadersRow();
+        double cpu = 0.0, gpu = 0.0;
+        bool all_gpu = n > 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const kiln_pass_timing &t = ui->timings[(int)i];
+            const view_program_pass &pass = info.passes[i];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%u", i);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(pass.stage);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(pass.entry);
+            ImGui::TableNextColumn();
+            if (t.divisor > 1) ImGui::Text("%ux%u /%u", t.width, t.height, t.divisor);
+            else ImGui::Text("%ux%u", t.width, t.height);
+            ImGui::TableNextColumn();
+            ImGui::Text("%6.3f", t.cpu_record_ns / 1e6);
+            ImGui::TableNextColumn();
+            if (t.gpu_ns < 0) ImGui::TextDisabled("   -");
+            else ImGui::Text("%6.3f", t.gpu_ns / 1e6);
+            cpu += t.cpu_record_ns / 1e6;
+            all_gpu = all_gpu && t.gpu_ns >= 0;
+            gpu += t.gpu_ns >= 0 ? t.gpu_ns / 1e6 : 0.0;
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("total");
+        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();
+        ImGui::Text("%6.3f", cpu);
+        ImGui::TableNextColumn();
+        if (all_gpu) ImGui::Text("%6.3f", gpu);
+        else ImGui::TextDisabled("   -");
+        ImGui::EndTable();
+    }
+    ImGui::PopID();
+}
+
+// The program view's panel: the script, what it shows, the last failed run's reason, the clock
+// of its every_frame dispatches, and one timings table per registered program.
+static void program_panel(view_ui *ui, const view_ui_state *st, float width) {
+    view_program *vp = st->program;
+    double ms = st->frame_seconds * 1000.0;
+    ui->frame_ms_average = ui->frame_ms_average > 0.0 ? 0.95 * ui->frame_ms_average + 0.05 * ms : ms;
+    ImGui::SetNextWindowPos(ImVec2(width - 10, 10), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
+    if (!ImGui::Begin("Program", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return ImGui::End();
+    const char *slash = std::strrchr(vp->script_path, '/');
+    ImGui::TextUnformatted(slash ? slash + 1 : vp->script_path);
+    const view_program_run &run = vp->run;
+    if (run.rt) {
+        ImGui::Text("%u messages; texture %u, %ux%u %s", run.message_count, run.texture, run.info.width, run.info.height,
+                    kiln_texture_format_name(run.info.format));
+        ImGui::TextDisabled("shown: %s", run.shown_by);
+    } else {
+        ImGui::TextDisabled("no good run on this device");
+    }
+    if (vp->error[0]) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420.0f);
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "last run failed: %s", vp->error);
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::Text("%.2f ms  (%.0f fps)", ui->frame_ms_average, ui->frame_ms_average > 0 ? 1000.0 / ui->frame_ms_average : 0.0);
+    if (run.repeat_count) {
+        ImGui::Checkbox("play (Space)", &vp->playing);
+        ImGui::SameLine();
+        ImGui::Text("clock %.2f s, %u dispatch%s every frame", vp->time, run.repeat_count, run.repeat_count == 1 ? "" : "es");
+    }
+    if (ImGui::Button("Show scene (V)")) *st->show_program = false;
+    for (uint32_t i = 0; i < run.program_count; i++) {
+        const view_program_info &p = run.programs[i];
+        ImGui::Separator();
+        if (p.label[0]) ImGui::TextUnformatted(p.label), ImGui::SameLine();
+        ImGui::TextDisabled("program %u, %u pass%s", p.id, p.pass_count, p.pass_count == 1 ? "" : "es");
+        program_timings_table(ui, vp, i);
     }
     ImGui::End();
 }
@@ -646,10 +749,14 @@ bool view_ui_draw(view_ui *ui, const view_ui_state *state, kiln_render_target ta
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     float w = ImGui::GetIO().DisplaySize.x, h = ImGui::GetIO().DisplaySize.y;
-    settings_panel(state);
-    stats_panel(ui, state, w, h);
-    scene_panel(state, w);
-    graph_panel(ui, state);
+    if (*state->show_program) {
+        program_panel(ui, state, w);
+    } else {
+        settings_panel(state);
+        stats_panel(ui, state, w, h);
+        scene_panel(state, w);
+        graph_panel(ui, state);
+    }
     log_panel(ui, h);
     banner(ui, w, h);
     ImGui::Render();

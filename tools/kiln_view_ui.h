@@ -1,5 +1,6 @@
 /* kiln-view's debug UI: Dear ImGui panels (render settings, frame stats with the GPU time of
- * each pass, the scene and camera, the log) drawn by kiln's own small ImGui renderer over the
+ * each pass, the scene and camera, the log; in the program view the program's script, texture,
+ * clock and timings table) drawn by kiln's own small ImGui renderer over the
  * gfx layer, after tone mapping, into the swapchain image, never into the HDR target.
  *
  * The one C++ translation unit of the viewer is kiln_view_ui.cpp; this header is what the C
@@ -16,6 +17,7 @@
 #include <kiln/render.h>
 
 #include "kiln_view_camera.h"
+#include "kiln_view_program.h"
 #include "kiln_view_scene.h"
 
 #ifdef __cplusplus
@@ -42,6 +44,8 @@ typedef struct view_ui_state {
     view_camera *camera;         /* the Frame and Next camera buttons move it */
     float aspect;                /* the window's, for framing */
     double frame_seconds;        /* since the previous frame */
+    view_program *program;       /* the program script (script_path NULL: none); its clock is played here */
+    bool *show_program;          /* the window shows the program, not the scene (the view button switches) */
 } view_ui_state;
 
 /* The UI on `window`, drawing into targets of `format`; shown at first when `visible`. NULL with

@@ -14,7 +14,7 @@
 
 #include <kiln/core.h>
 
-#define VIEW_WATCH_MAX 8
+#define VIEW_WATCH_MAX 32
 
 typedef struct view_watch_entry {
     int descriptor;          /* inotify's watch descriptor for the directory */

@@ -370,7 +370,8 @@ TEST(paths_are_confined_to_the_script_directory_and_out) {
 }
 
 /* #11's conformance finding: invalid WGSL read through wgsl_path is reported at that file's
- * line and column, not at the library's name for an inline source ("program.wgsl"). */
+ * line and column, not at the library's name for an inline source ("program.wgsl"), a labelled
+ * program's too (after its `program "LABEL": `). */
 TEST(invalid_wgsl_from_a_wgsl_path_names_the_file) {
     char dir[PATH_MAX], wgsl[PATH_MAX + 16], script[PATH_MAX + 16];
     fixture_tmp_path(dir, sizeof dir, "kiln_run_wgsl_name");
@@ -386,14 +387,24 @@ TEST(invalid_wgsl_from_a_wgsl_path_names_the_file) {
     fputs("[{\"kind\": \"program.register\", \"wgsl_path\": \"broken.wgsl\", \"bindings\": [], \"transients\": [], "
           "\"geometries\": [], \"depth_transients\": [], \"passes\": [{\"stage\": \"Fragment\", \"entry_point\": \"f\", "
           "\"inputs\": [], \"output\": {\"Binding\": {\"index\": 0}}, \"blend\": \"Replace\", \"uniform_offset\": 0, "
-          "\"uniform_length\": 0, \"repeat\": null}]}]", f);
+          "\"uniform_length\": 0, \"repeat\": null}]},\n"
+          " {\"kind\": \"program.register\", \"label\": \"blur\", \"wgsl_path\": \"broken.wgsl\", \"bindings\": [], "
+          "\"transients\": [], \"geometries\": [], \"depth_transients\": [], \"passes\": [{\"stage\": \"Fragment\", "
+          "\"entry_point\": \"f\", \"inputs\": [], \"output\": {\"Binding\": {\"index\": 0}}, \"blend\": \"Replace\", "
+          "\"uniform_offset\": 0, \"uniform_length\": 0, \"repeat\": null}]}]", f);
     fclose(f);
     run_result r;
     CHECK(run_kiln_run(script, dir, &r));
     unlink(wgsl);
     unlink(script);
     rmdir(dir);
-    CHECK_STR_CONTAINS(r.out, "{\"Err\":{\"class\":\"invalid_wgsl\",\"error\":\"broken.wgsl:1:5: '(' is never closed\"}}");
+    char line[1024];
+    CHECK(nth_line(r.out, 0, line, sizeof line));
+    CHECK_MSG(!strcmp(line, "{\"Err\":{\"class\":\"invalid_wgsl\",\"error\":\"broken.wgsl:1:5: '(' is never closed\"}}"), "%s",
+              line);
+    CHECK(nth_line(r.out, 1, line, sizeof line));
+    CHECK_MSG(!strcmp(line, "{\"Err\":{\"class\":\"invalid_wgsl\",\"error\":\"program \\\"blur\\\": broken.wgsl:1:5: '(' is never "
+                            "closed\"}}"), "%s", line);
 }
 
 TEST(missing_script_exits_non_zero) {

@@ -50,10 +50,20 @@ row 2 "kiln-view: --time wants a finite number of seconds >= 0, got 'nan'" - -- 
 row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --demo --play
 row 1 "kiln-view: $tmp/bad.script:1: unknown action 'jump'" - -- --demo --script "$tmp/bad.script"
 row 1 "kiln-view: $tmp/backwards.script:2: ticks must not go back" - -- --demo --script "$tmp/backwards.script"
-row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"
+row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P, V or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"
 row 1 "kiln-view: $tmp/hide.script:1: hide wants a node index, got 'two'" - -- --demo --script "$tmp/hide.script"
 row 1 "kiln-view: $tmp/none.script: cannot open: No such file or directory" - -- --demo --script "$tmp/none.script"
+printf '[{"kind": "frame"},' >"$tmp/malformed.json"
+printf '{"kind": "frame"}' >"$tmp/object.json"
+printf '[]' >"$tmp/empty.json"
+row 2 "kiln-view: --program needs a value" - -- --program
+row 2 "kiln-view: --program-texture goes with --program" - -- --demo --program-texture sheet
+row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --program "$tmp/empty.json" --play
+row 1 "kiln-view: cannot read '$tmp/none.json': No such file or directory" - -- --program "$tmp/none.json"
+row 1 "kiln-view: $tmp/malformed.json: malformed JSON: line 1, column 19: *" - -- --program "$tmp/malformed.json"
+row 1 "kiln-view: $tmp/object.json: expected a JSON array of messages" - -- --program "$tmp/object.json"
 row 1 "kiln-view: cannot open a window: *" - -- --demo
+row 1 "kiln-view: cannot open a window: *" - -- --program "$tmp/empty.json"
 
 [ "$failures" -eq 0 ] || { echo "test_view_cli: $failures row(s) failed"; exit 1; }
 echo "test_view_cli: all rows pass"

@@ -20,7 +20,14 @@
  *     hides it;
  *   - a lost device is recreated, with the renderer and the scene, and the frame after is the
  *     frame before (the environment map and textures uploaded again from their CPU copies);
- *   - a model that cannot be read fails at start with one line.
+ *   - a model that cannot be read fails at start with one line;
+ *   - a program script (--program) shows the sheet kiln-run saves, pixel for pixel (the
+ *     watercolour and shadow examples), a --program-texture fitted on the background; a dispatch
+ *     marked every_frame animates with the program clock and Space pauses it; the script or its
+ *     WGSL edited on disk runs again, a broken edit keeping the image and reporting the error; a
+ *     dropped script runs and V switches between it and the scene; a lost device runs the
+ *     script again; the program view's UI draws only where it says; a script that fails at
+ *     start exits with its reason in one line.
  *
  * Skips without the sample assets. Scratch files go to $KILN_TEST_TMP/view/. */
 #include <limits.h>
@@ -325,7 +332,7 @@ TEST(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene) {
     CHECK_STR_CONTAINS(log, "bad.glb, keeping the current scene: bad.glb: ");
     CHECK_STR_CONTAINS(log, "reloaded ");
     CHECK_STR_CONTAINS(strstr(log, "reloaded "), "dropped.glb");
-    CHECK_STR_CONTAINS(log, "program.json: kiln-view opens .gltf, .glb and .hdr files (program scripts are not supported yet)");
+    CHECK_STR_CONTAINS(log, "program.json, keeping the current program: cannot read '");
     comparison opened, kept, lit, reloaded;
     CHECK(compare(scratch("drop-demo.png"), scratch("drop-model.png"), &opened));
     CHECK(compare(scratch("drop-model.png"), scratch("drop-bad.png"), &kept));
@@ -380,6 +387,30 @@ static bool inside_any(int32_t x, int32_t y, int32_t rects[][4], uint32_t n) {
     return false;
 }
 
+/* The pixels of `with_ui` that differ from `scene`, inside and outside the rectangles, and the
+ * area the rectangles cover; false when the images cannot be read. */
+typedef struct ui_changes {
+    uint64_t inside, outside, area;
+} ui_changes;
+
+static bool count_ui_changes(const char *scene_png, const char *with_ui_png, int32_t rects[][4], uint32_t n, ui_changes *out) {
+    kiln_image scene = {0}, shown = {0};
+    bool ok = kiln_image_load(&scene, scene_png, NULL) && kiln_image_load(&shown, with_ui_png, NULL) &&
+              scene.width == shown.width && scene.height == shown.height;
+    *out = (ui_changes){0};
+    const uint8_t *a = scene.pixels, *b = shown.pixels;
+    for (int32_t y = 0; ok && y < (int32_t)scene.height; y++)
+        for (int32_t x = 0; x < (int32_t)scene.width; x++) {
+            size_t at = ((size_t)y * scene.width + (size_t)x) * 4;
+            bool changed = memcmp(a + at, b + at, 3) != 0, inside = inside_any(x, y, rects, n);
+            out->inside += changed && inside;
+            out->outside += changed && !inside;
+            out->area += inside;
+        }
+    kiln_image_free(&scene), kiln_image_free(&shown);
+    return ok;
+}
+
 TEST(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it) {
     char model[PATH_MAX + 64], args[4 * PATH_MAX], script[4 * PATH_MAX];
     NEED_ASSET(model, "gltf/DamagedHelmet/DamagedHelmet.glb");
@@ -396,26 +427,35 @@ TEST(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it) {
     uint32_t n = ui_rects(log, 0, rects, 16);
     CHECK_MSG(n >= 3, "%s", log); /* settings, frame, scene and log panels */
     CHECK_EQ_INT(ui_rects(log, 1, rects + n, 16 - n), 0); /* hidden: nothing drawn */
-    kiln_image scene = {0}, shown = {0}, hidden_scene = {0}, hidden = {0};
-    CHECK(kiln_image_load(&scene, scratch("ui-scene.png"), NULL) && kiln_image_load(&shown, scratch("ui-shown.png"), NULL));
-    CHECK(kiln_image_load(&hidden_scene, scratch("ui-hidden-scene.png"), NULL) && kiln_image_load(&hidden, scratch("ui-hidden.png"), NULL));
-    uint64_t changed_inside = 0, changed_outside = 0, area = 0, hidden_changed = 0;
-    const uint8_t *a = scene.pixels, *b = shown.pixels, *c = hidden_scene.pixels, *d = hidden.pixels;
-    for (int32_t y = 0; y < (int32_t)scene.height; y++)
-        for (int32_t x = 0; x < (int32_t)scene.width; x++) {
-            size_t at = ((size_t)y * scene.width + (size_t)x) * 4;
-            bool changed = memcmp(a + at, b + at, 3) != 0, inside = inside_any(x, y, rects, n);
-            changed_inside += changed && inside;
-            changed_outside += changed && !inside;
-            area += inside;
-            hidden_changed += memcmp(c + at, d + at, 3) != 0;
-        }
-    kiln_image_free(&scene), kiln_image_free(&shown), kiln_image_free(&hidden_scene), kiln_image_free(&hidden);
+    ui_changes shown, hidden;
+    CHECK(count_ui_changes(scratch("ui-scene.png"), scratch("ui-shown.png"), rects, n, &shown));
+    CHECK(count_ui_changes(scratch("ui-hidden-scene.png"), scratch("ui-hidden.png"), rects, n, &hidden));
     printf("     ui: %llu pixels changed inside its %u rectangles (%llu pixels), %llu outside\n",
-           (unsigned long long)changed_inside, n, (unsigned long long)area, (unsigned long long)changed_outside);
-    CHECK_EQ_INT(changed_outside, 0);
-    CHECK(changed_inside > area / 2); /* the panels' translucent backgrounds cover their rectangles */
-    CHECK_EQ_INT(hidden_changed, 0);
+           (unsigned long long)shown.inside, n, (unsigned long long)shown.area, (unsigned long long)shown.outside);
+    CHECK_EQ_INT(shown.outside, 0);
+    CHECK(shown.inside > shown.area / 2); /* the panels' translucent backgrounds cover their rectangles */
+    CHECK_EQ_INT(hidden.inside + hidden.outside, 0);
+}
+
+/* In the program view the UI is the Program panel (with its timings table) and the Log. */
+TEST(the_program_view_ui_changes_pixels_only_where_it_is_drawn) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    char args[4 * PATH_MAX], script[4 * PATH_MAX];
+    snprintf(script, sizeof script, "at 3 screenshot %s\nat 3 ui-screenshot %s\n", scratch("program-ui-scene.png"),
+             scratch("program-ui-shown.png"));
+    write_text(scratch("program-ui.script"), script);
+    snprintf(args, sizeof args, "--program '%s/examples/programs/shadow.json' --size 800x600 --script '%s' --screenshot '%s' "
+             "--frames 3", KILN_SOURCE_DIR, scratch("program-ui.script"), scratch("program-ui-final.png"));
+    int status = view(scratch("program-ui.log"), args);
+    const char *log = slurp(scratch("program-ui.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    int32_t rects[16][4];
+    uint32_t n = ui_rects(log, 0, rects, 16);
+    CHECK_MSG(n == 2, "%s", log);
+    ui_changes shown;
+    CHECK(count_ui_changes(scratch("program-ui-scene.png"), scratch("program-ui-shown.png"), rects, n, &shown));
+    CHECK_EQ_INT(shown.outside, 0);
+    CHECK(shown.inside > shown.area / 2);
 }
 
 TEST(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before) {
@@ -449,6 +489,204 @@ TEST(a_model_that_cannot_be_read_fails_with_one_line) {
     CHECK_MSG(!strcmp(slurp(scratch("missing.log")), want), "%s", slurp(scratch("missing.log")));
 }
 
+/* ---- programs ---------------------------------------------------------------------------- */
+
+/* How many pixels differ in red, green or blue (alpha aside: the window shows none); -1 when
+ * the images cannot be read or differ in size. */
+static long long differing_pixels(const char *a_path, const char *b_path) {
+    kiln_image a = {0}, b = {0};
+    kiln_error err = {0};
+    long long n = -1;
+    if (kiln_image_load(&a, a_path, &err) && kiln_image_load(&b, b_path, &err) && a.width == b.width && a.height == b.height) {
+        n = 0;
+        for (size_t i = 0; i < (size_t)a.width * a.height; i++) n += memcmp((uint8_t *)a.pixels + 4 * i, (uint8_t *)b.pixels + 4 * i, 3) != 0;
+    } else {
+        fprintf(stderr, "compare %s %s: %s\n", a_path, b_path, err.message[0] ? err.message : "sizes differ");
+    }
+    kiln_image_free(&a);
+    kiln_image_free(&b);
+    return n;
+}
+
+/* kiln-run's saved sheet of `script` and kiln-view's --screenshot of it at the sheet's size:
+ * the same pixels. */
+static void check_program_matches_kiln_run(const char *script, const char *saved, const char *size, const char *name) {
+    char out[PATH_MAX + 64], view_png[PATH_MAX + 64], run_png[2 * PATH_MAX], args[4 * PATH_MAX];
+    snprintf(out, sizeof out, "%s/%s-run", tmp_dir, name);
+    snprintf(view_png, sizeof view_png, "%s/%s-view.png", tmp_dir, name);
+    snprintf(run_png, sizeof run_png, "%s/%s", out, saved);
+    int status = shell("'%s/kiln-run' '%s' --out '%s' >'%s' 2>&1", bin_dir, script, out, scratch("run.log"));
+    CHECK_MSG(status == 0, "kiln-run exited %d: %s", status, slurp(scratch("run.log")));
+    snprintf(args, sizeof args, "--program '%s' --size %s --screenshot '%s' --frames 3", script, size, view_png);
+    status = view(scratch("program.log"), args);
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, slurp(scratch("program.log")));
+    long long differing = differing_pixels(view_png, run_png);
+    printf("     %s: %lld pixels differ from kiln-run's %s\n", name, differing, saved);
+    CHECK_EQ_INT(differing, 0);
+}
+
+TEST(a_program_script_shows_the_sheet_kiln_run_saves_pixel_for_pixel) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    check_program_matches_kiln_run(KILN_SOURCE_DIR "/examples/programs/watercolour.json", "watercolour.png", "256x192",
+                                   "watercolour");
+    check_program_matches_kiln_run(KILN_SOURCE_DIR "/examples/programs/shadow.json", "shadow.png", "640x360", "shadow");
+}
+
+/* The fixture's 4x1 R8 ramp (0, 85, 170, 255) in a 12x2 window: scaled by 2, grey, centred
+ * with two columns of the background (28, 29, 33 as display values) each side. */
+TEST(program_texture_shows_a_named_texture_fitted_on_the_background) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    char args[4 * PATH_MAX];
+    snprintf(args, sizeof args, "--program '%s/pulse.json' --program-texture ramp --size 12x2 --screenshot '%s' --frames 2",
+             KILN_VIEW_PROGRAMS_DIR, scratch("ramp.png"));
+    int status = view(scratch("ramp.log"), args);
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, slurp(scratch("ramp.log")));
+    kiln_image img = {0};
+    CHECK(kiln_image_load(&img, scratch("ramp.png"), NULL));
+    static const uint8_t grey[12] = {0, 0, 0, 0, 85, 85, 170, 170, 255, 255, 0, 0};
+    bool as_shown = img.width == 12 && img.height == 2;
+    for (uint32_t y = 0; as_shown && y < 2; y++)
+        for (uint32_t x = 0; x < 12; x++) {
+            const uint8_t *p = (const uint8_t *)img.pixels + 4 * (y * 12 + x);
+            bool background = x < 2 || x >= 10;
+            bool want = background ? p[0] == 28 && p[1] == 29 && p[2] == 33 : p[0] == grey[x] && p[1] == grey[x] && p[2] == grey[x];
+            if (!want) fprintf(stderr, "pixel %u,%u: %u %u %u\n", x, y, p[0], p[1], p[2]);
+            as_shown = as_shown && want;
+        }
+    kiln_image_free(&img);
+    CHECK(as_shown);
+}
+
+TEST(an_every_frame_dispatch_animates_and_space_pauses_its_clock) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    char args[4 * PATH_MAX], script[4 * PATH_MAX];
+    snprintf(script, sizeof script, "at 2 screenshot %s\nat 6 screenshot %s\nat 7 key SPACE\nat 8 screenshot %s\nat 10 screenshot %s\n",
+             scratch("clock-1.png"), scratch("clock-2.png"), scratch("clock-paused-1.png"), scratch("clock-paused-2.png"));
+    write_text(scratch("clock.script"), script);
+    snprintf(args, sizeof args, "--program '%s/pulse.json' --size 64x48 --script '%s' --screenshot '%s' --frames 10",
+             KILN_VIEW_PROGRAMS_DIR, scratch("clock.script"), scratch("clock-final.png"));
+    int status = view(scratch("clock.log"), args);
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, slurp(scratch("clock.log")));
+    long long running = differing_pixels(scratch("clock-1.png"), scratch("clock-2.png"));
+    CHECK_MSG(running == 64 * 48, "the clock changed %lld pixels of %d", running, 64 * 48); /* the red of every one */
+    CHECK_EQ_INT(differing_pixels(scratch("clock-paused-1.png"), scratch("clock-paused-2.png")), 0);
+}
+
+/* The line of `path` holding `text`, from 1; 0 when none does. */
+static int line_of(const char *path, const char *text) {
+    int n = 1;
+    for (const char *p = slurp(path); *p; p++) {
+        if (!strncmp(p, text, strlen(text))) return n;
+        if (*p == '\n') n++;
+    }
+    return 0;
+}
+
+/* A copy of the fixture, its clock paused at 0 so frames compare: the script edited (blue off)
+ * runs again; the WGSL broken keeps that image and names the file and line; mended, it runs
+ * again; the script made malformed keeps the image too. */
+TEST(a_script_edited_on_disk_runs_again_and_a_broken_edit_keeps_the_image) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    const char *dir = scratch("reload");
+    CHECK(shell("rm -rf '%s' && mkdir '%s' && cp '%s/pulse.json' '%s/pulse.wgsl' '%s/'", dir, dir, KILN_VIEW_PROGRAMS_DIR,
+                KILN_VIEW_PROGRAMS_DIR, dir) == 0);
+    char json[PATH_MAX + 64], wgsl[PATH_MAX + 64], args[4 * PATH_MAX], script[8 * PATH_MAX];
+    snprintf(json, sizeof json, "%s", scratch("reload/pulse.json"));
+    snprintf(wgsl, sizeof wgsl, "%s", scratch("reload/pulse.wgsl"));
+    int line = line_of(wgsl, "    return vec4<f32>(red, position.x"); /* the line the edit breaks */
+    CHECK(line > 0);
+    snprintf(script, sizeof script,
+             "at 1 key SPACE\n"
+             "at 2 screenshot %s\n"
+             "at 3 run sed -i 's/\"f32\": \\[0, 20, 1, 0\\]/\"f32\": [0, 20, 0, 0]/' '%s'\n"
+             "at 3 screenshot %s\n"
+             "at 4 run sed -i 's|position.x / 64.0,|position.x / 64.0 +,|' '%s'\n"
+             "at 4 screenshot %s\n"
+             "at 5 run sed -i 's|position.x / 64.0 +,|position.x / 64.0,|' '%s'\n"
+             "at 5 screenshot %s\n"
+             "at 6 run printf '[{' > '%s'\n"
+             "at 6 screenshot %s\n",
+             scratch("reload-a.png"), json, scratch("reload-b.png"), wgsl, scratch("reload-broken.png"), wgsl,
+             scratch("reload-mended.png"), json, scratch("reload-malformed.png"));
+    write_text(scratch("reload.script"), script);
+    snprintf(args, sizeof args, "--program '%s' --size 64x48 --script '%s' --screenshot '%s' --frames 6", json,
+             scratch("reload.script"), scratch("reload-final.png"));
+    int status = view(scratch("reload.log"), args);
+    const char *log = slurp(scratch("reload.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    CHECK_MSG(differing_pixels(scratch("reload-a.png"), scratch("reload-b.png")) > 64 * 40, "%s", log); /* blue gone */
+    CHECK_EQ_INT(differing_pixels(scratch("reload-b.png"), scratch("reload-broken.png")), 0);
+    CHECK_EQ_INT(differing_pixels(scratch("reload-b.png"), scratch("reload-mended.png")), 0);
+    CHECK_EQ_INT(differing_pixels(scratch("reload-b.png"), scratch("reload-malformed.png")), 0);
+    char want[2 * PATH_MAX];
+    snprintf(want, sizeof want, "reload failed, keeping the last good program: %s: script[2] (program.register): invalid_wgsl: "
+             "program \"pulse\": pulse.wgsl:%d:", json, line);
+    CHECK_STR_CONTAINS(log, want);
+    snprintf(want, sizeof want, "reload failed, keeping the last good program: %s: malformed JSON: line 1", json);
+    CHECK_STR_CONTAINS(log, want);
+    snprintf(want, sizeof want, "reloaded %s", json);
+    CHECK_STR_CONTAINS(log, want);
+}
+
+/* The demo, then the watercolour script dropped on it (kiln-run's sheet in the window), V to
+ * the scene and back, and a missing script dropped keeping the program. */
+TEST(a_dropped_script_runs_and_v_switches_between_it_and_the_scene) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    const char *watercolour = KILN_SOURCE_DIR "/examples/programs/watercolour.json";
+    char args[4 * PATH_MAX], script[8 * PATH_MAX], out[PATH_MAX + 64], sheet[PATH_MAX + 96];
+    snprintf(out, sizeof out, "%s/dropped-run", tmp_dir);
+    snprintf(sheet, sizeof sheet, "%s/watercolour.png", out);
+    CHECK(shell("'%s/kiln-run' '%s' --out '%s' >/dev/null 2>&1", bin_dir, watercolour, out) == 0);
+    snprintf(script, sizeof script,
+             "at 2 screenshot %s\n"
+             "at 3 drop %s\nat 3 screenshot %s\n"
+             "at 4 key V\nat 4 screenshot %s\n"
+             "at 5 key V\nat 5 screenshot %s\n"
+             "at 6 drop %s\nat 6 screenshot %s\n",
+             scratch("v-demo.png"), watercolour, scratch("v-program.png"), scratch("v-scene.png"), scratch("v-back.png"),
+             scratch("missing.json"), scratch("v-kept.png"));
+    write_text(scratch("v.script"), script);
+    snprintf(args, sizeof args, "--demo --size 256x192 --script '%s' --screenshot '%s' --frames 6", scratch("v.script"),
+             scratch("v-final.png"));
+    int status = view(scratch("v.log"), args);
+    const char *log = slurp(scratch("v.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    CHECK_EQ_INT(differing_pixels(scratch("v-program.png"), sheet), 0);
+    CHECK_EQ_INT(differing_pixels(scratch("v-scene.png"), scratch("v-demo.png")), 0);
+    CHECK_EQ_INT(differing_pixels(scratch("v-back.png"), sheet), 0);
+    CHECK_EQ_INT(differing_pixels(scratch("v-kept.png"), sheet), 0);
+    char want[3 * PATH_MAX];
+    snprintf(want, sizeof want, "cannot run %s, keeping the current program: cannot read '%s': No such file or directory",
+             scratch("missing.json"), scratch("missing.json"));
+    CHECK_STR_CONTAINS(log, want);
+}
+
+TEST(a_lost_device_runs_the_program_again) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    char args[4 * PATH_MAX], script[4 * PATH_MAX];
+    snprintf(script, sizeof script, "at 2 screenshot %s\nat 3 lose-device\nat 5 screenshot %s\n", scratch("program-loss-before.png"),
+             scratch("program-loss-after.png"));
+    write_text(scratch("program-loss.script"), script);
+    snprintf(args, sizeof args, "--program '%s/examples/programs/watercolour.json' --size 256x192 --script '%s' --screenshot '%s' --frames 5",
+             KILN_SOURCE_DIR, scratch("program-loss.script"), scratch("program-loss-final.png"));
+    int status = view(scratch("program-loss.log"), args);
+    const char *log = slurp(scratch("program-loss.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    CHECK_STR_CONTAINS(log, "1 device recoveries");
+    CHECK_EQ_INT(differing_pixels(scratch("program-loss-before.png"), scratch("program-loss-after.png")), 0);
+}
+
+TEST(a_script_that_fails_at_start_exits_with_its_reason_in_one_line) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    write_text(scratch("unsaved.json"), "[{\"kind\": \"frame\"}]");
+    char args[PATH_MAX + 64], want[2 * PATH_MAX];
+    snprintf(args, sizeof args, "--program '%s' --size 64x64", scratch("unsaved.json"));
+    CHECK_EQ_INT(view(scratch("unsaved.log"), args), 1);
+    snprintf(want, sizeof want, "kiln-view: %s: the script saves no texture to show: add a save_texture, or name one with "
+             "--program-texture\n", scratch("unsaved.json"));
+    CHECK_MSG(!strcmp(slurp(scratch("unsaved.log")), want), "%s", slurp(scratch("unsaved.log")));
+}
+
 TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_frame_matches_kiln_render_with_an_environment_map),
           T(an_animated_model_at_a_time_matches_kiln_render_plays_and_pauses),
           T(resize_minimise_and_restore_leave_no_validation_errors),
@@ -456,4 +694,11 @@ TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_
           T(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last),
           T(an_environment_map_rewritten_on_disk_is_reloaded), T(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene),
           T(hiding_a_node_hides_its_subtree_and_showing_it_brings_the_frame_back), T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
-          T(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before), T(a_model_that_cannot_be_read_fails_with_one_line))
+          T(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before), T(a_model_that_cannot_be_read_fails_with_one_line),
+          T(a_program_script_shows_the_sheet_kiln_run_saves_pixel_for_pixel),
+          T(program_texture_shows_a_named_texture_fitted_on_the_background),
+          T(an_every_frame_dispatch_animates_and_space_pauses_its_clock),
+          T(a_script_edited_on_disk_runs_again_and_a_broken_edit_keeps_the_image),
+          T(a_dropped_script_runs_and_v_switches_between_it_and_the_scene), T(a_lost_device_runs_the_program_again),
+          T(a_script_that_fails_at_start_exits_with_its_reason_in_one_line),
+          T(the_program_view_ui_changes_pixels_only_where_it_is_drawn))
