@@ -1,7 +1,8 @@
 /* kiln-view: the windowed viewer.
  *
  *   kiln-view MODEL.gltf|MODEL.glb [--env FILE.hdr] [--size WxH] [--vsync on|off] [--shader-dir DIR]
- *             [--no-ui] [--time SECONDS] [--play] [--screenshot OUT.png --frames N] [--script FILE]
+ *             [--no-ui] [--time SECONDS] [--play] [--clip NAME|INDEX] [--screenshot OUT.png --frames N]
+ *             [--script FILE]
  *   kiln-view --demo [flags]
  *   kiln-view --program SCRIPT.json [MODEL|--demo] [--program-texture NAME] [flags]
  *
@@ -10,7 +11,8 @@
  * first frame is the headless render (tests/view/test_view_window.c holds it to the golden
  * thresholds), then the debug UI draws over it. The model, the environment map and the
  * renderer's WGSL (with --shader-dir) are watched through inotify, polled once per frame, and
- * reloaded in place; a model or map dropped on the window opens; a lost device is recreated
+ * reloaded in place (a model of the same structure under the same registry slots); a model or
+ * map dropped on the window opens; a lost device is recreated
  * with the renderer and the scene. With --program (or a .json dropped on the window) the window
  * shows a program script's texture instead (kiln_view_program.h, kiln_view_blit.h), the script
  * run again when it or its WGSL changes; V switches between the program and the scene. Exit
