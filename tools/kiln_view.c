@@ -1,7 +1,8 @@
 /* kiln-view: the windowed viewer.
  *
  *   kiln-view MODEL.gltf|MODEL.glb [--env FILE.hdr] [--size WxH] [--vsync on|off] [--shader-dir DIR]
- *             [--no-ui] [--time SECONDS] [--play] [--screenshot OUT.png --frames N] [--script FILE]
+ *             [--no-ui] [--time SECONDS] [--play] [--clip NAME|INDEX] [--screenshot OUT.png --frames N]
+ *             [--script FILE]
  *   kiln-view --demo [flags]
  *   kiln-view --program SCRIPT.json [MODEL|--demo] [--program-texture NAME] [flags]
  *
@@ -10,7 +11,8 @@
  * first frame is the headless render (tests/view/test_view_window.c holds it to the golden
  * thresholds), then the debug UI draws over it. The model, the environment map and the
  * renderer's WGSL (with --shader-dir) are watched through inotify, polled once per frame, and
- * reloaded in place; a model or map dropped on the window opens; a lost device is recreated
+ * reloaded in place (a model of the same structure under the same registry slots); a model or
+ * map dropped on the window opens; a lost device is recreated
  * with the renderer and the scene. With --program (or a .json dropped on the window) the window
  * shows a program script's texture instead (kiln_view_program.h, kiln_view_blit.h), the script
  * run again when it or its WGSL changes; V switches between the program and the scene. Exit
@@ -79,6 +81,7 @@ typedef struct viewer {
     uint64_t lost_errors;      /* validation errors counted on devices since lost */
     uint32_t recoveries;       /* devices recreated after a loss */
     char env_path[4096];       /* the environment map watched; empty: none */
+    int32_t clip;              /* --clip resolved: the animation played at the start, or VIEW_SCENE_ALL_CLIPS */
 } viewer;
 
 static float window_aspect(const viewer *v) {
@@ -279,9 +282,13 @@ static void poll_watches(viewer *v) {
     kiln_error err = {0};
     if (changed & WATCH_SHADERS) kiln_renderer_reload_shaders(v->renderer); /* the library logs each outcome */
     if (changed & WATCH_MODEL) {
-        if (view_scene_reload_model(&v->scene, v->renderer, &err)) {
+        view_reload_report report;
+        if (view_scene_reload_model(&v->scene, v->renderer, &report, &err)) {
             reframe_bounds(v);
-            snprintf(line, sizeof line, "reloaded %s", v->scene.model_path);
+            if (report.path == VIEW_RELOAD_IN_PLACE)
+                snprintf(line, sizeof line, "reloaded %s in place: its meshes and materials replaced under the same slots",
+                         v->scene.model_path);
+            else snprintf(line, sizeof line, "reloaded %s in full, in new slots: %s", v->scene.model_path, report.why_full);
             say(v, KILN_LOG_INFO, line);
         } else {
             snprintf(line, sizeof line, "reload failed, keeping the previous model: %s", err.message);
@@ -593,7 +600,8 @@ static bool open_viewer(viewer *v, kiln_error *err) {
     kiln_render_settings settings = {.shader_dir = o->shader_dir};
     if (!(v->renderer = kiln_renderer_create(v->gfx, v->res, &settings, v->swapchain.format, err))) return false;
     /* The framing is made for the --size the window was asked for, as kiln-render makes it. */
-    if (!view_scene_open(&v->scene, v->renderer, o->model, (float)o->width / (float)o->height, o->time, err)) return false;
+    if (!view_scene_open(&v->scene, v->renderer, o->model, (float)o->width / (float)o->height, o->time, v->clip, err))
+        return false;
     v->scene.playing = o->play && v->scene.animation_end > 0.0f;
     if (o->env_path && !view_scene_set_environment(&v->scene, v->renderer, o->env_path, err)) return false;
     view_camera_init(&v->camera, &v->scene.scene.camera, &v->scene.bounds, v->scene.file_cameras, v->scene.file_camera_count);
@@ -648,11 +656,28 @@ static bool close_viewer(viewer *v) {
     return clean;
 }
 
+/* --clip names an animation of the model: the file is read before any window opens, so a
+ * name or index it lacks is refused as a bad command line is (status 2), listing its clips. */
+static int resolve_clip(viewer *v) {
+    v->clip = VIEW_SCENE_ALL_CLIPS;
+    if (!v->options.clip) return 0;
+    kiln_error err = {0};
+    kiln_gltf *doc = kiln_gltf_load(v->options.model, NULL, &err);
+    if (!doc) return fprintf(stderr, "kiln-view: %s\n", err.message), 1;
+    const char *slash = strrchr(v->options.model, '/');
+    char why[1024];
+    bool found = view_scene_find_clip(doc, slash ? slash + 1 : v->options.model, v->options.clip, &v->clip, why, sizeof why);
+    kiln_gltf_free(doc);
+    if (!found) return fprintf(stderr, "kiln-view: --clip %s\n", why), 2;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help")) return kiln_view_options_usage(stdout, 0);
     static viewer v = {.watch = {.fd = -1}};
     int rc = kiln_view_options_parse(argc, argv, &v.options, stderr);
+    if (!rc) rc = resolve_clip(&v);
     if (rc) return rc;
     kiln_error err = {0};
     bool ok = open_viewer(&v, &err);

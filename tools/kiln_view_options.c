@@ -12,10 +12,11 @@ int kiln_view_options_usage(FILE *out, int status) {
                  "       kiln-view --program SCRIPT.json [MODEL.gltf|MODEL.glb|--demo] [flags]\n"
                  "       kiln-view --help\n"
                  "flags: [--env FILE.hdr] [--size WxH] [--vsync on|off] [--shader-dir DIR] [--no-ui]\n"
-                 "       [--time SECONDS] [--play] [--program-texture NAME] [--allow-outside-paths]\n"
+                 "       [--time SECONDS] [--play] [--clip NAME|INDEX] [--program-texture NAME] [--allow-outside-paths]\n"
                  "       [--screenshot OUT.png --frames N] [--script FILE]\n"
                  "Opens a window on the model, framed as kiln-render frames it. Mouse: left drag orbits,\n"
                  "middle or shift + left drag pans, the wheel dollies, right drag flies (with W/A/S/D/Q/E).\n"
+                 "--clip plays one of the model's animations, by name or index (default: all of them at once).\n"
                  "Keys: F frames the model, C cycles the file's cameras, Space plays or pauses the animations,\n"
                  "H hides the UI, P writes a screenshot next to the model, Esc quits. The model, the --env map and, with --shader-dir, the renderer's\n"
                  "WGSL are reloaded when they change on disk. --program runs a kiln-run script and shows the\n"
@@ -54,7 +55,7 @@ static bool parse_count(const char *text, uint32_t *out) {
 
 static bool takes_value(const char *flag) {
     static const char *const flags[] = {"--env", "--size", "--vsync", "--screenshot", "--frames", "--shader-dir", "--script",
-                                        "--time", "--program", "--program-texture"};
+                                        "--time", "--clip", "--program", "--program-texture"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (!strcmp(flag, flags[i])) return true;
     return false;
@@ -76,6 +77,7 @@ int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *m
                 return fprintf(messages, "kiln-view: --time wants a finite number of seconds >= 0, got '%s'\n", v), 2;
             i++;
         }
+        else if (!strcmp(a, "--clip")) o->clip = v, i++;
         else if (!strcmp(a, "--allow-outside-paths")) o->allow_outside_paths = true;
         else if (!strcmp(a, "--program")) o->program_path = v, i++;
         else if (!strcmp(a, "--program-texture")) o->program_texture = v, i++;
@@ -105,6 +107,7 @@ int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *m
     const char *why = NULL;
     if (o->demo && o->model) why = "--demo and a model are exclusive";
     else if (!o->model && (o->time > 0.0f || o->play)) why = "--time and --play are for a model, not --demo";
+    else if (!o->model && o->clip) why = "--clip is for a model, not --demo";
     else if (o->program_texture && !o->program_path) why = "--program-texture goes with --program";
     else if (o->screenshot_path && !frames_given) why = "--screenshot needs --frames N";
     else if (frames_given && !o->screenshot_path) why = "--frames goes with --screenshot";

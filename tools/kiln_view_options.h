@@ -21,6 +21,7 @@ typedef struct kiln_view_options {
     bool hide_ui;                 /* --no-ui: start with the debug UI hidden (H shows it) */
     float time;                   /* --time SECONDS: the pose of every animation at the start (default 0) */
     bool play;                    /* --play: the animations run from the start (Space toggles) */
+    const char *clip;             /* --clip NAME|INDEX: the one animation played (the model's names it); NULL: all */
     const char *program_path;     /* --program SCRIPT.json: a program script run into the window (kiln_view_program.h) */
     const char *program_texture;  /* --program-texture NAME: the texture shown, by "as" name or id */
     bool allow_outside_paths;     /* --allow-outside-paths: the script's wgsl_path may leave its directory */

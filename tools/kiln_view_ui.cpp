@@ -393,6 +393,21 @@ static void stats_panel(view_ui *ui, const view_ui_state *st, float width, float
 
 // One node of the document and, open, its children; the checkbox hides the node with
 // everything below it.
+// The clip played: every animation at once, or one of the file's, by name (index when unnamed).
+static void clip_combo(view_scene *vs) {
+    char shown[160], label[160];
+    view_scene_clip_label(vs->doc, vs->clip, shown, sizeof shown);
+    ImGui::SetNextItemWidth(200);
+    if (!ImGui::BeginCombo("clip", shown)) return;
+    for (int32_t c = VIEW_SCENE_ALL_CLIPS; c < (int32_t)vs->doc->animation_count; c++) {
+        view_scene_clip_label(vs->doc, c, label, sizeof label);
+        ImGui::PushID(c);
+        if (ImGui::Selectable(label, c == vs->clip) && c != vs->clip) view_scene_set_clip(vs, c, nullptr);
+        ImGui::PopID();
+    }
+    ImGui::EndCombo();
+}
+
 static void node_tree(view_scene *vs, uint32_t index) {
     const kiln_gltf_node &node = vs->doc->nodes[index];
     ImGui::PushID((int)index);
@@ -435,11 +450,12 @@ static void scene_panel(const view_ui_state *st, float width) {
         for (uint32_t r = 0; r < vs->doc->root_count; r++) node_tree(vs, vs->doc->roots[r]);
         ImGui::TreePop();
     }
-    if (vs->animation_end > 0.0f) {
+    if (vs->doc && vs->doc->animation_count > 0) {
         ImGui::Separator();
         ImGui::Checkbox("play (Space)", &vs->playing);
         ImGui::SameLine();
         ImGui::Text("%u animation%s", vs->doc->animation_count, vs->doc->animation_count == 1 ? "" : "s");
+        clip_combo(vs);
         ImGui::SetNextItemWidth(200);
         ImGui::SliderFloat("time", &vs->time, 0.0f, vs->animation_end, "%.2f s");
     }

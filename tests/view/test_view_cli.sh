@@ -3,9 +3,9 @@
 # and exactly one line on stderr (the usage follows the line for an unknown argument or no
 # model). No window is opened: flags and scripts are checked first, and without a display the
 # window fails with one line.
-#   test_view_cli.sh BIN_DIR SCRATCH_DIR
+#   test_view_cli.sh BIN_DIR SCRATCH_DIR MODELS_DIR
 set -uo pipefail
-view=$1/kiln-view tmp=$2/view_cli
+view=$1/kiln-view tmp=$2/view_cli models=$3
 mkdir -p "$tmp"
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
@@ -31,6 +31,8 @@ row() {
     fi
 }
 printf 'at 1 jump\n' >"$tmp/bad.script"
+# clips.gltf without its animations: a model with no clip to name.
+sed 's/, "animations": \[.*\], "accessors"/, "accessors"/' "$models/clips.gltf" >"$tmp/clips_static.gltf"
 printf 'at 2 key F\nat 1 key C\n' >"$tmp/backwards.script"
 printf 'at 1 key X\n' >"$tmp/key.script"
 printf 'at 1 hide two\n' >"$tmp/hide.script"
@@ -48,6 +50,14 @@ row 2 "kiln-view: --env needs a value" - -- --demo --env
 row 2 "kiln-view: --time wants a finite number of seconds >= 0, got '-1'" - -- m.glb --time -1
 row 2 "kiln-view: --time wants a finite number of seconds >= 0, got 'nan'" - -- m.glb --time nan
 row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --demo --play
+row 2 "kiln-view: --clip needs a value" - -- m.glb --clip
+row 2 "kiln-view: --clip is for a model, not --demo" - -- --demo --clip 0
+row 2 "kiln-view: --clip 'jump' names no animation of clips.gltf; its clips: 0 'spin', 1 'stretch'" - -- "$models/clips.gltf" --clip jump
+row 2 "kiln-view: --clip '2' names no animation of clips.gltf; its clips: 0 'spin', 1 'stretch'" - -- "$models/clips.gltf" --clip 2
+row 2 "kiln-view: --clip 'spin' names no animation of clips_static.gltf; it has none" - -- "$tmp/clips_static.gltf" --clip spin
+row 1 "kiln-view: cannot open a window: *" - -- "$models/clips.gltf" --clip stretch
+row 1 "kiln-view: cannot open a window: *" - -- "$models/clips.gltf" --clip 0
+row 1 "kiln-view: $tmp/none.gltf: cannot open: No such file or directory" - -- "$tmp/none.gltf" --clip 0
 row 1 "kiln-view: $tmp/bad.script:1: unknown action 'jump'" - -- --demo --script "$tmp/bad.script"
 row 1 "kiln-view: $tmp/backwards.script:2: ticks must not go back" - -- --demo --script "$tmp/backwards.script"
 row 1 "kiln-view: $tmp/key.script:1: key wants F, C, H, P, V or SPACE, got 'X'" - -- --demo --script "$tmp/key.script"

@@ -11,6 +11,9 @@
  *   - an edit of the tone-map shader in a copied shader directory changes the next frame, and a
  *     broken edit keeps the previous image and names the file and line;
  *   - a model file rewritten on disk is reloaded, a broken rewrite keeps the previous model;
+ *     a material edit is swapped in place (the log says so) and changes the next frame, a
+ *     change of structure takes the full reload and says why;
+ *   - --clip 0 and --clip 1 of a two-clip model render differently at the same --time;
  *   - an environment map rewritten on disk is reloaded;
  *   - a model or map dropped on the window opens (the demo replaced, the dropped file then
  *     watched), a bad drop keeps the scene;
@@ -29,7 +32,8 @@
  *     script again; the program view's UI draws only where it says; a script that fails at
  *     start exits with its reason in one line.
  *
- * Skips without the sample assets. Scratch files go to $KILN_TEST_TMP/view/. */
+ * Skips without the sample assets (tests/view/models' own files need none). Scratch files go to
+ * $KILN_TEST_TMP/view/. */
 #include <limits.h>
 #include <stdarg.h>
 #include <sys/stat.h>
@@ -282,6 +286,55 @@ TEST(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last) {
     CHECK(compare(scratch("model-after.png"), scratch("model-broken.png"), &broken));
     CHECK_MSG(reloaded.differing > 0.05, "the reload changed only %.2f%% of pixels", 100.0 * reloaded.differing);
     CHECK_EQ_INT(broken.differing, 0);
+}
+
+TEST(clip_0_and_clip_1_render_differently_at_the_same_time) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    char args[4 * PATH_MAX];
+    const char *names[3] = {"clip-0.png", "clip-1.png", "clip-all.png"}, *flags[3] = {"--clip 0", "--clip stretch", ""};
+    for (int i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, "'%s/clips.gltf' --size 160x120 --time 1 %s --screenshot '%s' --frames 3",
+                 KILN_VIEW_MODELS_DIR, flags[i], scratch(names[i]));
+        int status = view(scratch("clip.log"), args);
+        CHECK_MSG(status == 0, "kiln-view %s exited %d: %s", flags[i], status, slurp(scratch("clip.log")));
+    }
+    comparison spin_stretch, spin_all, stretch_all;
+    CHECK(compare(scratch("clip-0.png"), scratch("clip-1.png"), &spin_stretch));
+    CHECK(compare(scratch("clip-0.png"), scratch("clip-all.png"), &spin_all));
+    CHECK(compare(scratch("clip-1.png"), scratch("clip-all.png"), &stretch_all));
+    printf("     differing: spin/stretch %.1f%%, spin/all %.1f%%, stretch/all %.1f%%\n", 100.0 * spin_stretch.differing,
+           100.0 * spin_all.differing, 100.0 * stretch_all.differing);
+    CHECK(spin_stretch.differing > 0.05);
+    CHECK(spin_all.differing > 0.05);
+    CHECK(stretch_all.differing > 0.05);
+}
+
+TEST(a_material_edit_reloads_in_place_and_a_new_structure_in_full) {
+    if (!set_up()) SKIP("cannot find the test's own directory");
+    char args[4 * PATH_MAX], script[4 * PATH_MAX];
+    const char *model = scratch("paint.gltf");
+    CHECK(shell("cp '%s/clips.gltf' '%s'", KILN_VIEW_MODELS_DIR, model) == 0);
+    snprintf(script, sizeof script,
+             "at 2 screenshot %s\n"
+             "at 3 run sed -i 's/\"baseColorFactor\": \\[0.8, 0.3, 0.1, 1.0\\]/\"baseColorFactor\": [0.1, 0.3, 0.8, 1.0]/' '%s'\n"
+             "at 3 screenshot %s\n"
+             "at 4 run cp '%s/clips_two_meshes.gltf' '%s'\n"
+             "at 4 screenshot %s\n",
+             scratch("paint-before.png"), model, scratch("paint-after.png"), KILN_VIEW_MODELS_DIR, model,
+             scratch("paint-grown.png"));
+    write_text(scratch("paint.script"), script);
+    snprintf(args, sizeof args, "'%s' --size 160x120 --script '%s' --screenshot '%s' --frames 5", model,
+             scratch("paint.script"), scratch("paint-final.png"));
+    int status = view(scratch("paint.log"), args);
+    const char *log = slurp(scratch("paint.log"));
+    CHECK_MSG(status == 0, "kiln-view exited %d: %s", status, log);
+    CHECK_STR_CONTAINS(log, "paint.gltf in place: its meshes and materials replaced under the same slots");
+    CHECK_STR_CONTAINS(log, "paint.gltf in full, in new slots: the structure changed (2 meshes, was 1)");
+    comparison recoloured, grown;
+    CHECK(compare(scratch("paint-before.png"), scratch("paint-after.png"), &recoloured));
+    CHECK(compare(scratch("paint-after.png"), scratch("paint-grown.png"), &grown));
+    CHECK_MSG(recoloured.differing > 0.05, "the new colour changed only %.2f%% of pixels", 100.0 * recoloured.differing);
+    CHECK_MSG(grown.differing > 0.01, "the second mesh changed only %.2f%% of pixels", 100.0 * grown.differing);
 }
 
 TEST(an_environment_map_rewritten_on_disk_is_reloaded) {
@@ -692,6 +745,7 @@ TEST_MAIN(T(the_tenth_frame_matches_kiln_render_of_the_same_model), T(the_tenth_
           T(resize_minimise_and_restore_leave_no_validation_errors),
           T(a_shader_edit_changes_the_next_frame_and_a_broken_edit_keeps_it),
           T(a_model_rewritten_on_disk_is_reloaded_and_a_broken_one_keeps_the_last),
+          T(clip_0_and_clip_1_render_differently_at_the_same_time), T(a_material_edit_reloads_in_place_and_a_new_structure_in_full),
           T(an_environment_map_rewritten_on_disk_is_reloaded), T(a_dropped_model_or_map_opens_and_a_bad_drop_keeps_the_scene),
           T(hiding_a_node_hides_its_subtree_and_showing_it_brings_the_frame_back), T(the_ui_changes_pixels_only_where_it_is_drawn_and_h_hides_it),
           T(a_lost_device_is_recreated_and_draws_the_frame_it_drew_before), T(a_model_that_cannot_be_read_fails_with_one_line),
