@@ -96,7 +96,8 @@ void kiln_gfx_destroy(kiln_gfx *gfx);
 void kiln_gfx_pump(kiln_gfx *gfx, bool wait);
 
 /* Blocks until `future` completes or timeout_ns passes (then fails with KILN_ERR_TIMEOUT naming
- * `what`). Only futures whose callbacks use WGPUCallbackMode_WaitAnyOnly may be awaited. */
+ * `what`). Only futures whose callbacks use WGPUCallbackMode_WaitAnyOnly or AllowSpontaneous may
+ * be awaited. */
 bool kiln_gfx_await(kiln_gfx *gfx, WGPUFuture future, uint64_t timeout_ns, const char *what, kiln_error *err);
 
 #define KILN_GFX_DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000) /* a timeout for kiln_gfx_await: 10 s */
@@ -117,10 +118,11 @@ typedef struct kiln_gfx_scope_result {
     WGPUErrorType type;               /* the error's type when failed */
     char message[1024];               /* the first error's message, NUL-terminated; empty unless failed */
 } kiln_gfx_scope_result;
-/* Opens the scope: pushes a validation and an internal error scope. */
+/* Opens the scope: pushes an out-of-memory, an internal and a validation error scope. */
 void kiln_gfx_push_scope(kiln_gfx *gfx);
-/* Pops both scopes, waits for them and fills out (failed, with the type and message of the error
- * caught, validation first). False, err filled, only when the scopes could not be popped or awaited. */
+/* Pops the three scopes and fills out (failed, with the type and message of the error caught,
+ * validation first). Dawn answers a pop at once, so this does not normally wait. False, err
+ * filled, only when the scopes could not be popped. */
 bool kiln_gfx_pop_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err);
 
 /* A lower-case name for a backend ("vulkan", "metal", "null", ...); "undefined" otherwise. */
