@@ -313,6 +313,7 @@ static const char *error_category(uint32_t type) {
 }
 
 void kiln_gfx_pump(kiln_gfx *gfx, bool wait) {
+    kiln_gfx_scope_due(gfx);
     if (wait && gfx->device) wgpuDeviceTick(gfx->device);
     wgpuInstanceProcessEvents(gfx->instance);
 
@@ -368,13 +369,26 @@ static void on_pop_scope(WGPUPopErrorScopeStatus status, WGPUErrorType type, WGP
     atomic_store_explicit(&r->done, true, memory_order_release);
 }
 
-void kiln_gfx_push_scope(kiln_gfx *gfx) {
+static void push_three(kiln_gfx *gfx) {
     /* Internal errors too: Dawn reports some backend compile failures that way; and running out
      * of memory, so a buffer or texture Dawn could not allocate is refused, not kept. */
     wgpuDevicePushErrorScope(gfx->device, WGPUErrorFilter_OutOfMemory);
     wgpuDevicePushErrorScope(gfx->device, WGPUErrorFilter_Internal);
     wgpuDevicePushErrorScope(gfx->device, WGPUErrorFilter_Validation);
 }
+
+/* An armed deferred scope goes under this one, where it would be had it been pushed when armed. */
+void kiln_gfx_push_scope(kiln_gfx *gfx) {
+    kiln_gfx_scope_due(gfx);
+    push_three(gfx);
+}
+
+void kiln_gfx_push_armed_scope(kiln_gfx *gfx) {
+    gfx->deferred_scope = KILN_SCOPE_PUSHED;
+    push_three(gfx);
+}
+
+void kiln_gfx_defer_scope(kiln_gfx *gfx) { gfx->deferred_scope = KILN_SCOPE_ARMED; }
 
 /* A popped scope holds no GPU work, so Dawn completes its future at once, and with
  * AllowSpontaneous it runs the callback inside wgpuDevicePopErrorScope: nothing is waited for.
@@ -419,4 +433,14 @@ bool kiln_gfx_pop_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *e
         snprintf(out->message, sizeof out->message, "%s", caught->message);
     }
     return ok;
+}
+
+bool kiln_gfx_pop_deferred_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err) {
+    bool pushed = gfx->deferred_scope == KILN_SCOPE_PUSHED;
+    gfx->deferred_scope = KILN_SCOPE_NONE;
+    if (pushed) return kiln_gfx_pop_scope(gfx, out, err);
+    out->failed = false;
+    out->type = WGPUErrorType_NoError;
+    out->message[0] = '\0';
+    return true;
 }

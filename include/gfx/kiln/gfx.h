@@ -81,6 +81,7 @@ typedef struct kiln_gfx {
     kiln_gfx_wait_observer wait_observer; /* set by the application; NULL: long waits go unreported */
     void *wait_observer_user;         /* passed to wait_observer */
     kiln_gfx_events *events;          /* internal: the callbacks' event queue */
+    int deferred_scope;               /* internal: kiln_gfx_defer_scope's state */
 } kiln_gfx;
 
 /* Creates instance, adapter, device and queue (and the surface when desc names a window),
@@ -124,6 +125,19 @@ void kiln_gfx_push_scope(kiln_gfx *gfx);
  * validation first). Dawn answers a pop at once, so this does not normally wait. False, err
  * filled, only when the scopes could not be popped. */
 bool kiln_gfx_pop_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err);
+/* A deferred scope, for a stretch of work that seldom makes a call that can raise a device error
+ * (a render pass whose bind groups are all cached). kiln_gfx_defer_scope arms it, and gfx pushes
+ * it, as kiln_gfx_push_scope would, just before the first call through kiln that can raise one:
+ * creating an object, a queue write or submit, an encoder's finish, a buffer map or unmap,
+ * another scope's push, a pump. Encoder commands raise none while they record (Dawn keeps their
+ * errors for the encoder's finish), so a stretch that only records commands pushes nothing, and a
+ * deferred scope catches what a scope pushed at the stretch's start would have caught of kiln's
+ * calls (calls made to Dawn directly do not push it). One at a time; a scope pushed after it is
+ * popped before it. */
+void kiln_gfx_defer_scope(kiln_gfx *gfx);
+/* Pops the deferred scope as kiln_gfx_pop_scope does if it was pushed; otherwise nothing was
+ * raised inside it, and out says so. Disarms it either way. */
+bool kiln_gfx_pop_deferred_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err);
 
 /* A lower-case name for a backend ("vulkan", "metal", "null", ...); "undefined" otherwise. */
 const char *kiln_gfx_backend_name(WGPUBackendType backend);
