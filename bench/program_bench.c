@@ -1,8 +1,8 @@
 /* program_bench: what registering and recording a program of many passes costs on the CPU.
  *
- *   build/bin/kiln-program-bench [--size WxH] [--frames N]
+ *   build/bin/kiln-program-bench [--size WxH] [--frames N] [--passes N]
  *
- * For programs of 300, 1,000 and 4,096 passes (the counting program of the scale tests: a source
+ * For programs of 300, 1,000 and 4,096 passes (or only N with --passes, for a profile of one size) (the counting program of the scale tests: a source
  * pass, then passes that each load the one before and add 1, alternating between two R32Float
  * transients, the last writing the output), it registers the program, then records N dispatches,
  * each queued and recorded into a fresh encoder with kiln_programs_record, which is timed, then
@@ -124,8 +124,28 @@ static bool bench_size(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry
     return ok;
 }
 
+/* Takes --passes N (2..65536) out of argv, leaving the rest for the shared parser; 0 when absent. */
+static uint32_t take_passes(int *argc, char **argv, bool *bad) {
+    uint32_t passes = 0;
+    for (int i = 1; i + 1 < *argc; i++) {
+        if (strcmp(argv[i], "--passes")) continue;
+        passes = (uint32_t)atoi(argv[i + 1]);
+        *bad = passes < 2 || passes > 65536;
+        for (int j = i; j + 2 <= *argc; j++) argv[j] = argv[j + 2];
+        *argc -= 2;
+        break;
+    }
+    return passes;
+}
+
 int main(int argc, char **argv) {
     uint32_t width = 1, height = 1, frames = 20;
+    bool bad_passes = false;
+    uint32_t only = take_passes(&argc, argv, &bad_passes);
+    if (bad_passes) {
+        fprintf(stderr, "kiln-program-bench: --passes takes 2..65536\n");
+        return 2;
+    }
     if (!bench_parse_size_and_frames(argc, argv, "kiln-program-bench", MAX_FRAMES, &width, &height, &frames)) return 2;
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-program-bench"}, &err);
@@ -137,7 +157,8 @@ int main(int argc, char **argv) {
     }
     static const uint32_t SIZES[] = {300, 1000, 4096};
     bool ok = true;
-    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0] && ok; i++)
+    if (only) ok = bench_size(gfx, res, reg, only, width, height, frames);
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0] && ok && !only; i++)
         ok = bench_size(gfx, res, reg, SIZES[i], width, height, frames);
     kiln_texture_registry_destroy(reg);
     kiln_resources_destroy(res);

@@ -6,6 +6,7 @@
 bool kiln_encoder_begin(kiln_encoder *enc, kiln_resources *res, const char *label, kiln_error *err) {
     *enc = (kiln_encoder){.res = res};
     WGPUCommandEncoderDescriptor d = {.label = kiln_sv(label)};
+    kiln_gfx_scope_due(res->gfx);
     enc->raw = wgpuDeviceCreateCommandEncoder(res->gfx->device, &d);
     if (!enc->raw) return kiln_error_set(err, KILN_ERR_GPU, "could not create command encoder '%s'", label ? label : "");
     return true;
@@ -354,6 +355,7 @@ bool kiln_encoder_copy_texture_to_buffer(kiln_encoder *enc, WGPUTexture src, uin
 
 bool kiln_encoder_finish_and_submit(kiln_encoder *enc, kiln_error *err) {
     if (!encoder_ready(enc, "finish_and_submit", err)) return false;
+    kiln_gfx_scope_due(enc->res->gfx);
     WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc->raw, NULL);
     wgpuCommandEncoderRelease(enc->raw);
     enc->raw = NULL;

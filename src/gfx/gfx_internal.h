@@ -34,6 +34,20 @@ struct kiln_gfx_events {
     bool shutting_down;           /* the device is being released: ignore its final lost callback */
 };
 
+/* kiln_gfx_defer_scope's states (gfx->deferred_scope). */
+enum { KILN_SCOPE_NONE, KILN_SCOPE_ARMED, KILN_SCOPE_PUSHED };
+
+void kiln_gfx_push_armed_scope(kiln_gfx *gfx);
+
+/* Every function of gfx calls this before a Dawn call that can raise a device error (object
+ * creation, queue writes and submits, an encoder's finish, buffer maps and unmaps, destroys,
+ * pushing a scope, ticking the device), so an armed deferred scope is pushed before anything it
+ * must catch can happen. Encoder and pass commands need not: Dawn raises their errors at the
+ * encoder's finish. */
+static inline void kiln_gfx_scope_due(kiln_gfx *gfx) {
+    if (gfx->deferred_scope == KILN_SCOPE_ARMED) kiln_gfx_push_armed_scope(gfx);
+}
+
 /* A NUL-terminated string as a Dawn string view; NULL gives {NULL, WGPU_STRLEN}, Dawn's "null". */
 static inline WGPUStringView kiln_sv(const char *s) {
     return (WGPUStringView){s, WGPU_STRLEN};

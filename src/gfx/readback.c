@@ -26,6 +26,7 @@ static void on_mapped(WGPUMapAsyncStatus status, WGPUStringView message, void *u
 bool kiln_gfx_wait_for_queue(kiln_gfx *gfx, kiln_error *err) {
     status_request req = {0};
     WGPUQueueWorkDoneCallbackInfo cb = {.mode = WGPUCallbackMode_WaitAnyOnly, .callback = on_work_done, .userdata1 = &req};
+    kiln_gfx_scope_due(gfx);
     WGPUFuture f = wgpuQueueOnSubmittedWorkDone(gfx->queue, cb);
     if (!kiln_gfx_await_gpu(gfx, f, "the queue to finish", err)) return false;
     if (req.status != WGPUQueueWorkDoneStatus_Success)
@@ -42,6 +43,7 @@ bool kiln_resources_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t off
                               (unsigned long long)offset, (unsigned long long)total);
     status_request req = {0};
     WGPUBufferMapCallbackInfo cb = {.mode = WGPUCallbackMode_WaitAnyOnly, .callback = on_mapped, .userdata1 = &req};
+    kiln_gfx_scope_due(res->gfx);
     WGPUFuture f = wgpuBufferMapAsync(raw, WGPUMapMode_Read, (size_t)offset, size, cb);
     if (!kiln_gfx_await_gpu(res->gfx, f, "a buffer map", err)) return false;
     if (req.status != WGPUMapAsyncStatus_Success)

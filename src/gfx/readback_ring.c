@@ -19,6 +19,7 @@ typedef struct slot {
 } slot;
 
 struct readback_ring {
+    kiln_gfx *gfx;           /* used only while the owner holds the ring (creation, unmaps) */
     uint32_t slot_count;
     uint64_t capacity;       /* bytes per buffer */
     slot slots[READBACK_RING_MAX_SLOTS];
@@ -35,9 +36,11 @@ readback_ring *readback_ring_create(kiln_gfx *gfx, const char *label, uint32_t s
     if (slots == 0 || slots > READBACK_RING_MAX_SLOTS || bytes == 0) return NULL;
     readback_ring *ring = calloc(1, sizeof *ring);
     if (!ring) return NULL;
+    ring->gfx = gfx;
     ring->slot_count = slots;
     ring->capacity = bytes;
     ring->refs = 1;
+    kiln_gfx_scope_due(gfx);
     for (uint32_t i = 0; i < slots; i++) {
         WGPUBufferDescriptor d = {.label = kiln_sv(label), .size = bytes,
                                   .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst};
@@ -52,6 +55,7 @@ readback_ring *readback_ring_create(kiln_gfx *gfx, const char *label, uint32_t s
 void readback_ring_destroy(readback_ring *ring) {
     if (!ring) return;
     ring->destroyed = true;
+    kiln_gfx_scope_due(ring->gfx);
     for (uint32_t i = 0; i < ring->slot_count; i++) {
         slot *s = &ring->slots[i];
         if (!s->buffer) continue;
@@ -130,6 +134,7 @@ void readback_ring_release(readback_ring *ring, int index, bool and_older) {
         slot *s = &ring->slots[i];
         bool this_one = (int)i == index, older = and_older && s->order < order;
         if (s->state != SLOT_READY || !(this_one || older)) continue;
+        kiln_gfx_scope_due(ring->gfx);
         wgpuBufferUnmap(s->buffer);
         s->state = SLOT_FREE;
     }

@@ -125,6 +125,7 @@ void kiln_resources_destroy(kiln_resources *res) {
         kiln_pool *pool = &res->pools[p];
         if (!pool->capacity) continue;
         uint32_t cursor = 0, id;
+        kiln_gfx_scope_due(res->gfx);
         while ((id = kiln_pool_next(pool, &cursor)) != 0) {
             void *entry = kiln_pool_get(pool, id);
             if (p == KILN_POOL_TEXTURE_VIEW && ((kiln_texture_view_entry *)entry)->imported) imported++;
@@ -322,6 +323,7 @@ kiln_texture_view kiln_resources_create_texture_view(kiln_resources *res, kiln_t
         .arrayLayerCount = d.layer_count ? d.layer_count : WGPU_ARRAY_LAYER_COUNT_UNDEFINED,
         .aspect = d.aspect ? d.aspect : WGPUTextureAspect_All,
     };
+    kiln_gfx_scope_due(res->gfx);
     WGPUTextureView raw = wgpuTextureCreateView(t->raw, &vd);
     if (!raw) {
         kiln_error_set(err, KILN_ERR_GPU, "texture view '%s': creation failed", d.label ? d.label : "");
@@ -357,6 +359,7 @@ kiln_sampler kiln_resources_create_sampler(kiln_resources *res, const kiln_sampl
         .compare = d.compare,
         .maxAnisotropy = d.max_anisotropy ? d.max_anisotropy : 1,
     };
+    kiln_gfx_scope_due(res->gfx);
     WGPUSampler raw = wgpuDeviceCreateSampler(res->gfx->device, &sd);
     return (kiln_sampler){adopt(res, KILN_POOL_SAMPLER, raw, d.label, err)};
 }
@@ -397,6 +400,7 @@ bool kiln_resources_forget_texture_view(kiln_resources *res, kiln_texture_view h
 bool kiln_resources_destroy_buffer(kiln_resources *res, kiln_buffer h, kiln_error *err) {
     kiln_buffer_entry *e = kiln_resources_lookup(res, KILN_POOL_BUFFER, h.id, err);
     if (!e) return false;
+    kiln_gfx_scope_due(res->gfx);
     release_entry(KILN_POOL_BUFFER, e);
     kiln_pool_release(&res->pools[KILN_POOL_BUFFER], h.id);
     return true;
@@ -408,6 +412,7 @@ bool kiln_resources_destroy_texture(kiln_resources *res, kiln_texture h, kiln_er
     if (e->view_count)
         return kiln_error_set(err, KILN_ERR_BUSY, "texture 0x%08x still has %u live view(s): destroy them first", h.id,
                               e->view_count);
+    kiln_gfx_scope_due(res->gfx);
     release_entry(KILN_POOL_TEXTURE, e);
     kiln_pool_release(&res->pools[KILN_POOL_TEXTURE], h.id);
     return true;
@@ -550,6 +555,7 @@ bool kiln_resources_write_buffer(kiln_resources *res, kiln_buffer h, uint64_t of
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "write_buffer: offset %llu and size %zu must be multiples of 4", (unsigned long long)offset,
                               size);
+    kiln_gfx_scope_due(res->gfx);
     if (size) wgpuQueueWriteBuffer(res->gfx->queue, e->raw, offset, data, size);
     return true;
 }
@@ -574,6 +580,7 @@ bool kiln_resources_write_texture(kiln_resources *res, kiln_texture h, uint32_t 
                                     .aspect = WGPUTextureAspect_All};
     WGPUTexelCopyBufferLayout layout = {.offset = 0, .bytesPerRow = bytes_per_row, .rowsPerImage = height};
     WGPUExtent3D extent = {width, height, 1};
+    kiln_gfx_scope_due(res->gfx);
     wgpuQueueWriteTexture(res->gfx->queue, &dst, data, size, &layout, &extent);
     return true;
 }

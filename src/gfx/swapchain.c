@@ -22,6 +22,7 @@ static void configure(kiln_swapchain *sc) {
         .alphaMode = WGPUCompositeAlphaMode_Auto,
         .presentMode = sc->pending_present_mode,
     };
+    kiln_gfx_scope_due(sc->gfx);
     wgpuSurfaceConfigure(sc->gfx->surface, &c);
     if (sc->configured) sc->reconfigures++;
     sc->configured = true;
@@ -65,6 +66,7 @@ bool kiln_swapchain_init(kiln_swapchain *sc, kiln_gfx *gfx, uint32_t width, uint
 }
 
 void kiln_swapchain_deinit(kiln_swapchain *sc) {
+    kiln_gfx_scope_due(sc->gfx);
     if (sc->configured) wgpuSurfaceUnconfigure(sc->gfx->surface);
     sc->configured = false;
 }
@@ -96,6 +98,7 @@ bool kiln_swapchain_acquire(kiln_swapchain *sc, kiln_surface_frame *frame, bool 
 
     for (int attempt = 0; attempt < 2; attempt++) {
         WGPUSurfaceTexture st = {0};
+        kiln_gfx_scope_due(sc->gfx);
         wgpuSurfaceGetCurrentTexture(sc->gfx->surface, &st);
         if (st.status == WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal ||
             st.status == WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal) {
@@ -127,6 +130,7 @@ static void release_frame(kiln_surface_frame *frame) {
 
 void kiln_swapchain_present(kiln_swapchain *sc, kiln_surface_frame *frame) {
     if (!frame->texture) return;
+    kiln_gfx_scope_due(sc->gfx);
     wgpuSurfacePresent(sc->gfx->surface);
     release_frame(frame);
 }

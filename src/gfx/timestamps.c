@@ -37,6 +37,7 @@ kiln_timestamps *kiln_timestamps_create(kiln_resources *res, uint32_t capacity, 
     ts->capacity = capacity;
     uint64_t bytes = (uint64_t)capacity * sizeof(uint64_t);
     WGPUQuerySetDescriptor qd = {.label = kiln_sv("kiln timestamps"), .type = WGPUQueryType_Timestamp, .count = capacity};
+    kiln_gfx_scope_due(gfx);
     ts->query_set = wgpuDeviceCreateQuerySet(gfx->device, &qd);
     WGPUBufferDescriptor rd = {.label = kiln_sv("kiln timestamp resolve"), .size = bytes,
                                .usage = WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc};

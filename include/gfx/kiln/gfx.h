@@ -81,6 +81,7 @@ typedef struct kiln_gfx {
     kiln_gfx_wait_observer wait_observer; /* set by the application; NULL: long waits go unreported */
     void *wait_observer_user;         /* passed to wait_observer */
     kiln_gfx_events *events;          /* internal: the callbacks' event queue */
+    int deferred_scope;               /* internal: kiln_gfx_defer_scope's state */
 } kiln_gfx;
 
 /* Creates instance, adapter, device and queue (and the surface when desc names a window),
@@ -96,7 +97,8 @@ void kiln_gfx_destroy(kiln_gfx *gfx);
 void kiln_gfx_pump(kiln_gfx *gfx, bool wait);
 
 /* Blocks until `future` completes or timeout_ns passes (then fails with KILN_ERR_TIMEOUT naming
- * `what`). Only futures whose callbacks use WGPUCallbackMode_WaitAnyOnly may be awaited. */
+ * `what`). Only futures whose callbacks use WGPUCallbackMode_WaitAnyOnly or AllowSpontaneous may
+ * be awaited. */
 bool kiln_gfx_await(kiln_gfx *gfx, WGPUFuture future, uint64_t timeout_ns, const char *what, kiln_error *err);
 
 #define KILN_GFX_DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000) /* a timeout for kiln_gfx_await: 10 s */
@@ -117,11 +119,25 @@ typedef struct kiln_gfx_scope_result {
     WGPUErrorType type;               /* the error's type when failed */
     char message[1024];               /* the first error's message, NUL-terminated; empty unless failed */
 } kiln_gfx_scope_result;
-/* Opens the scope: pushes a validation and an internal error scope. */
+/* Opens the scope: pushes an out-of-memory, an internal and a validation error scope. */
 void kiln_gfx_push_scope(kiln_gfx *gfx);
-/* Pops both scopes, waits for them and fills out (failed, with the type and message of the error
- * caught, validation first). False, err filled, only when the scopes could not be popped or awaited. */
+/* Pops the three scopes and fills out (failed, with the type and message of the error caught,
+ * validation first). Dawn answers a pop at once, so this does not normally wait. False, err
+ * filled, only when the scopes could not be popped. */
 bool kiln_gfx_pop_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err);
+/* A deferred scope, for a stretch of work that seldom makes a call that can raise a device error
+ * (a render pass whose bind groups are all cached). kiln_gfx_defer_scope arms it, and gfx pushes
+ * it, as kiln_gfx_push_scope would, just before the first call through kiln that can raise one:
+ * creating an object, a queue write or submit, an encoder's finish, a buffer map or unmap,
+ * another scope's push, a pump. Encoder commands raise none while they record (Dawn keeps their
+ * errors for the encoder's finish), so a stretch that only records commands pushes nothing, and a
+ * deferred scope catches what a scope pushed at the stretch's start would have caught of kiln's
+ * calls (calls made to Dawn directly do not push it). One at a time; a scope pushed after it is
+ * popped before it. */
+void kiln_gfx_defer_scope(kiln_gfx *gfx);
+/* Pops the deferred scope as kiln_gfx_pop_scope does if it was pushed; otherwise nothing was
+ * raised inside it, and out says so. Disarms it either way. */
+bool kiln_gfx_pop_deferred_scope(kiln_gfx *gfx, kiln_gfx_scope_result *out, kiln_error *err);
 
 /* A lower-case name for a backend ("vulkan", "metal", "null", ...); "undefined" otherwise. */
 const char *kiln_gfx_backend_name(WGPUBackendType backend);
