@@ -97,6 +97,7 @@ uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_des
     g->layout = desc->layout;
     g->stride = kiln_geometry_layout_stride(&desc->layout);
     p->geometries[p->geometry_count++] = g;
+    p->geometry_uploads_pending = true;
     return p->geometry_count;
 }
 
@@ -126,6 +127,7 @@ bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const
     }
     /* The buffers are sized for the old bytes: made again from the new ones when next needed. */
     release_buffers(p, g, true);
+    p->geometry_uploads_pending = true;
     return true;
 }
 
@@ -203,17 +205,24 @@ bool program_geometry_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
 }
 
 void program_geometry_upload_queue(kiln_programs *p) {
-    uint32_t made = 0;
-    for (uint32_t looked = 0; looked < p->geometry_count && made < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD; looked++) {
+    if (!p->geometry_uploads_pending) return;
+    uint32_t made = 0, looked = 0;
+    bool failed = false;
+    for (; looked < p->geometry_count && made < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD; looked++) {
         uint32_t i = p->geometry_upload_cursor++ % p->geometry_count;
         program_geometry *g = p->geometries[i];
         if (!g || g->vertex_buffer.id) continue;
         kiln_error err = {0};
-        if (!program_geometry_realize(p, i + 1, &err))
+        if (!program_geometry_realize(p, i + 1, &err)) {
             kiln_log_add(&p->log, KILN_LOG_WARN, "program", "geometry upload queue: %s (tried again later)",
                          err.message);
+            failed = true;
+        }
         made++;
     }
+    /* A whole scan without reaching the step and without a failure left nothing pending. */
+    if (looked == p->geometry_count && made < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD && !failed)
+        p->geometry_uploads_pending = false;
 }
 
 void program_geometry_free_all(kiln_programs *p) {
@@ -227,6 +236,7 @@ void program_geometry_move(kiln_programs *fresh, kiln_programs *old) {
     for (uint32_t i = 0; i < old->geometry_count; i++)
         if (old->geometries[i]) release_buffers(old, old->geometries[i], false);
     fresh->geometries = old->geometries;
+    fresh->geometry_uploads_pending = true;
     fresh->geometry_count = old->geometry_count;
     fresh->geometry_capacity = old->geometry_capacity;
     old->geometries = NULL;

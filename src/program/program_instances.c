@@ -104,6 +104,7 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     *b = (program_instances){.layout = desc->layout, .stride = stride, .capacity = desc->capacity,
                              .records = records, .dirty_end = desc->capacity};
     p->instances[p->instances_count++] = b;
+    p->instance_uploads_pending = true;
     return p->instances_count;
 }
 
@@ -125,6 +126,7 @@ bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uin
     uint32_t count = (uint32_t)(size / b->stride);
     if (count == 0) return true;
     memcpy(b->records + (size_t)first * b->stride, records, size);
+    p->instance_uploads_pending = true;
     /* One run covers every write since the last upload: a few updates per frame stay a few bytes. */
     if (b->dirty_first == b->dirty_end) {
         b->dirty_first = first;
@@ -186,17 +188,23 @@ bool program_instances_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
 }
 
 void program_instances_upload_queue(kiln_programs *p) {
-    uint32_t done = 0;
-    for (uint32_t looked = 0; looked < p->instances_count && done < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD; looked++) {
+    if (!p->instance_uploads_pending) return;
+    uint32_t done = 0, looked = 0;
+    bool failed = false;
+    for (; looked < p->instances_count && done < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD; looked++) {
         uint32_t i = p->instances_upload_cursor++ % p->instances_count;
         program_instances *b = p->instances[i];
         if (!b || (b->buffer.id && b->dirty_first == b->dirty_end)) continue;
         kiln_error err = {0};
-        if (!program_instances_realize(p, i + 1, &err))
+        if (!program_instances_realize(p, i + 1, &err)) {
             kiln_log_add(&p->log, KILN_LOG_WARN, "program", "instance upload queue: %s (tried again later)",
                          err.message);
+            failed = true;
+        }
         done++;
     }
+    if (looked == p->instances_count && done < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD && !failed)
+        p->instance_uploads_pending = false;
 }
 
 void program_instances_free_all(kiln_programs *p) {
@@ -210,6 +218,7 @@ void program_instances_move(kiln_programs *fresh, kiln_programs *old) {
     for (uint32_t i = 0; i < old->instances_count; i++)
         if (old->instances[i]) release_buffer(old, old->instances[i], false);
     fresh->instances = old->instances;
+    fresh->instance_uploads_pending = true;
     fresh->instances_count = old->instances_count;
     fresh->instances_capacity = old->instances_capacity;
     old->instances = NULL;

@@ -276,6 +276,10 @@ struct kiln_programs {
     program_geometry **geometries;          /* geometries[id - 1]; NULL once destroyed */
     uint32_t geometry_count, geometry_capacity; /* ids handed out; the next id is count + 1 */
     uint32_t geometry_upload_cursor;        /* where the upload queue looks next */
+    /* Set by whatever leaves a geometry or instance buffer to upload (a create, an update, a
+     * device replacement), cleared by a queue scan that finds nothing left: a steady frame loop
+     * does not walk every geometry and buffer each record call. */
+    bool geometry_uploads_pending, instance_uploads_pending;
     program_instances **instances;          /* instances[id - 1]; NULL once released */
     uint32_t instances_count, instances_capacity;
     uint32_t instances_upload_cursor;
