@@ -135,7 +135,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, uint32_t count, uint32_t
             .height = height, .format = format, .usage = WGPUTextureUsage_RenderAttachment}, err);
         ok = target.id && (view = kiln_resources_create_texture_view(res, target, NULL, err)).id;
     }
-    kiln_render_target t = {kiln_resources_texture_raw(res, target, NULL), kiln_resources_texture_view_raw(res, view, NULL)};
+    kiln_render_target t = {.texture = kiln_resources_texture_raw(res, target, NULL), .view = kiln_resources_texture_view_raw(res, view, NULL)};
     static double gpu[MAX_FRAMES];
     uint32_t gpu_frames = 0;
     for (uint32_t i = 0; ok && i < WARMUP + frames; i++) {

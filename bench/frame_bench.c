@@ -94,7 +94,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const config *c, uint32_
             .height = height, .format = format, .usage = WGPUTextureUsage_RenderAttachment}, err);
         ok = target.id && (view = kiln_resources_create_texture_view(res, target, NULL, err)).id;
     }
-    kiln_render_target t = {kiln_resources_texture_raw(res, target, NULL), kiln_resources_texture_view_raw(res, view, NULL)};
+    kiln_render_target t = {.texture = kiln_resources_texture_raw(res, target, NULL), .view = kiln_resources_texture_view_raw(res, view, NULL)};
     static double times[MAX_FRAMES];
     static gpu_samples gpu;
     gpu.frames = 0;

@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
             .height = height, .format = WGPUTextureFormat_RGBA8UnormSrgb, .usage = WGPUTextureUsage_RenderAttachment}, &err);
         ok = target.id && (view = kiln_resources_create_texture_view(s.res, target, NULL, &err)).id;
     }
-    kiln_render_target t = {kiln_resources_texture_raw(s.res, target, NULL), kiln_resources_texture_view_raw(s.res, view, NULL)};
+    kiln_render_target t = {.texture = kiln_resources_texture_raw(s.res, target, NULL), .view = kiln_resources_texture_view_raw(s.res, view, NULL)};
     uint32_t warmup = frames / 10 > 20 ? frames / 10 : 20;
     if (warmup > frames) warmup = frames;
     /* Both marks are taken right after a frame, when every churned mesh and texture has been

@@ -299,7 +299,7 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const stress_options *o,
             .height = o->height, .format = format, .usage = WGPUTextureUsage_RenderAttachment}, err);
         ok = target.id && (view = kiln_resources_create_texture_view(res, target, NULL, err)).id;
     }
-    kiln_render_target t = {kiln_resources_texture_raw(res, target, NULL), kiln_resources_texture_view_raw(res, view, NULL)};
+    kiln_render_target t = {.texture = kiln_resources_texture_raw(res, target, NULL), .view = kiln_resources_texture_view_raw(res, view, NULL)};
     double *cpu = calloc(o->frames, sizeof *cpu), *gpu = calloc(o->frames, sizeof *gpu);
     if (!cpu || !gpu) ok = kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory");
     uint32_t gpu_frames = 0;

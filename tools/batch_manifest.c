@@ -373,7 +373,11 @@ static bool read_settings(parse_context *c, const char *f, const json_t *v) {
 static const struct {
     const char *name;
     unsigned bit;
-} output_names[] = {{"color", BATCH_OUTPUT_COLOR}, {"normals", BATCH_OUTPUT_NORMALS}};
+} output_names[] = {{"color", BATCH_OUTPUT_COLOR}, {"normals", BATCH_OUTPUT_NORMALS}, {"depth", BATCH_OUTPUT_DEPTH},
+                    {"mask", BATCH_OUTPUT_MASK}};
+
+const unsigned batch_outputs[BATCH_OUTPUT_KINDS] = {BATCH_OUTPUT_COLOR, BATCH_OUTPUT_NORMALS, BATCH_OUTPUT_DEPTH,
+                                                    BATCH_OUTPUT_MASK};
 
 const char *batch_output_name(unsigned output) {
     for (size_t i = 0; i < sizeof output_names / sizeof output_names[0]; i++)
@@ -390,7 +394,7 @@ static bool read_outputs(parse_context *c, const char *f, const json_t *v) {
         while (name && k < sizeof output_names / sizeof output_names[0] && strcmp(output_names[k].name, name)) k++;
         char got[48];
         if (!name || k == sizeof output_names / sizeof output_names[0])
-            return fail(c, "%s[%zu]: wants color or normals, got %s", f, i, shown(json_array_get(v, i), got, sizeof got));
+            return fail(c, "%s[%zu]: wants color, normals, depth or mask, got %s", f, i, shown(json_array_get(v, i), got, sizeof got));
         if (bits & output_names[k].bit) return fail(c, "%s[%zu]: %s is listed twice", f, i, name);
         bits |= output_names[k].bit;
     }
@@ -442,7 +446,8 @@ bool batch_item_parse(const batch_line *line, const char *dir, batch_item *item,
 bool batch_item_output_path(const batch_item *item, unsigned output, char *path, size_t size) {
     int n = output == BATCH_OUTPUT_COLOR
                 ? snprintf(path, size, "%s", item->out)
-                : snprintf(path, size, "%.*s.%s.png", (int)(strlen(item->out) - 4), item->out, batch_output_name(output));
+                : snprintf(path, size, "%.*s.%s.%s", (int)(strlen(item->out) - 4), item->out, batch_output_name(output),
+                           output == BATCH_OUTPUT_DEPTH ? "pfm" : "png");
     return n >= 0 && (size_t)n < size;
 }
 

@@ -28,11 +28,17 @@ typedef enum batch_camera_kind {
     BATCH_CAMERA_FILE,     /* "camera": {"index": N}, the file's camera N */
 } batch_camera_kind;
 
-/* The images one item writes, beside each other: OUT (colour) and STEM.normals.png. */
+/* The files one item writes, beside each other (docs/guides/batch.md has their formats): OUT
+ * (colour), STEM.normals.png, STEM.depth.pfm and STEM.mask.png. */
 enum {
     BATCH_OUTPUT_COLOR = 1u << 0,
     BATCH_OUTPUT_NORMALS = 1u << 1,
+    BATCH_OUTPUT_DEPTH = 1u << 2,    /* linear depth in metres, float32 */
+    BATCH_OUTPUT_MASK = 1u << 3,     /* glTF node index + 1 per pixel, 16-bit; 0: no node */
 };
+#define BATCH_OUTPUT_KINDS 4
+/* Every output bit, in the order an item writes them. */
+extern const unsigned batch_outputs[BATCH_OUTPUT_KINDS];
 
 /* One manifest line, parsed. Zeroes mean kiln-render's defaults where the comment says so. */
 typedef struct batch_item {
@@ -89,10 +95,11 @@ bool batch_item_parse(const batch_line *line, const char *dir, batch_item *item,
  * whichever shard has it. False, with why, when memory runs out. */
 bool batch_manifest_find_repeated_outputs(const batch_manifest *m, uint32_t *earlier_line, char *why, size_t why_size);
 
-/* The path of one output of an item: OUT itself for colour, STEM.NAME.png beside it otherwise
- * (STEM is OUT without its .png). False when the path would not fit in size bytes. */
+/* The path of one output of an item: OUT itself for colour, STEM.NAME.EXT beside it otherwise
+ * (STEM is OUT without its .png; EXT is pfm for depth, else png). False when the path would not
+ * fit in size bytes. */
 bool batch_item_output_path(const batch_item *item, unsigned output, char *path, size_t size);
-/* "color", "normals": the name an output has in "outputs" and in its file name. */
+/* "color", "normals", "depth", "mask": the name an output has in "outputs" and in its file name. */
 const char *batch_output_name(unsigned output);
 
 #endif

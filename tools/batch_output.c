@@ -26,12 +26,15 @@ static bool make_parents(const char *path, kiln_error *err) {
     return true;
 }
 
-bool batch_output_write_png(const kiln_image *img, const char *path, kiln_error *err) {
+/* Writes through write(partial) and renames over path: path is absent, old or new, never half. */
+typedef bool (*write_fn)(const char *partial, const void *what, kiln_error *err);
+
+static bool write_whole(const char *path, write_fn write, const void *what, kiln_error *err) {
     char partial[4096 + 64];
     if (snprintf(partial, sizeof partial, "%s.partial", path) >= (int)sizeof partial)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: path too long", path);
     if (!make_parents(path, err)) return false;
-    if (!kiln_image_write_png(img, partial, err)) {
+    if (!write(partial, what, err)) {
         remove(partial);
         return false;
     }
@@ -41,6 +44,38 @@ bool batch_output_write_png(const kiln_image *img, const char *path, kiln_error 
         return kiln_error_set(err, KILN_ERR_IO, "%s: cannot rename %s over it: %s", path, partial, strerror(e));
     }
     return true;
+}
+
+static bool write_png(const char *partial, const void *what, kiln_error *err) {
+    return kiln_image_write_png(what, partial, err);
+}
+
+bool batch_output_write_png(const kiln_image *img, const char *path, kiln_error *err) {
+    return write_whole(path, write_png, img, err);
+}
+
+typedef struct plane {
+    const void *values;
+    uint32_t width, height;
+} plane;
+
+static bool write_pfm(const char *partial, const void *what, kiln_error *err) {
+    const plane *p = what;
+    return kiln_image_write_pfm(partial, p->values, p->width, p->height, err);
+}
+
+static bool write_gray16(const char *partial, const void *what, kiln_error *err) {
+    const plane *p = what;
+    return kiln_image_write_png_gray16(partial, p->values, p->width, p->height, err);
+}
+
+bool batch_output_write_pfm(const float *values, uint32_t width, uint32_t height, const char *path, kiln_error *err) {
+    return write_whole(path, write_pfm, &(plane){values, width, height}, err);
+}
+
+bool batch_output_write_gray16(const uint16_t *values, uint32_t width, uint32_t height, const char *path,
+                               kiln_error *err) {
+    return write_whole(path, write_gray16, &(plane){values, width, height}, err);
 }
 
 static uint32_t big_endian32(const unsigned char *p) {
@@ -58,6 +93,17 @@ bool batch_png_is_complete(const char *path, uint32_t width, uint32_t height) {
               !memcmp(head + 12, "IHDR", 4) && big_endian32(head + 16) == width && big_endian32(head + 20) == height &&
               !fseek(f, -(long)sizeof tail, SEEK_END) && fread(tail, 1, sizeof tail, f) == sizeof tail &&
               !memcmp(tail, iend, sizeof iend);
+    fclose(f);
+    return ok;
+}
+
+bool batch_pfm_is_complete(const char *path, uint32_t width, uint32_t height) {
+    char expected[64], head[64] = {0};
+    int n = snprintf(expected, sizeof expected, "Pf\n%u %u\n-1.0\n", width, height);
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    bool ok = fread(head, 1, (size_t)n, f) == (size_t)n && !memcmp(head, expected, (size_t)n) && !fseek(f, 0, SEEK_END) &&
+              ftell(f) == (long)n + (long)width * (long)height * 4;
     fclose(f);
     return ok;
 }

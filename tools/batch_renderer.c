@@ -40,6 +40,13 @@ struct batch_renderer {
     uint32_t width, height;         /* the target's size; 0: none yet */
     kiln_texture target;
     kiln_texture_view view;
+    /* The data outputs at the target's size, made the first time an item wants depth or a mask,
+     * and the CPU planes they are read back into. */
+    kiln_texture linear_depth, object_ids;
+    kiln_texture_view linear_depth_view, object_ids_view;
+    float *depths;
+    uint32_t *ids;
+    uint16_t *mask;
     uint32_t log_printed;           /* diagnostics records already printed */
     batch_renderer_counts counts;
 };
@@ -166,8 +173,49 @@ static bool use_environment(batch_renderer *b, const batch_item *item, kiln_erro
 
 /* ---- the frame ------------------------------------------------------------------------------ */
 
+/* Releases the data outputs' textures and planes (they are made again at the next size). */
+static void release_data(batch_renderer *b) {
+    if (b->linear_depth_view.id) kiln_resources_destroy_texture_view(b->res, b->linear_depth_view, NULL);
+    if (b->object_ids_view.id) kiln_resources_destroy_texture_view(b->res, b->object_ids_view, NULL);
+    if (b->linear_depth.id) kiln_resources_destroy_texture(b->res, b->linear_depth, NULL);
+    if (b->object_ids.id) kiln_resources_destroy_texture(b->res, b->object_ids, NULL);
+    b->linear_depth_view = b->object_ids_view = (kiln_texture_view){0};
+    b->linear_depth = b->object_ids = (kiln_texture){0};
+    free(b->depths), free(b->ids), free(b->mask);
+    b->depths = NULL, b->ids = NULL, b->mask = NULL;
+}
+
+static kiln_texture data_texture(batch_renderer *b, const char *label, WGPUTextureFormat format, kiln_texture_view *view,
+                                 kiln_error *err) {
+    kiln_texture t = kiln_resources_create_texture(b->res, &(kiln_texture_desc){.label = label, .width = b->width,
+        .height = b->height, .format = format, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
+    if (t.id) *view = kiln_resources_create_texture_view(b->res, t, NULL, err);
+    return t;
+}
+
+/* The data outputs at the target's size, made the first time an item needs them. */
+static bool use_data(batch_renderer *b, kiln_error *err) {
+    if (b->linear_depth_view.id) return true;
+    size_t n = (size_t)b->width * b->height;
+    b->depths = malloc(n * sizeof *b->depths), b->ids = malloc(n * sizeof *b->ids), b->mask = malloc(n * sizeof *b->mask);
+    if (!b->depths || !b->ids || !b->mask) {
+        release_data(b);
+        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory for %ux%u data outputs", b->width, b->height);
+    }
+    b->linear_depth = data_texture(b, "kiln-render --batch linear depth", WGPUTextureFormat_R32Float,
+                                   &b->linear_depth_view, err);
+    if (b->linear_depth_view.id)
+        b->object_ids = data_texture(b, "kiln-render --batch object ids", WGPUTextureFormat_R32Uint, &b->object_ids_view, err);
+    if (!b->object_ids_view.id) {
+        release_data(b);
+        return false;
+    }
+    return true;
+}
+
 static bool use_target(batch_renderer *b, uint32_t width, uint32_t height, kiln_error *err) {
     if (b->width == width && b->height == height) return true;
+    release_data(b);
     if (b->view.id) kiln_resources_destroy_texture_view(b->res, b->view, NULL);
     if (b->target.id) kiln_resources_destroy_texture(b->res, b->target, NULL);
     b->view = (kiln_texture_view){0};
@@ -235,13 +283,10 @@ static void decode_srgb_bytes(kiln_image *img) {
         p[0] = table[p[0]], p[1] = table[p[1]], p[2] = table[p[2]];
 }
 
-/* One frame of the item with debug view `debug`, read back and written to path. */
-static bool render_output(batch_renderer *b, const batch_item *item, const kiln_render_scene *scene, unsigned output,
-                          kiln_error *err) {
-    char path[BATCH_PATH_MAX + 32];
-    if (!batch_item_output_path(item, output, path, sizeof path))
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: the %s output's path is too long", item->out,
-                              batch_output_name(output));
+/* One frame of the item: `output` (colour, or normals through their debug view) read back into
+ * *img, or, for 0, a colour frame nothing reads; with `data`, the data outputs drawn too. */
+static bool render_frame(batch_renderer *b, const batch_item *item, const kiln_render_scene *scene, unsigned output,
+                         bool data, kiln_image *img, kiln_error *err) {
     kiln_render_settings *settings = kiln_renderer_settings(b->renderer);
     *settings = item->settings;
     /* kiln-render's rule: unless the line says otherwise, the cascades end just behind the model. */
@@ -249,18 +294,57 @@ static bool render_output(batch_renderer *b, const batch_item *item, const kiln_
         settings->shadow_distance = kiln_import_shadow_distance(&b->model.scene.bounds, &scene->camera);
     if (output == BATCH_OUTPUT_NORMALS) settings->debug = KILN_DEBUG_NORMALS;
     WGPUTexture texture = kiln_resources_texture_raw(b->res, b->target, NULL);
-    kiln_render_target target = {texture, kiln_resources_texture_view_raw(b->res, b->view, NULL)};
-    kiln_image img = {0};
+    kiln_render_target target = {.texture = texture, .view = kiln_resources_texture_view_raw(b->res, b->view, NULL)};
+    if (data) {
+        target.linear_depth = kiln_resources_texture_raw(b->res, b->linear_depth, NULL);
+        target.linear_depth_view = kiln_resources_texture_view_raw(b->res, b->linear_depth_view, NULL);
+        target.object_ids = kiln_resources_texture_raw(b->res, b->object_ids, NULL);
+        target.object_ids_view = kiln_resources_texture_view_raw(b->res, b->object_ids_view, NULL);
+    }
     uint64_t errors_before = b->gfx->error_count;
-    bool ok = kiln_renderer_render(b->renderer, scene, target, err) && kiln_resources_read_texture(b->res, texture, &img, err);
+    bool ok = kiln_renderer_render(b->renderer, scene, target, err) &&
+              (!output || kiln_resources_read_texture(b->res, texture, img, err));
     b->counts.environment_bakes += ok ? kiln_renderer_stats(b->renderer)->environment_bakes : 0;
     if (ok && b->gfx->error_count != errors_before)
         ok = kiln_error_set(err, KILN_ERR_GPU, "%llu validation error(s) from Dawn",
                             (unsigned long long)(b->gfx->error_count - errors_before));
-    if (ok && output == BATCH_OUTPUT_NORMALS) decode_srgb_bytes(&img);
-    ok = ok && batch_output_write_png(&img, path, err);
-    kiln_image_free(&img);
+    if (ok && output == BATCH_OUTPUT_NORMALS) decode_srgb_bytes(img);
     return ok;
+}
+
+static bool output_path(const batch_item *item, unsigned output, char *path, size_t size, kiln_error *err) {
+    if (batch_item_output_path(item, output, path, size)) return true;
+    return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: the %s output's path is too long", item->out,
+                          batch_output_name(output));
+}
+
+/* The depth and mask files from the data outputs the last frame drew. The mask holds node index
+ * + 1 in 16 bits, so a node past index 65534 cannot be written. */
+static bool write_data(batch_renderer *b, const batch_item *item, kiln_error *err) {
+    size_t n = (size_t)b->width * b->height;
+    char path[BATCH_PATH_MAX + 32];
+    if (!kiln_resources_read_texels(b->res, kiln_resources_texture_raw(b->res, b->linear_depth, NULL), b->depths,
+                                    n * sizeof *b->depths, err) ||
+        !kiln_resources_read_texels(b->res, kiln_resources_texture_raw(b->res, b->object_ids, NULL), b->ids,
+                                    n * sizeof *b->ids, err))
+        return false;
+    if (item->outputs & BATCH_OUTPUT_DEPTH) {
+        if (!output_path(item, BATCH_OUTPUT_DEPTH, path, sizeof path, err) ||
+            !batch_output_write_pfm(b->depths, b->width, b->height, path, err))
+            return false;
+    }
+    if (item->outputs & BATCH_OUTPUT_MASK) {
+        for (size_t i = 0; i < n; i++) {
+            if (b->ids[i] > UINT16_MAX)
+                return kiln_error_set(err, KILN_ERR_CAPACITY, "mask: node %u is past the 16-bit mask's last node (65534)",
+                                      b->ids[i] - 1);
+            b->mask[i] = (uint16_t)b->ids[i];
+        }
+        if (!output_path(item, BATCH_OUTPUT_MASK, path, sizeof path, err) ||
+            !batch_output_write_gray16(b->mask, b->width, b->height, path, err))
+            return false;
+    }
+    return true;
 }
 
 bool batch_renderer_render(batch_renderer *b, const batch_item *item, kiln_error *err) {
@@ -273,10 +357,23 @@ bool batch_renderer_render(batch_renderer *b, const batch_item *item, kiln_error
         scene.environment.equirect = b->env_texture;
         scene.environment.rotation = item->env_rotation;
     }
-    static const unsigned outputs[] = {BATCH_OUTPUT_COLOR, BATCH_OUTPUT_NORMALS};
-    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
-        if ((item->outputs & outputs[i]) && !render_output(b, item, &scene, outputs[i], err)) return false;
-    return true;
+    /* The data outputs ride on the item's first frame (or a frame of their own when it writes no
+     * image): they do not depend on the debug view or the post settings. */
+    bool data = item->outputs & (BATCH_OUTPUT_DEPTH | BATCH_OUTPUT_MASK);
+    if (data && !use_data(b, err)) return false;
+    static const unsigned images[] = {BATCH_OUTPUT_COLOR, BATCH_OUTPUT_NORMALS};
+    for (size_t i = 0; i < sizeof images / sizeof images[0]; i++) {
+        if (!(item->outputs & images[i])) continue;
+        char path[BATCH_PATH_MAX + 32];
+        kiln_image img = {0};
+        bool ok = output_path(item, images[i], path, sizeof path, err) &&
+                  render_frame(b, item, &scene, images[i], data, &img, err) &&
+                  (!data || write_data(b, item, err)) && batch_output_write_png(&img, path, err);
+        kiln_image_free(&img);
+        if (!ok) return false;
+        data = false;
+    }
+    return !data || (render_frame(b, item, &scene, 0, true, NULL, err) && write_data(b, item, err));
 }
 
 /* ---- device loss ------------------------------------------------------------------------------ */
@@ -293,6 +390,7 @@ bool batch_renderer_recover(batch_renderer *b, kiln_error *err) {
     gfx->wait_observer = report_wait;
     /* The target lived on the lost device; the next item makes one on the new device. The model's
      * and the map's registry indices carry over, so neither is read or imported again. */
+    release_data(b);
     if (b->view.id) kiln_resources_destroy_texture_view(b->res, b->view, NULL);
     if (b->target.id) kiln_resources_destroy_texture(b->res, b->target, NULL);
     b->view = (kiln_texture_view){0};
@@ -333,6 +431,7 @@ void batch_renderer_print_diagnostics(batch_renderer *b) {
 void batch_renderer_destroy(batch_renderer *b) {
     if (!b) return;
     if (b->renderer) release_model(b, false);
+    release_data(b);
     if (b->view.id) kiln_resources_destroy_texture_view(b->res, b->view, NULL);
     if (b->target.id) kiln_resources_destroy_texture(b->res, b->target, NULL);
     kiln_renderer_destroy(b->renderer);

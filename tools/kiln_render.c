@@ -163,7 +163,7 @@ static bool render_frame(kiln_gfx *gfx, kiln_resources *res, const kiln_render_o
             .height = o->height, .format = format, .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
         ok = target.id && (view = kiln_resources_create_texture_view(res, target, NULL, err)).id;
     }
-    ok = ok && kiln_renderer_render(r, f.scene, (kiln_render_target){kiln_resources_texture_raw(res, target, NULL), kiln_resources_texture_view_raw(res, view, NULL)}, err);
+    ok = ok && kiln_renderer_render(r, f.scene, (kiln_render_target){.texture = kiln_resources_texture_raw(res, target, NULL), .view = kiln_resources_texture_view_raw(res, view, NULL)}, err);
     ok = ok && kiln_resources_read_texture(res, kiln_resources_texture_raw(res, target, NULL), img, err);
     if (ok && o->stats) {
         /* The readback above waited for the frame; one pump brings its timestamps in. */

@@ -109,14 +109,16 @@ static void report_item(FILE *report, uint32_t line, const char *status, double 
     json_decref(o);
 }
 
-/* Every output of the item is a whole PNG of its size: what a killed or finished job left done. */
+/* Every output of the item is a whole file of its size: what a killed or finished job left done. */
 static bool item_is_done(const batch_item *item) {
-    static const unsigned outputs[] = {BATCH_OUTPUT_COLOR, BATCH_OUTPUT_NORMALS};
-    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+    for (size_t i = 0; i < BATCH_OUTPUT_KINDS; i++) {
+        unsigned output = batch_outputs[i];
         char path[BATCH_PATH_MAX + 32];
-        if (!(item->outputs & outputs[i])) continue;
-        if (!batch_item_output_path(item, outputs[i], path, sizeof path) || !batch_png_is_complete(path, item->width, item->height))
-            return false;
+        if (!(item->outputs & output)) continue;
+        if (!batch_item_output_path(item, output, path, sizeof path)) return false;
+        bool whole = output == BATCH_OUTPUT_DEPTH ? batch_pfm_is_complete(path, item->width, item->height)
+                                                  : batch_png_is_complete(path, item->width, item->height);
+        if (!whole) return false;
     }
     return true;
 }

@@ -447,7 +447,7 @@ static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
     }
     kiln_camera_set_viewport(&v->camera.camera, frame.width, frame.height);
     v->scene.scene.camera = v->camera.camera;
-    kiln_render_target target = {frame.texture, frame.view};
+    kiln_render_target target = {.texture = frame.texture, .view = frame.view};
     if (v->show_program) {
         draw_program(v, &frame, seconds);
     } else if (!kiln_renderer_render(v->renderer, &v->scene.scene, target, &err)) {

@@ -27,7 +27,7 @@ static bool render(kiln_gfx *gfx, kiln_resources *res, uint32_t width, uint32_t 
         ok = target.id && (view = kiln_resources_create_texture_view(res, target, NULL, err)).id;
     }
     WGPUTexture raw = ok ? kiln_resources_texture_raw(res, target, NULL) : NULL;
-    ok = ok && kiln_renderer_render(r, &demo.scene, (kiln_render_target){raw, kiln_resources_texture_view_raw(res, view, NULL)}, err);
+    ok = ok && kiln_renderer_render(r, &demo.scene, (kiln_render_target){.texture = raw, .view = kiln_resources_texture_view_raw(res, view, NULL)}, err);
     ok = ok && kiln_resources_read_texture(res, raw, img, err);
     if (view.id) kiln_resources_destroy_texture_view(res, view, NULL);
     if (target.id) kiln_resources_destroy_texture(res, target, NULL);

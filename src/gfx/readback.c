@@ -63,6 +63,7 @@ uint32_t kiln_gfx_format_texel_size(WGPUTextureFormat format) {
     case WGPUTextureFormat_R8Unorm: return 1;
     case WGPUTextureFormat_R16Float: return 2;
     case WGPUTextureFormat_R32Float:
+    case WGPUTextureFormat_R32Uint:
     case WGPUTextureFormat_RGBA8Unorm:
     case WGPUTextureFormat_RGBA8UnormSrgb:
     case WGPUTextureFormat_BGRA8Unorm:
@@ -107,22 +108,10 @@ bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_
     return kiln_resources_read_texture_level(res, texture, 0, 0, out, err);
 }
 
-bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture, uint32_t mip, uint32_t layer,
-                                       kiln_image *out, kiln_error *err) {
-    if (mip >= wgpuTextureGetMipLevelCount(texture) || layer >= wgpuTextureGetDepthOrArrayLayers(texture))
-        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture: mip %u layer %u is outside a texture of %u mips and %u layers",
-                              mip, layer, wgpuTextureGetMipLevelCount(texture), wgpuTextureGetDepthOrArrayLayers(texture));
-    WGPUTextureFormat format = wgpuTextureGetFormat(texture);
-    uint32_t texel = kiln_gfx_format_texel_size(format);
-    if (!texel) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture: format 0x%x is not supported", (unsigned)format);
-    uint32_t w = wgpuTextureGetWidth(texture) >> mip, h = wgpuTextureGetHeight(texture) >> mip;
-    if (w == 0) w = 1;
-    if (h == 0) h = 1;
-    kiln_image_format img_format = KILN_IMAGE_RGBA8;
-    if (format == WGPUTextureFormat_RGBA16Float) img_format = KILN_IMAGE_RGBA16F;
-    else if (format == WGPUTextureFormat_RGBA32Float || format == WGPUTextureFormat_R32Float || format == WGPUTextureFormat_R16Float)
-        img_format = KILN_IMAGE_RGBA32F;
-
+/* One level and layer of a texture copied into a new buffer of `row`-byte rows (*bytes, malloc'd),
+ * submitted and waited on. */
+static bool read_level_rows(kiln_resources *res, WGPUTexture texture, uint32_t mip, uint32_t layer, uint32_t texel,
+                            uint32_t w, uint32_t h, uint8_t **bytes_out, uint32_t *row_out, kiln_error *err) {
     uint32_t row = kiln_gfx_aligned_bytes_per_row(w * texel);
     kiln_buffer_desc bd = {.label = "readback", .size = (uint64_t)row * h,
                            .usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead};
@@ -149,12 +138,58 @@ bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture,
         ok = bytes ? kiln_resources_read_buffer(res, staging, 0, bytes, bd.size, err)
                    : kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "read_texture: out of memory");
     }
-    ok = ok && kiln_image_create(out, w, h, img_format, err);
+    kiln_resources_destroy_buffer(res, staging, NULL);
+    if (!ok) {
+        free(bytes);
+        return false;
+    }
+    *bytes_out = bytes;
+    *row_out = row;
+    return true;
+}
+
+bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture, uint32_t mip, uint32_t layer,
+                                       kiln_image *out, kiln_error *err) {
+    if (mip >= wgpuTextureGetMipLevelCount(texture) || layer >= wgpuTextureGetDepthOrArrayLayers(texture))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture: mip %u layer %u is outside a texture of %u mips and %u layers",
+                              mip, layer, wgpuTextureGetMipLevelCount(texture), wgpuTextureGetDepthOrArrayLayers(texture));
+    WGPUTextureFormat format = wgpuTextureGetFormat(texture);
+    uint32_t texel = kiln_gfx_format_texel_size(format);
+    /* Integer texels have no image format to become: kiln_resources_read_texels reads them. */
+    if (!texel || format == WGPUTextureFormat_R32Uint)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texture: format 0x%x is not supported", (unsigned)format);
+    uint32_t w = wgpuTextureGetWidth(texture) >> mip, h = wgpuTextureGetHeight(texture) >> mip;
+    if (w == 0) w = 1;
+    if (h == 0) h = 1;
+    kiln_image_format img_format = KILN_IMAGE_RGBA8;
+    if (format == WGPUTextureFormat_RGBA16Float) img_format = KILN_IMAGE_RGBA16F;
+    else if (format == WGPUTextureFormat_RGBA32Float || format == WGPUTextureFormat_R32Float || format == WGPUTextureFormat_R16Float)
+        img_format = KILN_IMAGE_RGBA32F;
+    uint8_t *bytes = NULL;
+    uint32_t row = 0;
+    if (!read_level_rows(res, texture, mip, layer, texel, w, h, &bytes, &row, err)) return false;
+    bool ok = kiln_image_create(out, w, h, img_format, err);
     if (ok) {
         for (uint32_t y = 0; y < h; y++) convert_row(format, bytes + (size_t)y * row, out, y);
         if (format == WGPUTextureFormat_BGRA8Unorm || format == WGPUTextureFormat_BGRA8UnormSrgb) kiln_image_swap_rb(out);
     }
     free(bytes);
-    kiln_resources_destroy_buffer(res, staging, NULL);
     return ok;
+}
+
+bool kiln_resources_read_texels(kiln_resources *res, WGPUTexture texture, void *dst, size_t dst_size, kiln_error *err) {
+    WGPUTextureFormat format = wgpuTextureGetFormat(texture);
+    uint32_t texel = kiln_gfx_format_texel_size(format);
+    if (!texel) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texels: format 0x%x is not supported", (unsigned)format);
+    uint32_t w = wgpuTextureGetWidth(texture), h = wgpuTextureGetHeight(texture);
+    size_t tight = (size_t)w * texel;
+    if (dst_size != tight * h)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "read_texels: %zu bytes given for a %ux%u texture of %u-byte texels (%zu)",
+                              dst_size, w, h, texel, tight * h);
+    uint8_t *bytes = NULL;
+    uint32_t row = 0;
+    if (!read_level_rows(res, texture, 0, 0, texel, w, h, &bytes, &row, err)) return false;
+    for (uint32_t y = 0; y < h; y++) memcpy((uint8_t *)dst + y * tight, bytes + (size_t)y * row, tight);
+    free(bytes);
+    return true;
 }

@@ -30,6 +30,29 @@ static bool check_target(const kiln_renderer *r, kiln_render_target target, uint
     return true;
 }
 
+/* One optional data output: absent (both NULL), or a texture and view of the target's size, one
+ * sample, one layer, `format`, render attachment. */
+static bool check_data_output(WGPUTexture texture, WGPUTextureView view, const char *name, WGPUTextureFormat format,
+                              const char *format_name, uint32_t width, uint32_t height, kiln_error *err) {
+    if (!texture && !view) return true;
+    if (!texture || !view)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: the target's %s has a %s but no %s", name,
+                              texture ? "texture" : "view", texture ? "view" : "texture");
+    kiln_texture_desc t = kiln_gfx_raw_texture_desc(texture);
+    if (t.format != format)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: the target's %s has format 0x%x, not %s", name,
+                              (unsigned)t.format, format_name);
+    if (!(t.usage & WGPUTextureUsage_RenderAttachment))
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: the target's %s is not a render attachment",
+                              name);
+    if (t.width != width || t.height != height || t.sample_count != 1 || t.depth_or_layers != 1)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "renderer: the target's %s is %ux%u (%u layers, %u samples), not the target's %ux%u "
+                              "(1 layer, 1 sample)",
+                              name, t.width, t.height, t.depth_or_layers, t.sample_count, width, height);
+    return true;
+}
+
 /* The View and Lighting blocks of group 0. */
 static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
                                const kiln_light *sun, bool has_sun, uint32_t w, uint32_t h, kiln_error *err) {
@@ -80,6 +103,20 @@ static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
                                 .usage = WGPUTextureUsage_RenderAttachment};
     f->output = kiln_frame_graph_import_view(r->graph, "target", f->target.view, f->target.texture, &out);
     kiln_frame_graph_export(r->graph, f->output);
+    kiln_fg_texture_desc linear_depth = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_R32Float,
+                                         .usage = WGPUTextureUsage_RenderAttachment};
+    kiln_fg_texture_desc object_ids = linear_depth;
+    object_ids.format = WGPUTextureFormat_R32Uint;
+    if (f->target.linear_depth) {
+        f->linear_depth = kiln_frame_graph_import_view(r->graph, "linear depth", f->target.linear_depth_view,
+                                                       f->target.linear_depth, &linear_depth);
+        kiln_frame_graph_export(r->graph, f->linear_depth);
+    }
+    if (f->target.object_ids) {
+        f->object_ids = kiln_frame_graph_import_view(r->graph, "object ids", f->target.object_ids_view,
+                                                     f->target.object_ids, &object_ids);
+        kiln_frame_graph_export(r->graph, f->object_ids);
+    }
     for (uint32_t i = 0; i < render_feature_count; i++)
         render_features[i]->declare(r, r->feature_state[i], &r->frame);
     renderer_alloc_mark(r, "graph declare");
@@ -113,7 +150,13 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
         .cluster_counts_frame = r->cluster_counts_frame,
     };
     uint32_t width = 0, height = 0;
-    if (!check_target(r, target, &width, &height, err)) return false;
+    if (!check_target(r, target, &width, &height, err) ||
+        !check_data_output(target.linear_depth, target.linear_depth_view, "linear_depth", WGPUTextureFormat_R32Float,
+                           "R32Float", width, height, err) ||
+        !check_data_output(target.object_ids, target.object_ids_view, "object_ids", WGPUTextureFormat_R32Uint, "R32Uint",
+                           width, height, err))
+        return false;
+    r->data_outputs = target.linear_depth || target.object_ids;
     if (!kiln_camera_check(&scene->camera, err)) return false;
     kiln_render_settings settings;
     if (!kiln_render_settings_resolve(&r->requested, &settings, err)) return false;

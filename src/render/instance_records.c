@@ -64,10 +64,11 @@ static void pack_range(void *context, uint32_t range, uint32_t begin, uint32_t e
         uint32_t flags = facts[i].flags & (FACT_SKINNED | FACT_MORPHED);
         record_inputs in = {.model = inst->transform, .material = inst->material, .flags = flags, .lod = lods[i],
                             .joint_offset = flags & FACT_SKINNED ? inst->joint_offset : -1,
-                            .morph_slot = flags & FACT_MORPHED ? deform[i].morph_slot : 0};
+                            .morph_slot = flags & FACT_MORPHED ? deform[i].morph_slot : 0,
+                            .object_id = inst->object_id};
         if (i < r->records_packed && !memcmp(&inputs[i], &in, sizeof in)) continue;
         inputs[i] = in;
-        kiln_instance_record_pack(in.model, in.material, in.flags, in.lod, in.joint_offset, in.morph_slot,
+        kiln_instance_record_pack(in.model, in.material, in.flags, in.lod, in.joint_offset, in.morph_slot, in.object_id,
                                   records + (size_t)i * KILN_INSTANCE_RECORD_SIZE);
         dirty[i / RENDER_RECORD_CHUNK] = 1;
     }

@@ -76,6 +76,8 @@ pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_materi
     pipeline_key masked = m->alpha_mode == KILN_ALPHA_MASK ? PIPELINE_MASKED : 0;
     /* Shadow maps are single-sampled and draw both faces whatever the material says. */
     if (kind == RENDER_PASS_SHADOW) return PIPELINE_SHADOW | PIPELINE_DEPTH_ONLY | masked;
+    /* The data outputs are single-sampled; fs_data applies a masked material's cutoff itself. */
+    if (kind == RENDER_PASS_DATA) return PIPELINE_DATA | (m->double_sided ? PIPELINE_DOUBLE_SIDED : 0);
     pipeline_key key = (m->double_sided ? PIPELINE_DOUBLE_SIDED : 0) | (r->settings.msaa == 4 ? PIPELINE_MSAA4 : 0);
     if (kind == RENDER_PASS_DEPTH) return key | PIPELINE_DEPTH_ONLY | masked;
     /* Overdraw counts every fragment of every surface, so it draws both sides of everything. */
@@ -86,7 +88,8 @@ pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_materi
 /* "forward blend double-sided", "depth prepass masked msaa 4", "shadow masked skinned": the names
  * Dawn's messages use. */
 static void key_label(pipeline_key key, char *out, size_t size) {
-    const char *kind = key & PIPELINE_SHADOW     ? (key & PIPELINE_MASKED ? "shadow masked" : "shadow")
+    const char *kind = key & PIPELINE_DATA       ? "data outputs"
+                       : key & PIPELINE_SHADOW   ? (key & PIPELINE_MASKED ? "shadow masked" : "shadow")
                        : key & PIPELINE_DEPTH_ONLY ? (key & PIPELINE_MASKED ? "depth prepass masked" : "depth prepass")
                        : key & PIPELINE_BLEND    ? "forward blend"
                        : key & PIPELINE_OVERDRAW ? "forward overdraw"
@@ -130,6 +133,14 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
         /* Opaque depth needs no fragment stage; masked geometry discards below the cutoff. */
         d.no_fragment = !(key & PIPELINE_MASKED);
         d.fragment_entry = key & PIPELINE_MASKED ? "fs_masked" : NULL;
+    }
+    if (key & PIPELINE_DATA) {
+        /* Its own single-sample depth, written: the prepass's may be multisampled. */
+        d.target_count = 2;
+        d.targets[0] = (kiln_color_target){.format = WGPUTextureFormat_R32Float};
+        d.targets[1] = (kiln_color_target){.format = WGPUTextureFormat_R32Uint};
+        d.depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, true);
+        d.fragment_entry = "fs_data";
     }
     if (key & PIPELINE_SHADOW) {
         /* Both faces, so thin and open geometry casts; reverse-Z makes the bias negative, pushing

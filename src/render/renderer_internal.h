@@ -77,6 +77,7 @@ enum {
     PIPELINE_SHADOW = 1u << 6,       /* depth only into a shadow map: both faces, negative slope-scaled bias */
     PIPELINE_SKINNED = 1u << 7,      /* the skin stream on slot 1, a skinned vertex entry point */
     PIPELINE_MORPHED = 1u << 8,      /* a morphing vertex entry point (deform.wgsl) */
+    PIPELINE_DATA = 1u << 9,         /* the data outputs: linear depth and object id, one sample */
 };
 
 typedef struct pipeline_cache_entry {
@@ -91,8 +92,8 @@ void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view casca
                                  kiln_texture_view ao,
                                  kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]);
 void renderer_destroy_layouts(kiln_renderer *r);
-/* What a pass draws: colour, the camera's depth, or depth into a shadow map. */
-typedef enum render_pass_kind { RENDER_PASS_COLOR, RENDER_PASS_DEPTH, RENDER_PASS_SHADOW } render_pass_kind;
+/* What a pass draws: colour, the camera's depth, depth into a shadow map, or the data outputs. */
+typedef enum render_pass_kind { RENDER_PASS_COLOR, RENDER_PASS_DEPTH, RENDER_PASS_SHADOW, RENDER_PASS_DATA } render_pass_kind;
 /* The key a material draws with in a pass of `kind` under the current settings. */
 pipeline_key renderer_material_key(const kiln_renderer *r, const kiln_gpu_material *m, render_pass_kind kind);
 /* The pipeline for a key, built (and watched for hot reload) the first time it is asked for. */
@@ -109,6 +110,7 @@ typedef struct render_batch {
     uint32_t deform;            /* its instances' KILN_INSTANCE_* flags (deform.c) */
     uint32_t morph_slot;        /* a morphed batch's (one instance's) weight slot */
     kiln_render_pipeline depth_pipeline, color_pipeline;
+    kiln_render_pipeline data_pipeline; /* an opaque camera batch's, in a frame with data outputs */
 } render_batch;
 
 /* A point of view the scene is drawn from: its own culling, sort order, batches and run of
@@ -172,12 +174,19 @@ bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln
  * record. */
 uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
                            bool shadow, kiln_error *err);
-/* Binds the scene groups for the view and draws its opaque batches (depth_only: with the depth
- * pipelines, the shadow ones for a shadow view) or its blended ones, counting draws. Colour
- * passes bind `pass_group` (the shading group, with the shadow maps), depth passes the
- * renderer's pass group. Errors stick to the pass. */
-void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, bool depth_only, bool blended,
-                        kiln_bind_group pass_group, uint32_t *draws);
+/* Which of a batch's pipelines a pass draws it with. */
+typedef enum render_draw_mode {
+    RENDER_DRAW_COLOR, /* color_pipeline: shading, with `pass_group` */
+    RENDER_DRAW_DEPTH, /* depth_pipeline: the prepass's, or a shadow view's shadow pipeline */
+    RENDER_DRAW_DATA,  /* data_pipeline: the data outputs (opaque batches of the camera view) */
+} render_draw_mode;
+
+/* Binds the scene groups for the view and draws its opaque batches or (`blended`, colour only)
+ * its blended ones with the pipelines `mode` picks, counting draws. Colour passes bind
+ * `pass_group` (the shading group, with the shadow maps), the others the renderer's pass group.
+ * Errors stick to the pass. */
+void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, render_draw_mode mode,
+                        bool blended, kiln_bind_group pass_group, uint32_t *draws);
 
 /* ---- shadows (shadows.c) ------------------------------------------------------------------- */
 
@@ -244,6 +253,8 @@ typedef struct render_frame {
     /* The ambient occlusion the shading passes multiply their ambient term by: `ao`, an RGBA8Unorm
      * transient of the frame's size, declared by the AO feature (0 with AO off). */
     kiln_fg_resource ao;
+    /* The target's data outputs, imported and exported (0 where the target has none). */
+    kiln_fg_resource linear_depth, object_ids;
 } render_frame;
 
 /* ---- GPU pass timings (pass_timings.c) ----------------------------------------------------- */
@@ -275,6 +286,7 @@ typedef struct record_inputs {
     uint32_t material, flags, lod;
     int32_t joint_offset;
     uint32_t morph_slot;
+    uint32_t object_id;
 } record_inputs;
 
 /* Grows the instance buffer (to hold `instances` records) and the record index buffer (to hold
@@ -343,6 +355,7 @@ struct kiln_renderer {
     kiln_gpu_light gpu_lights[KILN_MAX_LIGHTS];
     render_view views[RENDER_MAX_VIEWS];
     uint32_t view_count;
+    bool data_outputs;          /* this frame's target has data outputs: camera batches get data pipelines */
     instance_workers *workers;  /* the per-instance work's threads (settings.worker_threads) */
     scratch spheres;            /* kiln_vec4 per instance */
     scratch facts;              /* instance_facts per instance */

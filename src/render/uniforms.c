@@ -147,11 +147,12 @@ const block_layout kiln_shadows_block = {"Shadows", KILN_SHADOWS_UNIFORM_SIZE, S
 static const block_member PASS_VIEW_MEMBERS_[] = {{"view_projection", 0, 64}};
 const block_layout kiln_pass_view_block = {"PassView", KILN_PASS_VIEW_SIZE, PASS_VIEW_MEMBERS_, 1};
 
-enum { INSTANCE_MODEL, INSTANCE_NORMAL_MATRIX, INSTANCE_PARAMS, INSTANCE_MEMBERS };
+enum { INSTANCE_MODEL, INSTANCE_NORMAL_MATRIX, INSTANCE_PARAMS, INSTANCE_OBJECT, INSTANCE_MEMBERS };
 static const block_member INSTANCE_MEMBERS_[INSTANCE_MEMBERS] = {
     [INSTANCE_MODEL] = {"model", 0, 64},
     [INSTANCE_NORMAL_MATRIX] = {"normal_matrix", 64, 64},
     [INSTANCE_PARAMS] = {"params", 128, 16},
+    [INSTANCE_OBJECT] = {"object", 144, 16},
 };
 const block_layout kiln_instance_block = {"Instance", KILN_INSTANCE_RECORD_SIZE, INSTANCE_MEMBERS_, INSTANCE_MEMBERS};
 
@@ -379,13 +380,15 @@ static kiln_mat4 normal_matrix(const kiln_mat4 *model) {
 }
 
 void kiln_instance_record_pack(kiln_mat4 model, uint32_t material, uint32_t flags, uint32_t lod, int32_t joint_offset,
-                               uint32_t morph_slot, uint8_t out[KILN_INSTANCE_RECORD_SIZE]) {
+                               uint32_t morph_slot, uint32_t object_id, uint8_t out[KILN_INSTANCE_RECORD_SIZE]) {
     kiln_mat4 normal = normal_matrix(&model);
     uint32_t params[4] = {material, flags | (lod << 8), (uint32_t)joint_offset, morph_slot};
+    uint32_t object[4] = {object_id, 0, 0, 0};
     const block_layout *b = &kiln_instance_block;
     block_put(out, b, INSTANCE_MODEL, model.m);
     block_put(out, b, INSTANCE_NORMAL_MATRIX, normal.m);
     block_put(out, b, INSTANCE_PARAMS, params);
+    block_put(out, b, INSTANCE_OBJECT, object);
 }
 
 void kiln_morph_weights_pack(const float weights[KILN_MAX_MORPH_WEIGHTS], uint32_t target_count,

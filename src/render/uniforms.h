@@ -34,7 +34,7 @@
 #define KILN_POST_UNIFORM_SIZE 48
 #define KILN_BLOOM_UNIFORM_SIZE 16
 #define KILN_AO_UNIFORM_SIZE 16
-#define KILN_INSTANCE_RECORD_SIZE 144
+#define KILN_INSTANCE_RECORD_SIZE 160
 #define KILN_MORPH_WEIGHTS_SIZE 48
 #define KILN_SHADOWS_UNIFORM_SIZE 304
 #define KILN_BAKE_UNIFORM_SIZE 80
@@ -131,9 +131,9 @@ enum { KILN_INSTANCE_SKINNED = 1u << 0, KILN_INSTANCE_MORPHED = 1u << 1 };
 #define KILN_MORPH_SLOT_SIZE 256
 
 /* Writes one instance record: model, normal matrix, params (material, flags | lod << 8, joint
- * offset, morph slot). */
+ * offset, morph slot), object (the object id the data outputs write, then three zeros). */
 void kiln_instance_record_pack(kiln_mat4 model, uint32_t material, uint32_t flags, uint32_t lod, int32_t joint_offset,
-                               uint32_t morph_slot, uint8_t out[KILN_INSTANCE_RECORD_SIZE]);
+                               uint32_t morph_slot, uint32_t object_id, uint8_t out[KILN_INSTANCE_RECORD_SIZE]);
 
 /* Environment with zero fields replaced by the documented defaults. */
 kiln_environment kiln_environment_resolve(const kiln_environment *in);

@@ -265,6 +265,10 @@ static bool start_batch(kiln_renderer *r, const render_view *v, uint32_t instanc
     if (m->alpha_mode != KILN_ALPHA_BLEND) {
         b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_DEPTH) | deform, err);
         if (!b.depth_pipeline.id) return false;
+        if (r->data_outputs) {
+            b.data_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_DATA) | deform, err);
+            if (!b.data_pipeline.id) return false;
+        }
     }
     ((render_batch *)r->batches.data)[r->batch_count++] = b;
     return true;
@@ -347,12 +351,12 @@ static void bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, kiln_bin
     kiln_render_pass_set_bind_group(pass, 3, pass_group, &offset, 1, NULL);
 }
 
-void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, bool depth_only, bool blended,
-                        kiln_bind_group pass_group, uint32_t *draws) {
+void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, render_draw_mode mode,
+                        bool blended, kiln_bind_group pass_group, uint32_t *draws) {
     const render_batch *batches = (const render_batch *)r->batches.data + v->first_batch;
     uint32_t first = blended ? v->opaque_batch_count : 0, end = blended ? v->batch_count : v->opaque_batch_count;
     if (first == end) return;
-    bind_scene_groups(r, pass, depth_only ? r->pass_group : pass_group, v->slot);
+    bind_scene_groups(r, pass, mode == RENDER_DRAW_COLOR ? pass_group : r->pass_group, v->slot);
     kiln_render_pipeline bound = {0};
     uint32_t bound_mesh = UINT32_MAX, bound_material = UINT32_MAX;
     object_binding objects = {0};
@@ -366,7 +370,9 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
             break;
         }
         if (!renderer_deform_bind_objects(r, pass, batch, mesh, &objects)) break;
-        kiln_render_pipeline p = depth_only ? batch->depth_pipeline : batch->color_pipeline;
+        kiln_render_pipeline p = mode == RENDER_DRAW_COLOR   ? batch->color_pipeline
+                                 : mode == RENDER_DRAW_DEPTH ? batch->depth_pipeline
+                                                             : batch->data_pipeline;
         if (p.id != bound.id) {
             kiln_render_pass_set_pipeline(pass, p, NULL);
             bound = p;

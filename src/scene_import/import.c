@@ -100,6 +100,7 @@ static bool import_instances(import_context *c, const mesh_table *t, const kiln_
         for (uint32_t p = 0; ok && p < mesh->primitive_count; p++, n++) {
             kiln_render_instance *inst = &out->instances[n];
             inst->mesh = t->ids[t->first[node->mesh] + p];
+            inst->object_id = i + 1; /* the node, for the data outputs' object ids */
             out->pose->instance_nodes[n] = i;
             ok = import_material_index(c, mesh->primitives[p].material, &inst->material);
         }

@@ -28,7 +28,7 @@ static bool render_demo(kiln_image *img, kiln_error *err) {
         t = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8UnormSrgb,
                                     .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
         v = kiln_resources_create_texture_view(f.res, t, NULL, err);
-        ok = v.id && kiln_renderer_render(r, &demo.scene, (kiln_render_target){kiln_resources_texture_raw(f.res, t, NULL), kiln_resources_texture_view_raw(f.res, v, NULL)}, err) &&
+        ok = v.id && kiln_renderer_render(r, &demo.scene, (kiln_render_target){.texture = kiln_resources_texture_raw(f.res, t, NULL), .view = kiln_resources_texture_view_raw(f.res, v, NULL)}, err) &&
              kiln_resources_read_texture(f.res, kiln_resources_texture_raw(f.res, t, NULL), img, err);
     }
     if (v.id) kiln_resources_destroy_texture_view(f.res, v, NULL);

@@ -66,7 +66,7 @@ static inline bool harness_import(harness *h, const char *name, const kiln_gltf_
 
 static inline bool harness_render(harness *h, const kiln_render_scene *scene, kiln_image *out) {
     kiln_error err = {0};
-    kiln_render_target t = {kiln_resources_texture_raw(h->f.res, h->target, NULL), kiln_resources_texture_view_raw(h->f.res, h->view, NULL)};
+    kiln_render_target t = {.texture = kiln_resources_texture_raw(h->f.res, h->target, NULL), .view = kiln_resources_texture_view_raw(h->f.res, h->view, NULL)};
     bool ok = kiln_renderer_render(h->r, scene, t, &err) &&
               kiln_resources_read_texture(h->f.res, kiln_resources_texture_raw(h->f.res, h->target, NULL), out, &err);
     if (!ok) fprintf(stderr, "render: %s\n", err.message);

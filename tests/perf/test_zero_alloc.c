@@ -144,7 +144,7 @@ static void check_steady_demo_frames_allocate_nothing(const kiln_render_settings
     kiln_texture target = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment}, &err);
     kiln_texture_view view = kiln_resources_create_texture_view(f.res, target, NULL, &err);
-    kiln_render_target raw = {kiln_resources_texture_raw(f.res, target, NULL), kiln_resources_texture_view_raw(f.res, view, NULL)};
+    kiln_render_target raw = {.texture = kiln_resources_texture_raw(f.res, target, NULL), .view = kiln_resources_texture_view_raw(f.res, view, NULL)};
     bool report = getenv("KILN_ALLOC_REPORT") != NULL;
     if (report) kiln_renderer_set_alloc_probe(r, kiln_alloc_counter_total);
 
@@ -282,7 +282,7 @@ TEST(a_steady_frame_with_program_passes_allocates_nothing) {
     kiln_texture target = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H,
         .format = WGPUTextureFormat_RGBA8Unorm, .usage = WGPUTextureUsage_RenderAttachment}, &err);
     kiln_texture_view view = kiln_resources_create_texture_view(f.res, target, NULL, &err);
-    kiln_render_target raw = {kiln_resources_texture_raw(f.res, target, NULL), kiln_resources_texture_view_raw(f.res, view, NULL)};
+    kiln_render_target raw = {.texture = kiln_resources_texture_raw(f.res, target, NULL), .view = kiln_resources_texture_view_raw(f.res, view, NULL)};
 
     bool ok = true;
     uint64_t allocations = 0;

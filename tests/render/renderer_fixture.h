@@ -27,8 +27,7 @@ static inline bool renderer_fixture_open(renderer_fixture *h, const kiln_render_
 }
 
 static inline kiln_render_target renderer_fixture_target(const renderer_fixture *h) {
-    return (kiln_render_target){kiln_resources_texture_raw(h->f.res, h->target, NULL),
-                                kiln_resources_texture_view_raw(h->f.res, h->view, NULL)};
+    return (kiln_render_target){.texture = kiln_resources_texture_raw(h->f.res, h->target, NULL), .view = kiln_resources_texture_view_raw(h->f.res, h->view, NULL)};
 }
 
 /* Renders one frame into the target and, when out is not NULL, reads it back. */

@@ -149,7 +149,7 @@ TEST(bloom_with_nothing_above_its_threshold_leaves_the_frame_as_disable_bloom_re
                         .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err)).id &&
              (view = kiln_resources_create_texture_view(f.res, target, NULL, &err)).id;
         WGPUTexture raw = ok ? kiln_resources_texture_raw(f.res, target, NULL) : NULL;
-        ok = ok && kiln_renderer_render(r, &demo.scene, (kiln_render_target){raw, kiln_resources_texture_view_raw(f.res, view, NULL)}, &err) &&
+        ok = ok && kiln_renderer_render(r, &demo.scene, (kiln_render_target){.texture = raw, .view = kiln_resources_texture_view_raw(f.res, view, NULL)}, &err) &&
              kiln_resources_read_texture(f.res, raw, &images[i], &err);
         demo_scene_free(&demo);
         kiln_renderer_destroy(r);

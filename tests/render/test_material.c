@@ -75,7 +75,7 @@ static bool render_center(gfx_fixture *f, kiln_renderer *r, uint32_t plane, uint
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, err);
     kiln_texture_view v = kiln_resources_create_texture_view(f->res, t, NULL, err);
     kiln_image img = {0};
-    bool ok = v.id && kiln_renderer_render(r, &scene, (kiln_render_target){kiln_resources_texture_raw(f->res, t, NULL), kiln_resources_texture_view_raw(f->res, v, NULL)}, err) &&
+    bool ok = v.id && kiln_renderer_render(r, &scene, (kiln_render_target){.texture = kiln_resources_texture_raw(f->res, t, NULL), .view = kiln_resources_texture_view_raw(f->res, v, NULL)}, err) &&
               kiln_resources_read_texture(f->res, kiln_resources_texture_raw(f->res, t, NULL), &img, err);
     if (ok) memcpy(out, (uint8_t *)img.pixels + (8 * 16 + 8) * 4, 4);
     kiln_image_free(&img);

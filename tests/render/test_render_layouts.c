@@ -161,13 +161,18 @@ TEST(every_packer_writes_its_members_at_the_layout_offsets) {
     for (size_t i = 8; i < sizeof bloom; i++) CHECK_EQ_INT(bloom[i], 0); /* the padding */
 
     uint8_t record[KILN_INSTANCE_RECORD_SIZE];
-    kiln_instance_record_pack(kiln_mat4_translation((kiln_vec3){5, 6, 7}), 3, 1, 2, -1, 9, record);
+    memset(record, 0xEE, sizeof record);
+    kiln_instance_record_pack(kiln_mat4_translation((kiln_vec3){5, 6, 7}), 3, 1, 2, -1, 9, 0xABCDEF01u, record);
     uint32_t params[4];
     memcpy(params, record + 128, sizeof params);
     CHECK_EQ_INT(params[0], 3);
     CHECK_EQ_INT(params[1], 1 | (2 << 8));
     CHECK_EQ_INT((int32_t)params[2], -1);
     CHECK_EQ_INT(params[3], 9);
+    uint32_t object[4];
+    memcpy(object, record + 144, sizeof object);
+    CHECK_EQ_INT(object[0], 0xABCDEF01u);
+    for (int i = 1; i < 4; i++) CHECK_EQ_INT(object[i], 0); /* the padding */
     memcpy(&f, record + 48, 4); /* model column 3, x: the translation */
     CHECK_NEAR(f, 5.0f, 0.0);
 }

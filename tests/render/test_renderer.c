@@ -405,9 +405,9 @@ TEST(a_target_without_texture_or_view_or_of_another_format_is_refused) {
         kiln_render_target target;
         const char *message;
     } rows[] = {
-        {"target-1", {NULL, good.view}, "renderer: the target has no texture"},
-        {"target-2", {good.texture, NULL}, "renderer: the target has no view"},
-        {"target-3", {kiln_resources_texture_raw(h.f.res, other, NULL), kiln_resources_texture_view_raw(h.f.res, other_view, NULL)},
+        {"target-1", {.view = good.view}, "renderer: the target has no texture"},
+        {"target-2", {.texture = good.texture}, "renderer: the target has no view"},
+        {"target-3", {.texture = kiln_resources_texture_raw(h.f.res, other, NULL), .view = kiln_resources_texture_view_raw(h.f.res, other_view, NULL)},
          "renderer: the target's format 0x22 is not the renderer's output format 0x13"},
     };
     char got[3][512];
@@ -435,8 +435,7 @@ TEST(the_frame_is_the_size_of_its_target) {
     kiln_texture_view half_view = kiln_resources_create_texture_view(h.f.res, half, NULL, &err);
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 0, 0}, (kiln_vec3){0, 0, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
     kiln_image img = {0};
-    bool ok = kiln_renderer_render(h.r, &scene, (kiln_render_target){kiln_resources_texture_raw(h.f.res, half, NULL),
-                                   kiln_resources_texture_view_raw(h.f.res, half_view, NULL)}, &err) &&
+    bool ok = kiln_renderer_render(h.r, &scene, (kiln_render_target){.texture = kiln_resources_texture_raw(h.f.res, half, NULL), .view = kiln_resources_texture_view_raw(h.f.res, half_view, NULL)}, &err) &&
               kiln_resources_read_texture(h.f.res, kiln_resources_texture_raw(h.f.res, half, NULL), &img, &err);
     uint32_t width = img.width;
     kiln_image_free(&img);

@@ -92,7 +92,7 @@ TEST(editing_the_post_program_rebuilds_the_tonemap_pipeline) {
     kiln_texture t = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8Unorm,
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
     kiln_texture_view v = kiln_resources_create_texture_view(f.res, t, NULL, &err);
-    kiln_render_target target = {kiln_resources_texture_raw(f.res, t, NULL), kiln_resources_texture_view_raw(f.res, v, NULL)};
+    kiln_render_target target = {.texture = kiln_resources_texture_raw(f.res, t, NULL), .view = kiln_resources_texture_view_raw(f.res, v, NULL)};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 1, 0}, (kiln_vec3){0, 1, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
     kiln_image before, after, broken;
     CHECK(kiln_renderer_render(r, &scene, target, &err));
@@ -148,7 +148,7 @@ TEST(a_reload_whose_blocks_drifted_keeps_the_last_good_program) {
     kiln_texture t = kiln_resources_create_texture(f.res, &(kiln_texture_desc){.width = W, .height = H, .format = WGPUTextureFormat_RGBA8Unorm,
                                              .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc}, &err);
     kiln_texture_view v = kiln_resources_create_texture_view(f.res, t, NULL, &err);
-    kiln_render_target target = {kiln_resources_texture_raw(f.res, t, NULL), kiln_resources_texture_view_raw(f.res, v, NULL)};
+    kiln_render_target target = {.texture = kiln_resources_texture_raw(f.res, t, NULL), .view = kiln_resources_texture_view_raw(f.res, v, NULL)};
     kiln_render_scene scene = {.camera = kiln_camera_look_at((kiln_vec3){0, 1, 0}, (kiln_vec3){0, 1, -1}, (kiln_vec3){0, 1, 0}, 1.0f, 1.0f, 0.1f)};
     kiln_image before, after;
     CHECK(kiln_renderer_render(r, &scene, target, &err));

@@ -117,6 +117,11 @@ TEST(extra_outputs_sit_beside_the_colour_image_with_its_stem) {
     CHECK(batch_item_output_path(&item, BATCH_OUTPUT_COLOR, path, sizeof path) && !strcmp(path, "/data/set/o/v.1.png"));
     CHECK(batch_item_output_path(&item, BATCH_OUTPUT_NORMALS, path, sizeof path) && !strcmp(path, "/data/set/o/v.1.normals.png"));
     CHECK(!batch_item_output_path(&item, BATCH_OUTPUT_NORMALS, path, 10));
+    CHECK_MSG(parse("{\"model\": \"a.glb\", \"out\": \"o/v.png\", \"outputs\": [\"mask\", \"depth\", \"color\"]}", &item, why,
+                    sizeof why), "%s", why);
+    CHECK_EQ_INT(item.outputs, BATCH_OUTPUT_MASK | BATCH_OUTPUT_DEPTH | BATCH_OUTPUT_COLOR);
+    CHECK(batch_item_output_path(&item, BATCH_OUTPUT_DEPTH, path, sizeof path) && !strcmp(path, "/data/set/o/v.depth.pfm"));
+    CHECK(batch_item_output_path(&item, BATCH_OUTPUT_MASK, path, sizeof path) && !strcmp(path, "/data/set/o/v.mask.png"));
 }
 
 /* One bad line and its exact message. */
@@ -170,7 +175,7 @@ TEST(each_bad_line_is_refused_naming_its_line_and_field) {
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"background\": [1, 2, 0]}}",
          "line 7: settings.background: wants \"sky\", \"transparent\" or [R, G, B] in 0..1, got [1,2,0]"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": []}", "line 7: outputs: wants a non-empty array of output names, got []"},
-        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": [\"color\", \"depth\"]}", "line 7: outputs[1]: wants color or normals, got \"depth\""},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": [\"color\", \"albedo\"]}", "line 7: outputs[1]: wants color, normals, depth or mask, got \"albedo\""},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": [\"color\", \"color\"]}", "line 7: outputs[1]: color is listed twice"},
     };
     int wrong_rows = 0;

@@ -19,24 +19,25 @@ failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 # Twelve items: runs of lines sharing a model and an environment, an animated model at two times,
-# a file camera, extra normals, and sizes that change between items.
+# a file camera, extra normals, depth and masks, and sizes that change between items.
 cat >"$tmp/manifest.jsonl" <<EOF
 {"model": "$gltf/Box/Box.glb", "out": "img/box-0.png", "size": [64, 64]}
-{"model": "$gltf/Box/Box.glb", "out": "img/box-1.png", "size": [64, 64], "view": {"azimuth": 1.2}, "outputs": ["color", "normals"]}
+{"model": "$gltf/Box/Box.glb", "out": "img/box-1.png", "size": [64, 64], "view": {"azimuth": 1.2}, "outputs": ["color", "normals", "depth", "mask"]}
 {"model": "$gltf/Box/Box.glb", "out": "img/box-2.png", "size": [48, 64], "view": {"azimuth": 2.4, "elevation": -0.3, "distance_scale": 1.5}}
 {"model": "$gltf/Duck/Duck.glb", "out": "img/duck-0.png", "size": [64, 64], "env": "$env/studio_small_03_1k.hdr"}
 {"model": "$gltf/Duck/Duck.glb", "out": "img/duck-1.png", "size": [64, 64], "env": "$env/studio_small_03_1k.hdr", "env_rotation": 1.5}
 
 {"model": "$gltf/Duck/Duck.glb", "out": "img/duck-2.png", "size": [64, 64], "env": "$env/studio_small_03_1k.hdr", "tonemap": "pbr-neutral", "exposure": 1.5}
-{"model": "$gltf/BoxTextured/BoxTextured.glb", "out": "img/textured-0.png", "size": [64, 64], "settings": {"msaa": 4}}
+{"model": "$gltf/BoxTextured/BoxTextured.glb", "out": "img/textured-0.png", "size": [64, 64], "settings": {"msaa": 4}, "outputs": ["mask"]}
 {"model": "$gltf/BoxTextured/BoxTextured.glb", "out": "img/textured-1.png", "size": [64, 64], "camera": {"look_from": [2, 1.5, 2], "look_at": [0, 0, 0]}, "sun": [0, -1, -0.2], "sun_lux": 5}
 {"model": "$gltf/AnimatedMorphCube/AnimatedMorphCube.gltf", "out": "img/morph-0.png", "size": [64, 64], "time": 0.5}
-{"model": "$gltf/AnimatedMorphCube/AnimatedMorphCube.gltf", "out": "img/morph-1.png", "size": [64, 64], "time": 1.5, "outputs": ["normals"]}
+{"model": "$gltf/AnimatedMorphCube/AnimatedMorphCube.gltf", "out": "img/morph-1.png", "size": [64, 64], "time": 1.5, "outputs": ["normals", "depth"]}
 {"model": "$gltf/Box/Box.glb", "out": "img/box-3.png", "size": [64, 64], "settings": {"no_bloom": true, "no_ao": true, "no_shadows": true}}
 {"model": "$gltf/Duck/Duck.glb", "out": "img/duck-3.png", "size": [64, 64], "no_sun": true, "settings": {"fxaa": true, "background": "transparent"}}
 EOF
-outputs="box-0.png box-1.png box-1.normals.png box-2.png duck-0.png duck-1.png duck-2.png textured-0.png
-         textured-1.png morph-0.png morph-1.normals.png box-3.png duck-3.png"
+outputs="box-0.png box-1.png box-1.normals.png box-1.depth.pfm box-1.mask.png box-2.png duck-0.png duck-1.png
+         duck-2.png textured-0.mask.png textured-1.png morph-0.png morph-1.normals.png morph-1.depth.pfm box-3.png
+         duck-3.png"
 
 # same_set DIR_A DIR_B WHAT: every expected output in both, byte-identical, and nothing partial.
 same_set() {
@@ -57,6 +58,17 @@ grep -q "kiln-render: batch: 12/12 items (0 failed, 0 already done)" "$tmp/one.e
 # animated one once per time).
 grep -q "6 model reads, 7 model imports, 1 environment loads" "$tmp/one.err" ||
     fail "one shard: want 6 model reads, 7 imports and 1 environment load: $(tail -1 "$tmp/one.err")"
+
+# The data outputs: a PFM of 64x64 floats after its header, and 16-bit greyscale PNG masks (the
+# IHDR's bit depth 16, colour type 0). Their values are the renderer's (tests/render/test_data_outputs.c).
+pfm=$tmp/one/img/box-1.depth.pfm
+[ "$(head -c 14 "$pfm" | od -An -c | tr -s ' ' | tr -d '\n')" = " P f \n 6 4 6 4 \n - 1 . 0 \n" ] ||
+    fail "depth: $pfm does not start with the PFM header for 64x64"
+[ "$(stat -c %s "$pfm")" -eq $((14 + 64 * 64 * 4)) ] || fail "depth: $pfm is not 64x64 floats after its header"
+for m in box-1.mask.png textured-0.mask.png; do
+    [ "$(od -An -tx1 -j 24 -N 2 "$tmp/one/img/$m" | tr -d ' \n')" = "1000" ] || fail "mask: $m is not 16-bit greyscale"
+done
+[ -e "$tmp/one/img/textured-0.png" ] && fail "mask: an item wanting only its mask wrote its colour image"
 
 # Three shards write the same bytes; their reports together hold each line once.
 in_dir three
@@ -141,6 +153,9 @@ in_dir resumed
 mkdir -p "$tmp/resumed/img"
 cp "$tmp/one/img/box-0.png" "$tmp/one/img/duck-0.png" "$tmp/resumed/img/"
 head -c 300 "$tmp/one/img/duck-1.png" >"$tmp/resumed/img/duck-1.png"
+# Line 2 has its colour, normals and mask whole and its depth cut short: it renders again.
+cp "$tmp/one/img/box-1.png" "$tmp/one/img/box-1.normals.png" "$tmp/one/img/box-1.mask.png" "$tmp/resumed/img/"
+head -c 5000 "$tmp/one/img/box-1.depth.pfm" >"$tmp/resumed/img/box-1.depth.pfm"
 head -c 200 "$tmp/one/img/duck-2.png" >"$tmp/resumed/img/duck-2.png.partial"
 "$render" --batch "$tmp/resumed/manifest.jsonl" --resume 2>"$tmp/resumed.err" || fail "resume exited $?: $(cat "$tmp/resumed.err")"
 same_set "$tmp/one" "$tmp/resumed" "resume over a partial state"
@@ -156,6 +171,10 @@ wait $pid 2>/dev/null
 for f in "$tmp"/killed/img/*.png; do
     [ -e "$f" ] || continue
     head -c 8 "$f" | od -An -tx1 | tr -d ' \n' | grep -q '^89504e470d0a1a0a$' || fail "kill: $f is not a PNG"
+done
+for f in "$tmp"/killed/img/*.pfm; do
+    [ -e "$f" ] || continue
+    [ "$(stat -c %s "$f")" -eq $((14 + 64 * 64 * 4)) ] || fail "kill: $f is not a whole PFM"
 done
 "$render" --batch "$tmp/killed/manifest.jsonl" --resume 2>"$tmp/killed.err" || fail "resume after kill exited $?"
 same_set "$tmp/one" "$tmp/killed" "resume after kill"

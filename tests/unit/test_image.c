@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <stb_image.h>
+
 #include "test.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
@@ -189,6 +191,50 @@ TEST(png_written_then_loaded_is_identical) {
     CHECK(memcmp(back.pixels, card.pixels, kiln_image_byte_size(&card)) == 0);
     kiln_image_free(&card);
     kiln_image_free(&back);
+}
+
+/* 16-bit values survive exactly, read back by an independent decoder (stb_image's 16-bit path). */
+TEST(a_gray16_png_round_trips_every_value) {
+    scratch s;
+    CHECK(scratch_open(&s, "mask.png"));
+    enum { MW = 300, MH = 7 };
+    static uint16_t values[MW * MH];
+    for (uint32_t i = 0; i < MW * MH; i++) values[i] = (uint16_t)(i * 31u + (i % 3 ? 0 : 65000u));
+    kiln_error err = {0};
+    bool wrote = kiln_image_write_png_gray16(s.file, values, MW, MH, &err);
+    int w = 0, h = 0, channels = 0;
+    uint16_t *back = wrote ? stbi_load_16(s.file, &w, &h, &channels, 0) : NULL;
+    scratch_close(&s);
+    CHECK_MSG(wrote, "%s", err.message);
+    CHECK_MSG(back, "%s", stbi_failure_reason());
+    CHECK(w == MW && h == MH && channels == 1);
+    if (back) CHECK(!memcmp(back, values, sizeof values));
+    stbi_image_free(back);
+    CHECK(!kiln_image_write_png_gray16("/dev/full", values, MW, MH, &err));
+    CHECK_STR_CONTAINS(err.message, "/dev/full: cannot write");
+}
+
+/* PFM: the header, then little-endian floats with the bottom row first. */
+TEST(a_pfm_holds_the_floats_bottom_row_first) {
+    scratch s;
+    CHECK(scratch_open(&s, "depth.pfm"));
+    const float values[2 * 3] = {1.5f, 2.5f, /* top */ 0.0f, -1.0f, 1e30f, 3.25f /* bottom */};
+    kiln_error err = {0};
+    bool wrote = kiln_image_write_pfm(s.file, values, 2, 3, &err);
+    unsigned char bytes[64] = {0};
+    FILE *f = wrote ? fopen(s.file, "rb") : NULL;
+    size_t n = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+    if (f) fclose(f);
+    scratch_close(&s);
+    CHECK_MSG(wrote, "%s", err.message);
+    const char header[] = "Pf\n2 3\n-1.0\n";
+    size_t header_size = sizeof header - 1;
+    CHECK_EQ_INT(n, header_size + sizeof values);
+    CHECK(!memcmp(bytes, header, header_size));
+    float stored[6];
+    memcpy(stored, bytes + header_size, sizeof stored);
+    const float expected[6] = {1e30f, 3.25f, 0.0f, -1.0f, 1.5f, 2.5f};
+    CHECK(!memcmp(stored, expected, sizeof stored));
 }
 
 /* #12 class 7: stb's writer ignores fclose, so "-o /dev/full" used to report success. */
@@ -616,7 +662,8 @@ TEST(diff_fraction_counts_exactly_the_pixels_over_threshold) {
 TEST_MAIN(T(pixel_sizes_are_four_eight_and_sixteen), T(create_gives_a_zero_filled_image),
           T(create_rejects_empty_sizes_and_unknown_formats), T(swap_rb_exchanges_red_and_blue),
           T(swap_rb_works_on_float_images), T(to_rgba8_clamps_and_rounds_float_channels),
-          T(to_rgba8_reads_half_float_images), T(png_written_then_loaded_is_identical), T(a_png_that_cannot_be_written_fails_naming_the_path),
+          T(to_rgba8_reads_half_float_images), T(png_written_then_loaded_is_identical), T(a_gray16_png_round_trips_every_value),
+          T(a_pfm_holds_the_floats_bottom_row_first), T(a_png_that_cannot_be_written_fails_naming_the_path),
           T(png_of_a_float_image_is_clamped_and_quantised),
           T(loading_a_missing_file_names_the_path),
           T(decoding_a_truncated_png_names_the_input_and_the_reason),

@@ -733,6 +733,10 @@ bool kiln_resources_read_texture(kiln_resources *res, WGPUTexture texture, kiln_
 /* As kiln_resources_read_texture, for one mip level and one array layer (a cube face) of it. */
 bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture, uint32_t mip, uint32_t layer,
                                        kiln_image *out, kiln_error *err);
+/* Mip 0, layer 0 of a 2D texture as its texels, unconverted: tightly packed rows, top row first,
+ * into dst, which must be exactly width * height * texel size bytes (the formats above and
+ * R32Uint). Submits and waits. */
+bool kiln_resources_read_texels(kiln_resources *res, WGPUTexture texture, void *dst, size_t dst_size, kiln_error *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Timestamps: GPU times of render and compute passes, read back without stalling the frame

@@ -35,6 +35,17 @@ typedef struct kiln_renderer kiln_renderer;
 typedef struct kiln_render_target {
     WGPUTexture texture;          /* the texture drawn into; borrowed for the call */
     WGPUTextureView view;         /* a view of its mip level 0; borrowed for the call */
+    /* Data outputs for synthetic data and picking, each optional (texture and view both NULL:
+     * not drawn). Each is one single-sample 2D layer of the target's size with RenderAttachment
+     * usage. Their own pass draws the camera's opaque and masked surfaces (masked ones cut by
+     * their alpha cutoff; blended ones not at all) at pixel centres: no MSAA, FXAA or tone map
+     * touches them. Where no surface is, both hold 0. */
+    WGPUTexture linear_depth;     /* R32Float: the nearest surface's depth in metres along the
+                                   * camera's view direction (view space -z), for perspective
+                                   * and orthographic cameras alike */
+    WGPUTextureView linear_depth_view;
+    WGPUTexture object_ids;       /* R32Uint: the nearest surface's kiln_render_instance.object_id */
+    WGPUTextureView object_ids_view;
 } kiln_render_target;
 
 /* output_format is the format of the targets passed to kiln_renderer_render (the swapchain's, or

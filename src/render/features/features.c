@@ -4,6 +4,7 @@
 #define RENDER_FEATURE_LIST(X) \
     X(shadows)                 \
     X(prepass)                 \
+    X(data_outputs)            \
     X(ao)                      \
     X(light_cull)              \
     X(forward_opaque)          \

@@ -8,7 +8,7 @@ static void record_shading(kiln_fg_context *ctx, kiln_renderer *r, bool blended)
     kiln_bind_group pass_group =
         renderer_shading_pass_group(r, ctx, r->frame.cascade_maps, r->frame.shadow_atlas, r->frame.ao);
     if (!pass_group.id) return;
-    renderer_draw_view(r, ctx->render, r->frame.camera, false, blended, pass_group, &r->stats.draw_calls);
+    renderer_draw_view(r, ctx->render, r->frame.camera, RENDER_DRAW_COLOR, blended, pass_group, &r->stats.draw_calls);
 }
 
 static void record_opaque(kiln_fg_context *ctx, void *user) { record_shading(ctx, user, false); }

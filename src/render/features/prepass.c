@@ -5,7 +5,7 @@
 
 static void record_prepass(kiln_fg_context *ctx, void *user) {
     kiln_renderer *r = user;
-    renderer_draw_view(r, ctx->render, r->frame.camera, true, false, r->pass_group, &r->stats.prepass_draw_calls);
+    renderer_draw_view(r, ctx->render, r->frame.camera, RENDER_DRAW_DEPTH, false, r->pass_group, &r->stats.prepass_draw_calls);
 }
 
 static void declare_prepass(kiln_renderer *r, void *state, render_frame *f) {

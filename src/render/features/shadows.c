@@ -26,7 +26,7 @@ static const char *const CASCADE_PASS_NAMES[KILN_CASCADE_COUNT] = {
 static void record_cascade(kiln_fg_context *ctx, void *user) {
     cascade_pass *p = user;
     kiln_renderer *r = p->r;
-    renderer_draw_view(r, ctx->render, &r->views[p->view], true, false, r->pass_group, &r->stats.shadow_draw_calls);
+    renderer_draw_view(r, ctx->render, &r->views[p->view], RENDER_DRAW_DEPTH, false, r->pass_group, &r->stats.shadow_draw_calls);
 }
 
 static void record_atlas(kiln_fg_context *ctx, void *user) {
@@ -38,7 +38,7 @@ static void record_atlas(kiln_fg_context *ctx, void *user) {
         uint32_t x = (atlas->views[i].tile % per_row) * tile, y = (atlas->views[i].tile / per_row) * tile;
         kiln_render_pass_set_viewport(ctx->render, (float)x, (float)y, (float)tile, (float)tile);
         kiln_render_pass_set_scissor(ctx->render, x, y, tile, tile);
-        renderer_draw_view(r, ctx->render, &r->views[r->shadows.atlas_first_view + i], true, false, r->pass_group,
+        renderer_draw_view(r, ctx->render, &r->views[r->shadows.atlas_first_view + i], RENDER_DRAW_DEPTH, false, r->pass_group,
                            &r->stats.shadow_draw_calls);
     }
 }

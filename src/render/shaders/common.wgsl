@@ -43,6 +43,7 @@ struct Instance {
     model: mat4x4<f32>,
     normal_matrix: mat4x4<f32>,   // inverse transpose of the model's upper 3x3, in a mat4 for alignment
     params: vec4<u32>,            // x: material index, y: flags (bit 0 skinned, bit 1 morphed) | lod << 8, z: joint offset, w: morph slot
+    object: vec4<u32>,            // x: the object id the data outputs write (kiln_render_instance.object_id); yzw: 0
 };
 
 const DEBUG_NONE: u32 = 0u;

@@ -69,6 +69,7 @@ struct VertexOut {
     @location(4) uv1: vec2<f32>,
     @location(5) @interpolate(flat) lod: u32, // the instance's level of detail, for the lod view
     @location(6) color: vec4<f32>,      // the vertex colour, multiplying the base colour
+    @location(7) @interpolate(flat) object_id: u32, // the instance's, for the data outputs
 };
 
 fn rest_vertex(v: VertexIn) -> DeformedVertex {
@@ -100,6 +101,7 @@ fn place_vertex(v: VertexIn, d: DeformedVertex) -> VertexOut {
     out.uv1 = v.uv1;
     out.lod = (inst.params.y >> 8u) & 0xFFu;
     out.color = v.color;
+    out.object_id = inst.object.x;
     return out;
 }
 
@@ -130,6 +132,26 @@ fn fs_masked(in: VertexOut) {
     if (material_base_color(in.uv0, in.uv1).a * in.color.a < material.alpha_cutoff) {
         discard;
     }
+}
+
+// The data outputs (features/data_outputs.c): view-space depth in metres and the object id of
+// the nearest opaque or masked surface, a masked one cut where the prepass cuts it.
+struct DataOut {
+    @location(0) linear_depth: f32,
+    @location(1) object_id: u32,
+};
+
+@fragment
+fn fs_data(in: VertexOut) -> DataOut {
+    // Sampled before the branch, as in fs_main: implicit derivatives need uniform control flow.
+    let alpha = material_base_color(in.uv0, in.uv1).a * in.color.a;
+    if (material.alpha_mode == 1u && alpha < material.alpha_cutoff) {
+        discard;
+    }
+    var out: DataOut;
+    out.linear_depth = -(view.world_to_view * vec4<f32>(in.world_position, 1.0)).z;
+    out.object_id = in.object_id;
+    return out;
 }
 
 // The shading normal: the interpolated normal, bent by the normal map in tangent space

@@ -61,6 +61,15 @@ bool kiln_image_decode(kiln_image *img, const void *bytes, size_t size, kiln_err
 /* Writes an RGBA8 PNG: RGBA8 as is; float formats are clamped to [0,1] and quantised. */
 bool kiln_image_write_png(const kiln_image *img, const char *path, kiln_error *err);
 
+/* Data images (image_data_io.c), for values that must survive exactly: width x height values,
+ * top row first, one channel. Both fail naming the path. */
+/* A PFM ("Pf": one float channel, little-endian, so scale -1), rows stored bottom first as the
+ * format has them. */
+bool kiln_image_write_pfm(const char *path, const float *values, uint32_t width, uint32_t height, kiln_error *err);
+/* A 16-bit greyscale PNG. */
+bool kiln_image_write_png_gray16(const char *path, const uint16_t *values, uint32_t width, uint32_t height,
+                                 kiln_error *err);
+
 /* Pixel (x, y) as four floats: RGBA8 channels scaled to 0..1, float formats as stored. Writes
  * zeros for a pixel outside the image or an empty image. */
 void kiln_image_read_pixel(const kiln_image *img, uint32_t x, uint32_t y, float out_rgba[4]);

@@ -174,6 +174,10 @@ typedef struct kiln_render_instance {
     float morph_weights[KILN_MAX_MORPH_WEIGHTS]; /* read only when the mesh has morph targets:
                                        * the weight of each of its targets (zero: the base
                                        * shape); a non-finite one fails render */
+    uint32_t object_id;               /* what the target's object-id output holds where this
+                                       * instance is the nearest surface (kiln_render_target);
+                                       * 0, the default, reads the same as no surface. The glTF
+                                       * importer sets node index + 1 */
 } kiln_render_instance;
 
 /* What lights the scene indirectly and fills the background: the procedural sky (zenith,
@@ -230,6 +234,8 @@ typedef struct kiln_frame_stats {
                                        * environment or the sun changed, shaders were reloaded,
                                        * or kiln_renderer_invalidate_environment), else 0 */
     uint32_t wireframe_draw_calls;    /* draws of the wireframe pass: one per camera batch, or 0 */
+    uint32_t data_draw_calls;         /* draws of the data outputs pass: one per opaque camera
+                                       * batch when the target has data outputs, else 0 */
     uint32_t lights;                  /* point and spot lights packed this frame */
     uint32_t cluster_light_bound;     /* the CPU's upper bound of this frame's cluster light
                                        * references (light x cluster pairs the cull may list) */
