@@ -14,6 +14,7 @@ typedef struct bench_mode {
 static const bench_mode MODES[] = {
     {"stress", kiln_bench_stress,
      "[--frames N] [--size WxH] [--instances N] [--lights N] [--sweep]"},
+    {"batch", kiln_bench_batch, "[--views N] [--size S] [--assets DIR] [--render PATH]"},
 };
 #define MODE_COUNT (sizeof MODES / sizeof MODES[0])
 

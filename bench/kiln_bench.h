@@ -5,5 +5,7 @@
 #define KILN_BENCH_H
 
 int kiln_bench_stress(int argc, char **argv);
+/* The turntable of every sample model, cold process per image against --batch (batch_bench.c). */
+int kiln_bench_batch(int argc, char **argv);
 
 #endif
