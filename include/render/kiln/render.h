@@ -43,9 +43,9 @@ typedef struct kiln_render_target {
     WGPUTexture linear_depth;     /* R32Float: the nearest surface's depth in metres along the
                                    * camera's view direction (view space -z), for perspective
                                    * and orthographic cameras alike */
-    WGPUTextureView linear_depth_view;
+    WGPUTextureView linear_depth_view; /* a view of linear_depth's mip level 0 */
     WGPUTexture object_ids;       /* R32Uint: the nearest surface's kiln_render_instance.object_id */
-    WGPUTextureView object_ids_view;
+    WGPUTextureView object_ids_view;   /* a view of object_ids' mip level 0 */
 } kiln_render_target;
 
 /* output_format is the format of the targets passed to kiln_renderer_render (the swapchain's, or
