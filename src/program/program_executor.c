@@ -464,6 +464,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
 
     size_t uniform_at = 0;
     program_scope_open(p);
+    program_fault_fire(p, PROGRAM_FAULT_SETUP, 0, 0);
     bool ok = upload_uniforms(p, &uniform_at, err) && program_graph_declare(p, uniform_at, err) &&
               compile_graph(p, err);
     kiln_error setup = {0};

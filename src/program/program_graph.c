@@ -400,6 +400,7 @@ static void record_step(kiln_fg_context *ctx, void *user) {
             step_failed(p, ctx->pass, err);
             return;
         }
+        program_fault_fire(p, PROGRAM_FAULT_PASS, prog->id, step->pass);
     }
     bool failed;
     kiln_error *why;

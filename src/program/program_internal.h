@@ -259,6 +259,22 @@ typedef struct program_queue {
     size_t blob_size, blob_capacity;
 } program_queue;
 
+/* Test-only fault injection. Dispatch checks refuse every documented bad input, so nothing a
+ * caller can do makes Dawn raise an error inside a dispatch's scopes; the spec leaves their
+ * attribution to "test-only fault injection". A test (which includes this header) sets
+ * kiln_programs.fault; the next record call that reaches the named phase makes one call Dawn
+ * refuses there, and the fault is spent. The library itself never sets it. */
+typedef enum program_fault_phase {
+    PROGRAM_FAULT_NONE,
+    PROGRAM_FAULT_SETUP, /* the record call's setup */
+    PROGRAM_FAULT_PASS,  /* the first iteration of pass `pass` of program `program_id` */
+} program_fault_phase;
+
+typedef struct program_fault {
+    program_fault_phase phase;
+    uint32_t program_id, pass;
+} program_fault;
+
 struct kiln_programs {
     kiln_gfx *gfx;
     kiln_resources *res;
@@ -336,6 +352,7 @@ struct kiln_programs {
     uint32_t scope_step;                    /* the first step of the pass whose error scope is open (PROGRAM_NONE: none) */
     kiln_log log;
     program_gpu_timing *gpu_timing;         /* NULL when the device has no timestamp queries */
+    program_fault fault;                    /* tests only: program_fault_fire */
 };
 
 /* programs.c */
@@ -428,6 +445,10 @@ bool program_scope_close_setup(kiln_programs *p, kiln_error *err);
  * naming the class, the iteration, the supplied bindings and the pass's resolved slots (the
  * executor prefixes program and pass), when the scope caught an error. */
 bool program_close_pass_scope(kiln_programs *p, kiln_error *err);
+/* Spends p->fault when it names this phase (and, for a pass, this program and pass): makes a
+ * texture view of a mip level its texture lacks, which Dawn refuses with a validation error
+ * inside the open scope. Does nothing otherwise. */
+void program_fault_fire(kiln_programs *p, program_fault_phase phase, uint32_t program_id, uint32_t pass);
 
 /* program_executor.c */
 void program_executor_free(kiln_programs *p);

@@ -114,3 +114,19 @@ bool program_close_pass_scope(kiln_programs *p, kiln_error *err) {
                           error_class(scope.type), pass->iterations, pass->iterations == 1 ? "" : "s",
                           first_line(scope.message), bindings, slots);
 }
+
+void program_fault_fire(kiln_programs *p, program_fault_phase phase, uint32_t program_id, uint32_t pass) {
+    const program_fault *f = &p->fault;
+    if (f->phase != phase || (phase == PROGRAM_FAULT_PASS && (f->program_id != program_id || f->pass != pass))) return;
+    p->fault = (program_fault){0};
+    kiln_texture texture = kiln_resources_create_texture(
+        p->res, &(kiln_texture_desc){.label = "injected fault", .width = 1, .height = 1,
+                                     .format = WGPUTextureFormat_R8Unorm, .usage = WGPUTextureUsage_TextureBinding},
+        NULL);
+    if (!texture.id) return;
+    /* Mip 1 of a one-level texture: Dawn's validation error, raised at the call. */
+    kiln_texture_view view = kiln_resources_create_texture_view(
+        p->res, texture, &(kiln_texture_view_desc){.label = "injected fault", .base_mip = 1, .mip_count = 1}, NULL);
+    if (view.id) kiln_resources_destroy_texture_view(p->res, view, NULL);
+    kiln_resources_destroy_texture(p->res, texture, NULL);
+}
