@@ -9,8 +9,9 @@
  *   - "begin_end": begin (one 1x1 R32Float attachment, cleared and stored) and end;
  *   - "begin_end_timed": the same with timestamp writes at both ends, as the runtime times a pass;
  *   - "counting_pass": the program runtime's pass of kiln-program-bench: timed, its pipeline, a
- *     uniform group at a dynamic offset, an input group reading the other texture, the viewport,
- *     a fullscreen triangle, ping-ponging between two textures;
+ *     uniform group at a dynamic offset, an input group reading the other texture, a fullscreen
+ *     triangle (no viewport: the attachment's whole extent is the default), ping-ponging between
+ *     two textures;
  *   - "counting_pass_submitted": the same, each frame submitted and waited for, as
  *     kiln-program-bench does: the queue's work in between leaves the next frame's caches cold;
  *   - "scope_set_awaited": three error scope pushes and three pops, each awaited with WaitAny
@@ -135,7 +136,6 @@ static bool record_pass(bench_objects *o, bench_config config, kiln_encoder *enc
         kiln_render_pass_set_pipeline(&rp, o->pipeline, NULL);
         kiln_render_pass_set_bind_group(&rp, 0, o->uniform_group, &offset, 1, NULL);
         kiln_render_pass_set_bind_group(&rp, 1, o->input_groups[k % 2], NULL, 0, NULL);
-        kiln_render_pass_set_viewport(&rp, 0, 0, 1, 1);
         kiln_render_pass_draw(&rp, 3, 1, 0, 0);
     }
     kiln_render_pass_end(&rp);

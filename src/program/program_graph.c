@@ -347,18 +347,16 @@ static void record_compute(kiln_compute_pass *cp, const program_pass *pass, cons
         kiln_compute_pass_dispatch(cp, w->x, w->y, w->z);
 }
 
-static void record_render(kiln_programs *p, kiln_render_pass *rp, const program *prog, const program_pass *pass,
-                          const program_dispatch *d, const program_span *span, uint32_t uniform_offset) {
-    uint32_t w, h;
-    if (pass->depth_only)
-        program_depth_extent(&prog->depths[pass->depth_slot], d->reference_width, d->reference_height, &w, &h, NULL);
-    else
-        program_slot_extent(prog, pass->output, d->reference_width, d->reference_height, &w, &h, NULL);
+/* No viewport is set: a render pass starts with the whole attachment as its viewport, and every
+ * attachment of a pass is exactly the pass's resolved extent (a Target binding's size is checked
+ * against it at dispatch, pooled transients and depth slots are made at it), so setting it again
+ * would only cost a Dawn command per pass. */
+static void record_render(kiln_programs *p, kiln_render_pass *rp, const program_pass *pass, const program_dispatch *d,
+                          const program_span *span, uint32_t uniform_offset) {
     kiln_render_pass_set_pipeline(rp, pass->pipeline, NULL);
     kiln_render_pass_set_bind_group(rp, 0, pass->group0, &uniform_offset, 1, NULL);
     if (pass->input_group.id) kiln_render_pass_set_bind_group(rp, 1, pass->input_group, NULL, 0, NULL);
     if (pass->buffer_group.id) kiln_render_pass_set_bind_group(rp, 2, pass->buffer_group, NULL, 0, NULL);
-    kiln_render_pass_set_viewport(rp, 0, 0, (float)w, (float)h);
     if (pass->sets) {
         record_sets(p, rp, pass, d);
     } else if (pass->draw) {
@@ -409,7 +407,7 @@ static void record_step(kiln_fg_context *ctx, void *user) {
         failed = ctx->compute->failed;
         why = &ctx->compute->error;
     } else {
-        record_render(p, ctx->render, prog, pass, d, span, step->uniform_offset);
+        record_render(p, ctx->render, pass, d, span, step->uniform_offset);
         failed = ctx->render->failed;
         why = &ctx->render->error;
     }
