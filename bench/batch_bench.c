@@ -125,10 +125,18 @@ int kiln_bench_batch(int argc, char **argv) {
         if (slash) *slash = '\0';
         snprintf(render, sizeof render, "%s/kiln-render", slash ? self : ".");
     }
-    if (access(render, X_OK) || !quotable(render) || !quotable(assets)) {
+    if (access(render, X_OK) || !quotable(render)) {
         fprintf(stderr, "kiln-bench batch: no usable kiln-render at %s (give --render PATH)\n", render);
         return 2;
     }
+    /* Absolute, since the manifest's relative paths are taken from the manifest's directory (a
+     * temporary one), not from where the benchmark was started. */
+    static char assets_dir[PATH_SIZE];
+    if (!realpath(assets, assets_dir) || !quotable(assets_dir)) {
+        fprintf(stderr, "kiln-bench batch: no usable assets directory at %s (set KILN_ASSETS or --assets)\n", assets);
+        return 2;
+    }
+    assets = assets_dir;
     static char *models[MAX_MODELS];
     int model_count = find_models(assets, models);
     if (model_count <= 0) {
