@@ -57,6 +57,14 @@ static inline uint32_t renderer_fixture_add_cube(renderer_fixture *h, const char
     return mesh;
 }
 
+/* Settings that keep a test frame quick on lavapipe: small cascade maps, no bloom. */
+static inline kiln_render_settings renderer_fixture_quick_settings(void) {
+    kiln_render_settings s = {0};
+    s.cascade_resolution = 256;
+    s.disable_bloom = true;
+    return s;
+}
+
 /* Uncaptured Dawn errors plus objects the renderer left behind. */
 static inline uint64_t renderer_fixture_close(renderer_fixture *h) {
     kiln_renderer_destroy(h->r);

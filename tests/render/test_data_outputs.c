@@ -83,13 +83,6 @@ static uint32_t add_material(renderer_fixture *h, const char *name, kiln_alpha_m
     return kiln_renderer_add_material(h->r, &m, err);
 }
 
-static kiln_render_settings quick_settings(void) {
-    kiln_render_settings s = {0};
-    s.cascade_resolution = 256; /* lavapipe: small maps keep the test fast */
-    s.disable_bloom = true;
-    return s;
-}
-
 /* The scene every test draws: two opaque cubes 1 m across (ids 7 and 9; their faces towards the
  * camera at z = 0.5 and z = -4.5), a masked plane whose alpha passes the cutoff (id 11, at z = 2,
  * over the upper left), one whose alpha does not (id 12, over the right cube) and a blended plane
@@ -176,7 +169,7 @@ TEST(depth_and_ids_name_the_nearest_opaque_or_masked_surface) {
     renderer_fixture h;
     static data_targets d;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     test_scene s;
     CHECK_MSG(open_all(&h, &d, &s, &settings, WGPUTextureFormat_RGBA8Unorm, &err), "%s", err.message);
 
@@ -212,7 +205,7 @@ TEST(the_outputs_are_exact_with_msaa_and_fxaa_and_one_may_come_alone) {
     renderer_fixture h;
     static data_targets d;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     settings.msaa = 4;
     settings.fxaa = true;
     test_scene s;
@@ -245,7 +238,7 @@ TEST(an_orthographic_camera_writes_depth_along_its_axis) {
     renderer_fixture h;
     static data_targets d;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     test_scene s;
     CHECK_MSG(open_all(&h, &d, &s, &settings, WGPUTextureFormat_RGBA8Unorm, &err), "%s", err.message);
     s.scene.camera = kiln_camera_orthographic_look_at((kiln_vec3){0, 0, 10}, (kiln_vec3){0, 0, 0}, (kiln_vec3){0, 1, 0},
@@ -261,7 +254,7 @@ TEST(a_bad_data_output_is_refused_naming_it) {
     renderer_fixture h;
     static data_targets d;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     test_scene s;
     CHECK_MSG(open_all(&h, &d, &s, &settings, WGPUTextureFormat_RGBA8Unorm, &err), "%s", err.message);
     kiln_texture small = kiln_resources_create_texture(h.f.res, &(kiln_texture_desc){.width = W / 2, .height = H,

@@ -37,20 +37,13 @@ static uint32_t add_material(renderer_fixture *h, const char *name, kiln_vec3 co
     return kiln_renderer_add_material(h->r, &m, err);
 }
 
-static kiln_render_settings quick_settings(void) {
-    kiln_render_settings s = {0};
-    s.cascade_resolution = 256; /* lavapipe: small maps keep the test fast */
-    s.disable_bloom = true;
-    return s;
-}
-
 /* A red cube 1 m across at z = 0 and a green one 20 m further away, side by side: through the
  * orthographic camera both cover the same pixels (32 x 32: 1 m of the 4 m height); through a
  * perspective camera at the same place the far one is a fraction of the near one. */
 TEST(a_cube_keeps_its_size_at_every_distance) {
     renderer_fixture h;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     CHECK_MSG(renderer_fixture_open(&h, &settings, WGPUTextureFormat_RGBA8Unorm, W, H, &err), "%s", err.message);
     uint32_t cube = renderer_fixture_add_cube(&h, "cube", 0.5f, &err);
     uint32_t red = add_material(&h, "red", (kiln_vec3){1, 0, 0}, &err);
@@ -100,7 +93,7 @@ TEST(a_cube_keeps_its_size_at_every_distance) {
 TEST(point_lights_light_the_corners_of_the_view) {
     renderer_fixture h;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     CHECK_MSG(renderer_fixture_open(&h, &settings, WGPUTextureFormat_RGBA8Unorm, W, H, &err), "%s", err.message);
     uint32_t plane = renderer_fixture_add_plane(&h, "plane", 10.0f, &err);
     uint32_t white = add_material(&h, "white", (kiln_vec3){1, 1, 1}, &err);
@@ -130,7 +123,7 @@ TEST(point_lights_light_the_corners_of_the_view) {
 TEST(the_sky_is_one_colour) {
     renderer_fixture h;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     CHECK_MSG(renderer_fixture_open(&h, &settings, WGPUTextureFormat_RGBA8Unorm, W, H, &err), "%s", err.message);
     kiln_render_scene scene = {
         .camera = kiln_camera_orthographic_look_at((kiln_vec3){0, 1, 0}, (kiln_vec3){0, 1.3f, -1}, (kiln_vec3){0, 1, 0},
@@ -156,7 +149,7 @@ TEST(the_sky_is_one_colour) {
 TEST(a_cascade_shadows_the_ground_where_the_sun_says) {
     renderer_fixture h;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     settings.disable_ao = true;
     CHECK_MSG(renderer_fixture_open(&h, &settings, WGPUTextureFormat_RGBA8Unorm, W, H, &err), "%s", err.message);
     uint32_t plane = renderer_fixture_add_plane(&h, "plane", 10.0f, &err);
@@ -213,7 +206,7 @@ TEST(a_camera_render_cannot_use_is_refused_naming_its_field) {
     };
     renderer_fixture h;
     kiln_error err = {0};
-    kiln_render_settings settings = quick_settings();
+    kiln_render_settings settings = renderer_fixture_quick_settings();
     CHECK_MSG(renderer_fixture_open(&h, &settings, WGPUTextureFormat_RGBA8Unorm, W, H, &err), "%s", err.message);
     uint64_t frames = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
