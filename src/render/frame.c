@@ -1,9 +1,10 @@
-/* One frame: pump the device, resolve the settings, pack lights, the view and the lighting, build the
- * views (the camera's, then the sun's cascades; cull, sort, batch), upload instance records and pass views, let every feature declare
- * its passes, compile the graph and execute it into the caller's encoder, every pass timed where
- * the device has timestamp queries (pass_timings.c). Nothing here waits on the GPU, and after
- * warm-up nothing allocates. */
-#include <math.h>
+/* One frame: pump the device, resolve the settings, sync the registries, gather the lights (one
+ * loop: records, sun, atlas views), let every feature prepare (the environment bake, the cluster
+ * uniform), write the View and Lighting blocks, build the views (the camera's, then each
+ * feature's: the shadow views; cull, sort, batch), upload instance records and pass views, let
+ * every feature declare its passes on the frame blackboard, compile the graph and execute it into
+ * the caller's encoder, every pass timed where the device has timestamp queries
+ * (pass_timings.c). Nothing here waits on the GPU, and after warm-up nothing allocates. */
 #include <stdio.h>
 #include <string.h>
 
@@ -54,22 +55,23 @@ static bool check_data_output(WGPUTexture texture, WGPUTextureView view, const c
 }
 
 /* The View and Lighting blocks of group 0. */
-static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
-                               const kiln_light *sun, bool has_sun, uint32_t w, uint32_t h, kiln_error *err) {
+static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err) {
+    const kiln_camera *camera = &r->frame.camera;
+    const render_frame_lights *lights = &r->lights;
     kiln_view_uniform_inputs view = {
         .view = kiln_camera_view(camera),
         .projection = kiln_camera_projection(camera),
         .camera_position = camera->position,
         .near = camera->near,
-        .width = w,
-        .height = h,
+        .width = r->frame.width,
+        .height = r->frame.height,
         .debug = r->settings.debug,
     };
     kiln_lighting_uniform_inputs lighting = {
-        .has_sun = has_sun,
-        .sun_direction = has_sun ? sun->direction : (kiln_vec3){0, -1, 0},
-        .sun_color = has_sun ? sun->color : (kiln_vec3){0, 0, 0},
-        .sun_intensity = has_sun ? sun->intensity : 0.0f,
+        .has_sun = lights->has_sun,
+        .sun_direction = lights->has_sun ? lights->sun.direction : (kiln_vec3){0, -1, 0},
+        .sun_color = lights->has_sun ? lights->sun.color : (kiln_vec3){0, 0, 0},
+        .sun_intensity = lights->has_sun ? lights->sun.intensity : 0.0f,
         .environment = kiln_environment_resolve(&scene->environment),
         .ibl_intensity = r->settings.ibl_intensity,
     };
@@ -94,31 +96,42 @@ static bool upload_views(kiln_renderer *r, kiln_error *err) {
     return renderer_upload_records(r, r->stats.instances_submitted, err) && renderer_deform_bind(r, err);
 }
 
-static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
-    kiln_frame_graph_reset(r->graph);
-    /* The target is the frame's, not a feature's: imported and exported here, so whichever
-     * feature writes it last (the tone map today) is kept, and nothing else may claim it. */
-    render_frame *f = &r->frame;
+/* The target is the frame's, not a feature's: imported and exported here as "target", so
+ * whichever feature writes it last (the tone map or FXAA) is kept, and nothing else may claim
+ * it; the same for the data outputs the target has. */
+static void publish_target(kiln_renderer *r, render_frame *f) {
     kiln_fg_texture_desc out = {.width = f->width, .height = f->height, .format = r->output_format,
                                 .usage = WGPUTextureUsage_RenderAttachment};
-    f->output = kiln_frame_graph_import_view(r->graph, "target", f->target.view, f->target.texture, &out);
-    kiln_frame_graph_export(r->graph, f->output);
-    kiln_fg_texture_desc linear_depth = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_R32Float,
-                                         .usage = WGPUTextureUsage_RenderAttachment};
-    kiln_fg_texture_desc object_ids = linear_depth;
-    object_ids.format = WGPUTextureFormat_R32Uint;
+    kiln_fg_resource target = kiln_frame_graph_import_view(r->graph, "target", f->target.view, f->target.texture, &out);
+    kiln_frame_graph_export(r->graph, target);
+    render_blackboard_put(&f->board, "target", target);
+    kiln_fg_texture_desc data = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_R32Float,
+                                 .usage = WGPUTextureUsage_RenderAttachment};
     if (f->target.linear_depth) {
-        f->linear_depth = kiln_frame_graph_import_view(r->graph, "linear depth", f->target.linear_depth_view,
-                                                       f->target.linear_depth, &linear_depth);
-        kiln_frame_graph_export(r->graph, f->linear_depth);
+        kiln_fg_resource linear_depth = kiln_frame_graph_import_view(r->graph, "linear depth", f->target.linear_depth_view,
+                                                                     f->target.linear_depth, &data);
+        kiln_frame_graph_export(r->graph, linear_depth);
+        render_blackboard_put(&f->board, "linear depth", linear_depth);
     }
+    data.format = WGPUTextureFormat_R32Uint;
     if (f->target.object_ids) {
-        f->object_ids = kiln_frame_graph_import_view(r->graph, "object ids", f->target.object_ids_view,
-                                                     f->target.object_ids, &object_ids);
-        kiln_frame_graph_export(r->graph, f->object_ids);
+        kiln_fg_resource object_ids = kiln_frame_graph_import_view(r->graph, "object ids", f->target.object_ids_view,
+                                                                   f->target.object_ids, &data);
+        kiln_frame_graph_export(r->graph, object_ids);
+        render_blackboard_put(&f->board, "object ids", object_ids);
     }
-    for (uint32_t i = 0; i < render_feature_count; i++)
-        render_features[i]->declare(r, r->feature_state[i], &r->frame);
+}
+
+static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
+    kiln_frame_graph_reset(r->graph);
+    render_frame *f = &r->frame;
+    publish_target(r, f);
+    for (uint32_t i = 0; i < render_feature_count; i++) {
+        if (!render_features[i]->declare) continue;
+        f->board.feature = render_features[i]->name;
+        render_features[i]->declare(r, r->feature_state[i], f);
+    }
+    if (!render_blackboard_check(&f->board, err)) return false;
     renderer_alloc_mark(r, "graph declare");
     if (!kiln_frame_graph_compile(r->graph, err)) return false;
     renderer_timings_place(r);
@@ -129,9 +142,32 @@ static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
     r->stats.transient_textures = kiln_frame_graph_physical_count(r->graph);
     if (!kiln_frame_graph_execute(r->graph, enc, err)) return false;
     renderer_timings_resolve(r, enc);
-    /* A refused copy (every readback in flight) only leaves this frame's counts unread. */
-    kiln_clusters_read_back(r->clusters, enc, r->frames_recorded, NULL);
+    for (uint32_t i = 0; i < render_feature_count; i++)
+        if (render_features[i]->finish) render_features[i]->finish(r, r->feature_state[i], enc);
     renderer_alloc_mark(r, "recording");
+    return true;
+}
+
+/* Each feature's prepare, in list order: before anything of the frame is recorded, so a bake is
+ * its own submit, ahead of the frame's. */
+static bool prepare_features(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err) {
+    for (uint32_t i = 0; i < render_feature_count; i++)
+        if (render_features[i]->prepare && !render_features[i]->prepare(r, r->feature_state[i], scene, err))
+            return false;
+    return true;
+}
+
+/* The camera's view first (it chooses each instance's level of detail), then every feature's. */
+static bool add_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err) {
+    if (!renderer_begin_views(r, scene, err)) return false;
+    const kiln_camera *camera = &r->frame.camera;
+    uint32_t camera_view =
+        renderer_add_view(r, scene, kiln_camera_view(camera), kiln_camera_projection(camera), false, err);
+    if (camera_view == UINT32_MAX) return false;
+    for (uint32_t i = 0; i < render_feature_count; i++)
+        if (render_features[i]->add_views && !render_features[i]->add_views(r, r->feature_state[i], scene, err))
+            return false;
+    r->frame.camera_view = &r->views[camera_view];
     return true;
 }
 
@@ -141,14 +177,7 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     if (r->gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer");
     renderer_timings_collect(r);
     r->frames_recorded++;
-    kiln_cluster_list_header counts;
-    uint64_t counted;
-    if (kiln_clusters_poll(r->clusters, &counts, &counted)) r->cluster_counts = counts, r->cluster_counts_frame = counted;
-    r->stats = (kiln_frame_stats){
-        .cluster_light_references = r->cluster_counts.references,
-        .cluster_dropped_references = r->cluster_counts.dropped,
-        .cluster_counts_frame = r->cluster_counts_frame,
-    };
+    r->stats = (kiln_frame_stats){0};
     uint32_t width = 0, height = 0;
     if (!check_target(r, target, &width, &height, err) ||
         !check_data_output(target.linear_depth, target.linear_depth_view, "linear_depth", WGPUTextureFormat_R32Float,
@@ -170,41 +199,31 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     if (!renderer_deform_prepare(r, scene, err)) return false;
     renderer_alloc_mark(r, "joints and morph weights");
 
-    kiln_camera camera = scene->camera;
-    kiln_camera_set_viewport(&camera, width, height);
-    kiln_light sun = {0};
-    bool has_sun = false;
-    uint32_t light_count = kiln_pack_lights_into(scene->lights, scene->light_count, r->gpu_lights, KILN_MAX_LIGHTS, &sun,
-                                                 &has_sun);
-    r->stats.lights = light_count;
-    renderer_shadows_assign_atlas(r, scene); /* writes the records' shadow views before their upload */
-    /* Before anything of the frame is recorded: a bake is its own submit, ahead of the frame's. */
-    if (!renderer_ibl_update(r, &scene->environment, &sun, has_sun, err)) return false;
-    renderer_alloc_mark(r, "environment");
-    /* Logarithmic slices need a near plane above zero, which an orthographic camera need not
-     * have; a centimetre costs nothing, since fragments nearer than slice 0 start use slice 0. */
-    float cluster_near = camera.projection == KILN_PROJECTION_ORTHOGRAPHIC ? fmaxf(camera.near, 0.01f) : camera.near;
-    if (!kiln_clusters_update(r->clusters, kiln_camera_view(&camera), kiln_camera_projection(&camera), cluster_near,
-                              width, height, r->gpu_lights, light_count, err) ||
-        !renderer_rebind_cluster_lists(r, err))
-        return false;
-    r->stats.cluster_light_bound = kiln_clusters_last_bound(r->clusters);
-    r->stats.cluster_list_capacity = kiln_clusters_list_capacity(r->clusters);
-    renderer_alloc_mark(r, "lights");
-    if (!write_frame_blocks(r, scene, &camera, &sun, has_sun, width, height, err)) return false;
+    render_frame *f = &r->frame;
+    f->width = width;
+    f->height = height;
+    f->target = target;
+    f->camera = scene->camera;
+    kiln_camera_set_viewport(&f->camera, width, height);
+    f->camera_view = NULL;
+    render_blackboard_clear(&f->board);
+    /* The one loop over the lights: records in scene order, each casting light its atlas views. */
+    render_frame_lights_gather(&r->lights, scene->lights, scene->light_count, !r->settings.disable_shadows,
+                               r->settings.atlas_size, r->settings.atlas_tile);
+    r->stats.lights = r->lights.count;
+    r->stats.shadowed_lights = r->lights.shadowed;
+    if (!prepare_features(r, scene, err)) return false;
+    renderer_alloc_mark(r, "features prepared");
+    if (!write_frame_blocks(r, scene, err)) return false;
     renderer_alloc_mark(r, "view and lighting");
 
-    if (!renderer_begin_views(r, scene, err)) return false;
-    uint32_t camera_view =
-        renderer_add_view(r, scene, kiln_camera_view(&camera), kiln_camera_projection(&camera), false, err);
-    if (camera_view == UINT32_MAX || !renderer_shadows_add_views(r, scene, &camera, &sun, has_sun, err))
-        return false;
+    if (!add_views(r, scene, err)) return false;
     renderer_pack_records(r, scene);
     if (!upload_views(r, err)) return false;
-    r->stats.instances_drawn = r->views[camera_view].record_count;
+    r->stats.instances_drawn = r->frame.camera_view->record_count;
     renderer_alloc_mark(r, "instances");
-
-    r->frame = (render_frame){.width = width, .height = height, .target = target, .camera = &r->views[camera_view]};
+    /* The group the depth passes bind this frame: after prepare, which may replace a buffer. */
+    if (!(r->depth_group = renderer_shading_group(r, NULL, err)).id) return false;
     return run_graph(r, enc, err);
 }
 

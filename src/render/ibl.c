@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "renderer_internal.h"
+#include "ibl.h"
 
 static const char *const STEP_ENTRIES[IBL_STEPS] = {"cs_environment", "cs_downsample", "cs_prefilter", "cs_irradiance",
                                                     "cs_brdf_lut"};
@@ -91,9 +92,9 @@ static bool create_pipelines(kiln_renderer *r, renderer_ibl *ibl, kiln_error *er
     return true;
 }
 
-static kiln_bind_group make_group(kiln_renderer *r, ibl_step step, const kiln_binding_resource *entries, uint32_t count,
+static kiln_bind_group make_group(kiln_renderer *r, const renderer_ibl *ibl, ibl_step step, const kiln_binding_resource *entries, uint32_t count,
                                   kiln_error *err) {
-    return kiln_resources_create_bind_group(r->res, STEP_LABELS[step], r->ibl.layouts[step], entries, count, err);
+    return kiln_resources_create_bind_group(r->res, STEP_LABELS[step], ibl->layouts[step], entries, count, err);
 }
 
 /* The groups that bind only the renderer's own textures, made once. */
@@ -104,20 +105,19 @@ static bool create_groups(kiln_renderer *r, renderer_ibl *ibl, kiln_error *err) 
     for (uint32_t m = 1; m < KILN_IBL_ENVIRONMENT_MIPS; m++) {
         kiln_binding_resource e[2] = {{.binding = 3, .view = ibl->environment_levels[m - 1]},
                                       {.binding = 5, .view = ibl->environment_levels[m]}};
-        if (!(ibl->downsample_groups[m - 1] = make_group(r, IBL_DOWNSAMPLE, e, 2, err)).id) return false;
+        if (!(ibl->downsample_groups[m - 1] = make_group(r, ibl, IBL_DOWNSAMPLE, e, 2, err)).id) return false;
     }
     for (uint32_t m = 0; m < KILN_IBL_PREFILTERED_MIPS; m++) {
         kiln_binding_resource e[4] = {bake, sampler, environment, {.binding = 5, .view = ibl->prefiltered_levels[m]}};
-        if (!(ibl->prefilter_groups[m] = make_group(r, IBL_PREFILTER, e, 4, err)).id) return false;
+        if (!(ibl->prefilter_groups[m] = make_group(r, ibl, IBL_PREFILTER, e, 4, err)).id) return false;
     }
     kiln_binding_resource irradiance[4] = {bake, sampler, environment, {.binding = 5, .view = ibl->irradiance_level}};
     kiln_binding_resource table = {.binding = 6, .view = ibl->brdf_lut_view};
-    return (ibl->irradiance_group = make_group(r, IBL_IRRADIANCE, irradiance, 4, err)).id &&
-           (ibl->brdf_lut_group = make_group(r, IBL_BRDF_LUT, &table, 1, err)).id;
+    return (ibl->irradiance_group = make_group(r, ibl, IBL_IRRADIANCE, irradiance, 4, err)).id &&
+           (ibl->brdf_lut_group = make_group(r, ibl, IBL_BRDF_LUT, &table, 1, err)).id;
 }
 
-bool renderer_ibl_create(kiln_renderer *r, kiln_error *err) {
-    renderer_ibl *ibl = &r->ibl;
+bool renderer_ibl_create(kiln_renderer *r, renderer_ibl *ibl, kiln_error *err) {
     kiln_buffer_desc uniform = {.label = "ibl bake uniform", .size = SLOT_COUNT * SLOT_SIZE,
                                 .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst};
     if (!(ibl->uniform = kiln_resources_create_buffer(r->res, &uniform, err)).id) return false;
@@ -129,8 +129,7 @@ bool renderer_ibl_create(kiln_renderer *r, kiln_error *err) {
     return create_textures(r, ibl, err) && create_pipelines(r, ibl, err) && create_groups(r, ibl, err);
 }
 
-void renderer_ibl_destroy(kiln_renderer *r) {
-    renderer_ibl *ibl = &r->ibl;
+void renderer_ibl_destroy(kiln_renderer *r, renderer_ibl *ibl) {
     kiln_resources *res = r->res;
     kiln_bind_group groups[KILN_IBL_ENVIRONMENT_MIPS - 1 + KILN_IBL_PREFILTERED_MIPS + 3];
     uint32_t n = 0;
@@ -199,8 +198,7 @@ static bool resolve_equirect(kiln_renderer *r, uint32_t id, kiln_texture_view *o
 }
 
 /* The sky pass's group for the map (or the placeholder), remade when the map's view changes. */
-static bool update_sky_group(kiln_renderer *r, kiln_texture_view map, kiln_error *err) {
-    renderer_ibl *ibl = &r->ibl;
+static bool update_sky_group(kiln_renderer *r, renderer_ibl *ibl, kiln_texture_view map, kiln_error *err) {
     kiln_texture_view view = map.id ? map : ibl->placeholder_view;
     if (ibl->sky_group.id && ibl->sky_group_view.id == view.id) return true;
     kiln_binding_resource e[2] = {{.binding = 0, .view = view}, {.binding = 1, .sampler = ibl->sampler}};
@@ -222,8 +220,7 @@ static void dispatch(kiln_compute_pass *pass, const renderer_ibl *ibl, ibl_step 
 
 /* Writes the Bake slots, then records every step in order into one compute pass: a pass's
  * dispatches are ordered, and each reads what the one before wrote. */
-static bool bake(kiln_renderer *r, const ibl_source *source, kiln_error *err) {
-    renderer_ibl *ibl = &r->ibl;
+static bool bake(kiln_renderer *r, renderer_ibl *ibl, const ibl_source *source, kiln_error *err) {
     uint8_t slots[SLOT_COUNT * SLOT_SIZE] = {0};
     kiln_bake_uniform_inputs in = {.environment = source->environment, .has_sun = source->has_sun,
                                    .sun_direction = source->sun_direction, .sun_color = source->sun_color,
@@ -243,7 +240,7 @@ static bool bake(kiln_renderer *r, const ibl_source *source, kiln_error *err) {
         {.binding = 2, .sampler = ibl->sampler},
         {.binding = 5, .view = ibl->environment_levels[0]},
     };
-    kiln_bind_group environment = make_group(r, IBL_ENVIRONMENT, e, 4, err);
+    kiln_bind_group environment = make_group(r, ibl, IBL_ENVIRONMENT, e, 4, err);
     if (!environment.id) return false;
     kiln_encoder enc;
     kiln_compute_pass pass;
@@ -276,9 +273,8 @@ static bool bake(kiln_renderer *r, const ibl_source *source, kiln_error *err) {
     return ok;
 }
 
-bool renderer_ibl_update(kiln_renderer *r, const kiln_environment *environment, const kiln_light *sun, bool has_sun,
-                         kiln_error *err) {
-    renderer_ibl *ibl = &r->ibl;
+bool renderer_ibl_update(kiln_renderer *r, renderer_ibl *ibl, const kiln_environment *environment, const kiln_light *sun,
+                         bool has_sun, kiln_error *err) {
     r->stats.environment_bakes = 0;
     ibl_source source = {.environment = kiln_environment_resolve(environment), .has_sun = has_sun};
     if (!isfinite(source.environment.rotation))
@@ -291,14 +287,12 @@ bool renderer_ibl_update(kiln_renderer *r, const kiln_environment *environment, 
         source.sun_direction = sun->direction;
         source.sun_color = sun->color;
     }
-    if (!update_sky_group(r, source.equirect, err)) return false;
+    if (!update_sky_group(r, ibl, source.equirect, err)) return false;
     if (ibl->baked && !ibl->invalidated && same_source(&source, &ibl->last)) return true;
-    if (!bake(r, &source, err)) return false;
+    if (!bake(r, ibl, &source, err)) return false;
     ibl->baked = true;
     ibl->invalidated = false;
     ibl->last = source;
     r->stats.environment_bakes = 1;
     return true;
 }
-
-void kiln_renderer_invalidate_environment(kiln_renderer *r) { r->ibl.invalidated = true; }

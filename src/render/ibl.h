@@ -66,13 +66,18 @@ typedef struct renderer_ibl {
 
 typedef struct kiln_renderer kiln_renderer;
 
-bool renderer_ibl_create(kiln_renderer *r, kiln_error *err);
-void renderer_ibl_destroy(kiln_renderer *r);
+bool renderer_ibl_create(kiln_renderer *r, renderer_ibl *ibl, kiln_error *err);
+void renderer_ibl_destroy(kiln_renderer *r, renderer_ibl *ibl);
 /* Checks the scene's environment (an equirect id must name a plain Rgba16Float texture of the
  * renderer's registry; the rotation must be finite) and, when what it shows changed since the
  * last bake, bakes and submits. Sets stats.environment_bakes. Fails, baking nothing, naming the
  * field at fault. */
-bool renderer_ibl_update(kiln_renderer *r, const kiln_environment *environment, const kiln_light *sun, bool has_sun,
-                         kiln_error *err);
+bool renderer_ibl_update(kiln_renderer *r, renderer_ibl *ibl, const kiln_environment *environment, const kiln_light *sun,
+                         bool has_sun, kiln_error *err);
+
+/* The renderer's bake state (features/ibl.c owns it) and the sky pass's group 1: the map or the
+ * placeholder, and the sampler. */
+renderer_ibl *renderer_ibl_of(const kiln_renderer *r);
+kiln_bind_group ibl_sky_group(const kiln_renderer *r);
 
 #endif

@@ -9,6 +9,8 @@
 
 #include <kiln/render/lights.h>
 
+#include "shadow_atlas.h"
+
 /* The GPU light record: 64 bytes, one per packed point or spot light, in a storage buffer.
  * Mirrored field for field by `struct Light` in src/render/shaders/lights.wgsl; change both.
  *
@@ -63,5 +65,22 @@ kiln_gpu_light kiln_gpu_light_from(const kiln_light *light);
  * may be NULL; out may be NULL only when max_out is 0. Never allocates. */
 uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gpu_light *out, uint32_t max_out,
                                kiln_light *sun_out, bool *has_sun);
+
+/* A frame's lights, ordered, packed and given their shadow views by one loop, so the order of
+ * the records and of the atlas tiles cannot disagree. */
+typedef struct render_frame_lights {
+    kiln_gpu_light records[KILN_MAX_LIGHTS]; /* the point and spot lights, in scene order */
+    uint32_t count;
+    kiln_light sun;                          /* the first sun, when has_sun */
+    bool has_sun;
+    kiln_shadow_atlas atlas;                 /* the casting lights' views, in record order */
+    uint32_t shadowed;                       /* records with an atlas view */
+} render_frame_lights;
+
+/* kiln_pack_lights_into's split into `out`, and with `shadows` every casting spot or point light
+ * handed its views in an atlas of `atlas_size` texels in tiles of `atlas_tile` as its record is
+ * packed (shadow_view the first view, or -1 when they do not fit). Never allocates. */
+void render_frame_lights_gather(render_frame_lights *out, const kiln_light *lights, uint32_t count, bool shadows,
+                                uint32_t atlas_size, uint32_t atlas_tile);
 
 #endif

@@ -72,8 +72,10 @@ kiln_gpu_light kiln_gpu_light_from(const kiln_light *light) {
     return g;
 }
 
-uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gpu_light *out, uint32_t max_out,
-                               kiln_light *sun_out, bool *has_sun) {
+/* The one loop over a scene's lights: the first sun aside, the point and spot lights packed in
+ * order, each casting one handed its atlas views as it is packed when `atlas` is given. */
+static uint32_t gather(const kiln_light *lights, uint32_t count, kiln_gpu_light *out, uint32_t max_out,
+                       kiln_light *sun_out, bool *has_sun, kiln_shadow_atlas *atlas, uint32_t *shadowed) {
     bool found_sun = false;
     uint32_t packed = 0;
     for (uint32_t i = 0; lights && i < count; i++) {
@@ -84,8 +86,28 @@ uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gp
             found_sun = true;
             continue;
         }
-        if (packed < max_out) out[packed++] = kiln_gpu_light_from(l);
+        if (packed == max_out) continue;
+        kiln_gpu_light record = kiln_gpu_light_from(l);
+        if (atlas && l->cast_shadows) {
+            record.shadow_view = kiln_shadow_atlas_allocate(atlas, l);
+            *shadowed += record.shadow_view >= 0;
+        }
+        out[packed++] = record;
     }
     if (has_sun) *has_sun = found_sun;
     return packed;
+}
+
+uint32_t kiln_pack_lights_into(const kiln_light *lights, uint32_t count, kiln_gpu_light *out, uint32_t max_out,
+                               kiln_light *sun_out, bool *has_sun) {
+    return gather(lights, count, out, max_out, sun_out, has_sun, NULL, NULL);
+}
+
+void render_frame_lights_gather(render_frame_lights *out, const kiln_light *lights, uint32_t count, bool shadows,
+                                uint32_t atlas_size, uint32_t atlas_tile) {
+    kiln_shadow_atlas_init(&out->atlas, atlas_size, atlas_tile);
+    out->shadowed = 0;
+    out->sun = (kiln_light){0};
+    out->count = gather(lights, count, out->records, KILN_MAX_LIGHTS, &out->sun, &out->has_sun,
+                        shadows ? &out->atlas : NULL, &out->shadowed);
 }

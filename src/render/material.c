@@ -32,7 +32,7 @@ static const block_member MATERIAL_MEMBERS_[MATERIAL_MEMBERS] = {
     [MATERIAL_PAD2] = {"pad2", 92, 4},
 };
 const block_layout kiln_material_block = {"MaterialParams", KILN_MATERIAL_UNIFORM_SIZE, MATERIAL_MEMBERS_,
-                                          MATERIAL_MEMBERS};
+                                          MATERIAL_MEMBERS, "src/render/material.c"};
 
 void kiln_material_pack_uniform(const kiln_material *m, uint8_t out[KILN_MATERIAL_UNIFORM_SIZE]) {
     const block_layout *b = &kiln_material_block;

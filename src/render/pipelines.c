@@ -4,10 +4,9 @@
  * Bind groups (docs/guides/render.md): 0 the View and Lighting blocks, 1 objects (instance records
  * in scene order, joints, a mesh's morph deltas, the morph weight slot by dynamic offset, the
  * views' record indices; deform.h), 2 material,
- * 3 pass: the cluster buffers, the pass view slot (dynamic offset), the sun's shadows (the
- * Shadows block, the cascade maps, the comparison sampler), the image-based lighting (ibl.h),
- * the ambient occlusion (binding 12) and the atlas shadows. Depth-only passes use the scene
- * layout and read the slot of the view they render from.
+ * 3 the shading group: the pass view slot (dynamic offset) and the bindings the features add
+ * (shading_group.c: the clusters', the shadows', the environment's, the ambient occlusion's).
+ * Depth-only passes use the scene layout and read the slot of the view they render from.
  * Every pipeline is registered with the shader library, so a reload of its program rebuilds it in
  * place under the same handle. */
 #include <stdio.h>
@@ -34,31 +33,10 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
          .min_binding_size = KILN_MORPH_WEIGHTS_SIZE},
         {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
     };
-    kiln_layout_entry pass[RENDER_PASS_GROUP_ENTRIES] = {
-        {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
-         .min_binding_size = sizeof(kiln_cluster_uniform)},
-        {.binding = 1, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
-        {.binding = 2, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
-        {.binding = 3, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_READ_ONLY_STORAGE_BUFFER},
-        {.binding = 4, .visibility = WGPUShaderStage_Vertex, .kind = KILN_BINDING_UNIFORM_BUFFER, .dynamic_offset = true,
-         .min_binding_size = KILN_PASS_VIEW_SIZE},
-        {.binding = 5, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
-         .min_binding_size = KILN_SHADOWS_UNIFORM_SIZE},
-        {.binding = 6, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D_ARRAY},
-        {.binding = 7, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_COMPARISON_SAMPLER},
-        {.binding = 8, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_CUBE},
-        {.binding = 9, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_CUBE},
-        {.binding = 10, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D},
-        {.binding = 11, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_FILTERING_SAMPLER},
-        {.binding = RENDER_PASS_AO_BINDING, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D},
-        {.binding = 13, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER,
-         .min_binding_size = KILN_ATLAS_VIEWS_UNIFORM_SIZE},
-        {.binding = 14, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_DEPTH_TEXTURE_2D},
-    };
     if (!(r->frame_layout = kiln_resources_create_bind_group_layout(res, "frame", frame, 2, err)).id) return false;
     if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", object, 5, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
-    if (!(r->pass_layout = kiln_resources_create_bind_group_layout(res, "pass", pass, RENDER_PASS_GROUP_ENTRIES, err)).id) return false;
+    if (!renderer_shading_group_create(r, err)) return false;
     kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
     if (!(r->scene_layout = kiln_resources_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
     r->forward_program = kiln_shader_library_load(r->library, "forward.wgsl", err);
@@ -67,7 +45,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
 
 void renderer_destroy_layouts(kiln_renderer *r) {
     if (r->scene_layout.id) kiln_resources_destroy_pipeline_layout(r->res, r->scene_layout, NULL);
-    kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
+    kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout};
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
         if (layouts[i].id) kiln_resources_destroy_bind_group_layout(r->res, layouts[i], NULL);
 }

@@ -33,15 +33,6 @@ void kiln_renderer_set_alloc_probe(kiln_renderer *r, uint64_t (*probe)(void)) {
     r->alloc_mark = probe ? probe() : 0;
 }
 
-/* The group 3 depth passes bind (and frames with no shadow map or AO): the placeholders in the
- * map and AO slots, since a shadow pass may not sample the map it draws into. */
-static kiln_bind_group make_depth_pass_group(kiln_renderer *r, kiln_error *err) {
-    kiln_binding_resource pass[RENDER_PASS_GROUP_ENTRIES];
-    renderer_pass_group_entries(r, r->shadows.placeholder_view, r->shadows.atlas_placeholder_view, r->defaults.white_view,
-                                pass);
-    return kiln_resources_create_bind_group(r->res, "pass", r->pass_layout, pass, RENDER_PASS_GROUP_ENTRIES, err);
-}
-
 static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     kiln_resources *res = r->res;
     kiln_buffer_desc view = {.label = "view uniform", .size = KILN_VIEW_UNIFORM_SIZE,
@@ -59,45 +50,6 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     r->pass_uniforms = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = "pass uniforms",
         .size = (uint64_t)KILN_MAX_PASS_VIEWS * KILN_PASS_SLOT_SIZE, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
     if (!r->pass_uniforms.id) return false;
-    r->clusters = kiln_clusters_create(res, r->library, err);
-    if (!r->clusters || !renderer_shadows_create(r, err) || !renderer_ibl_create(r, err)) return false;
-    r->pass_group = make_depth_pass_group(r, err);
-    return r->pass_group.id != 0;
-}
-
-void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps, kiln_texture_view atlas,
-                                 kiln_texture_view ao,
-                                 kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]) {
-    kiln_binding_resource entries[RENDER_PASS_GROUP_ENTRIES] = {
-        {.binding = 0, .buffer = kiln_clusters_uniform_buffer(r->clusters), .size = sizeof(kiln_cluster_uniform)},
-        {.binding = 1, .buffer = kiln_clusters_light_buffer(r->clusters)},
-        {.binding = 2, .buffer = kiln_clusters_range_buffer(r->clusters)},
-        {.binding = 3, .buffer = kiln_clusters_index_buffer(r->clusters)},
-        {.binding = 4, .buffer = r->pass_uniforms, .size = KILN_PASS_VIEW_SIZE},
-        {.binding = 5, .buffer = r->shadows.uniform, .size = KILN_SHADOWS_UNIFORM_SIZE},
-        {.binding = 6, .view = cascade_maps},
-        {.binding = 7, .sampler = r->shadows.comparison},
-        {.binding = 8, .view = r->ibl.irradiance_cube},
-        {.binding = 9, .view = r->ibl.prefiltered_cube},
-        {.binding = 10, .view = r->ibl.brdf_lut_view},
-        {.binding = 11, .sampler = r->ibl.sampler},
-        {.binding = RENDER_PASS_AO_BINDING, .view = ao},
-        {.binding = 13, .buffer = r->shadows.atlas_uniform, .size = KILN_ATLAS_VIEWS_UNIFORM_SIZE},
-        {.binding = 14, .view = atlas},
-    };
-    memcpy(out, entries, sizeof entries);
-}
-
-bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err) {
-    if (kiln_clusters_generation(r->clusters) == r->cluster_generation) return true;
-    kiln_bind_group group = make_depth_pass_group(r, err);
-    if (!group.id) return false;
-    kiln_resources_destroy_bind_group(r->res, r->pass_group, NULL);
-    r->pass_group = group;
-    /* The cached shading groups bind the old list too. Their keys name its handle, so they would
-     * only miss, but each would hold the replaced list until evicted. */
-    kiln_bind_group_cache_clear(r->shadows.shading_groups);
-    r->cluster_generation = kiln_clusters_generation(r->clusters);
     return true;
 }
 
@@ -189,6 +141,7 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     if (!r) return;
     kiln_resources *res = r->res;
     renderer_timings_destroy(r);
+    renderer_shading_group_destroy(r); /* its groups, before the features' resources they bind */
     destroy_features(r);
     for (uint32_t i = 0; i < r->material_count; i++)
         if (r->materials[i].live) kiln_gpu_material_destroy(&r->materials[i].gpu, res);
@@ -197,17 +150,12 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     sampler_cache_destroy(&r->samplers, res);
     kiln_texture_registry_destroy(r->own_textures); /* after the material groups binding its views */
     renderer_deform_destroy(r); /* the object groups, then the joint and weight buffers */
-    kiln_bind_group groups[] = {r->pass_group, r->frame_group};
-    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
-        if (groups[i].id) kiln_resources_destroy_bind_group(res, groups[i], NULL);
+    if (r->frame_group.id) kiln_resources_destroy_bind_group(res, r->frame_group, NULL);
     if (r->instances.id) kiln_resources_destroy_buffer(res, r->instances, NULL);
     if (r->record_index_buffer.id) kiln_resources_destroy_buffer(res, r->record_index_buffer, NULL);
     if (r->pass_uniforms.id) kiln_resources_destroy_buffer(res, r->pass_uniforms, NULL);
     if (r->lighting_uniform.id) kiln_resources_destroy_buffer(res, r->lighting_uniform, NULL);
     if (r->view_uniform.id) kiln_resources_destroy_buffer(res, r->view_uniform, NULL);
-    renderer_shadows_destroy(r);
-    renderer_ibl_destroy(r);
-    kiln_clusters_destroy(r->clusters);
     if (r->library) renderer_destroy_pipelines(r);
     renderer_destroy_layouts(r);
     kiln_default_textures_destroy(&r->defaults, res);
@@ -349,7 +297,7 @@ uint32_t kiln_renderer_reload_shaders(kiln_renderer *r) {
     kiln_shader reloaded[8];
     uint32_t count = kiln_shader_library_check_for_changes(r->library, reloaded, 8);
     /* The bake's pipelines may be new, and the sky they bake with may have changed. */
-    if (count) r->ibl.invalidated = true;
+    if (count) kiln_renderer_invalidate_environment(r);
     return count;
 }
 

@@ -8,11 +8,12 @@
  *   sort_keys.c         the collision-free batch sort key and its order (sort_keys.h)
  *   radix_sort.c        the linear-time stable sort under it (radix_sort.h)
  *   instance_workers.c  worker threads for per-instance work by instance range (instance_workers.h)
- *   shadows.c           shadow views (the sun's cascades, the atlas), their blocks, the shading pass group
+ *   blackboard.c        the frame blackboard: named graph resources features hand each other (blackboard.h)
+ *   shading_group.c     group 3 of the scene passes, assembled from the features' binding rows
  *   cascades.c          cascade splits and stable fitting, CPU math only (cascades.h)
  *   shadow_atlas.c      spot and point light views in the shadow atlas, CPU math only (shadow_atlas.h)
  *   lod_select.c        an instance's level of detail from its projected size, CPU math only (lod_select.h)
- *   ibl.c               the environment bake: image-based lighting textures (ibl.h)
+ *   ibl.c               the environment bake: image-based lighting textures (ibl.h; features/ibl.c owns it)
  *   pipelines.c         the shared bind group layouts and the scene pipeline variant cache
  *   pass_timings.c      GPU time per pass: timestamp writes, resolve, non-blocking readback
  *   pass_timing_ring.c  its CPU half: the frames in flight and their pass names, ticks to ms
@@ -24,13 +25,12 @@
 #include <kiln/graph.h>
 #include <kiln/render.h>
 #include <kiln/shader/library.h>
+#include <kiln/shader/wgsl_reflect.h>
 
-#include "clusters.h"
+#include "blackboard.h"
 #include "deform.h"
-#include "ibl.h"
 #include "instance_workers.h"
 #include "sort_keys.h"
-#include "shadow_atlas.h"
 #include "light_records.h"
 #include "material_gpu.h"
 #include "uniforms.h"
@@ -50,13 +50,6 @@ typedef struct renderer_material {
 #define RENDER_HDR_FORMAT WGPUTextureFormat_RGBA16Float
 #define RENDER_DEPTH_FORMAT WGPUTextureFormat_Depth32Float
 
-/* Group 3's entries: the cluster uniform, lights, ranges, indices, the pass view, then the
- * Shadows block, the cascade maps and the comparison sampler, then the image-based lighting:
- * irradiance and prefiltered cubes, the BRDF table and their sampler (bindings 8..11), the
- * ambient occlusion (12), then the AtlasViews block and the shadow atlas (13, 14) (pipelines.c
- * has the layout). */
-#define RENDER_PASS_GROUP_ENTRIES 15
-#define RENDER_PASS_AO_BINDING 12
 /* The shadow pipelines' depth bias (reverse-Z, so negative: away from the sun), constant in
  * depth units and per unit of depth slope. */
 #define RENDER_SHADOW_DEPTH_BIAS (-2)
@@ -86,11 +79,6 @@ typedef struct pipeline_cache_entry {
 } pipeline_cache_entry;
 
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
-/* Group 3's entries with `cascade_maps` and `atlas` in the shadow-map slots and `ao` in the AO
- * slot (renderer.c). */
-void renderer_pass_group_entries(const kiln_renderer *r, kiln_texture_view cascade_maps, kiln_texture_view atlas,
-                                 kiln_texture_view ao,
-                                 kiln_binding_resource out[RENDER_PASS_GROUP_ENTRIES]);
 void renderer_destroy_layouts(kiln_renderer *r);
 /* What a pass draws: colour, the camera's depth, depth into a shadow map, or the data outputs. */
 typedef enum render_pass_kind { RENDER_PASS_COLOR, RENDER_PASS_DEPTH, RENDER_PASS_SHADOW, RENDER_PASS_DATA } render_pass_kind;
@@ -188,73 +176,37 @@ typedef enum render_draw_mode {
 void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, render_draw_mode mode,
                         bool blended, kiln_bind_group pass_group, uint32_t *draws);
 
-/* ---- shadows (shadows.c) ------------------------------------------------------------------- */
+/* ---- the shading group (shading_group.c) ---------------------------------------------------- */
 
-/* What shadows keep for the renderer's life: the Shadows and AtlasViews blocks, the comparison
- * sampler, one-texel stand-ins for the maps when none is rendered, and the shading pass groups
- * by the maps' and the ambient occlusion's views; and this frame's cascades and atlas views. */
-typedef struct renderer_shadows {
-    kiln_buffer uniform;                   /* the Shadows block */
-    kiln_buffer atlas_uniform;             /* the AtlasViews block */
-    kiln_sampler comparison;
-    kiln_texture placeholder;              /* 1x1 Depth32Float, one layer, viewed as an array */
-    kiln_texture_view placeholder_view;
-    kiln_texture atlas_placeholder;        /* 1x1 Depth32Float, viewed as 2D */
-    kiln_texture_view atlas_placeholder_view;
-    kiln_bind_group_cache *shading_groups; /* the shading pass group by the maps' and AO views */
-    kiln_cascade cascades[KILN_CASCADE_COUNT];
-    uint32_t cascade_count;                /* this frame's: KILN_CASCADE_COUNT or 0 */
-    uint32_t first_view;                   /* the first cascade's view index */
-    kiln_shadow_atlas atlas;               /* this frame's spot and point light views */
-    uint32_t atlas_first_view;             /* the first atlas view's view index */
-    uint8_t atlas_block[KILN_ATLAS_VIEWS_UNIFORM_SIZE]; /* the AtlasViews block, packed each frame */
-} renderer_shadows;
-
-bool renderer_shadows_create(kiln_renderer *r, kiln_error *err);
-void renderer_shadows_destroy(kiln_renderer *r);
-/* Fits this frame's cascades and adds them as shadow views, when shadows are on, the scene has a
- * sun that casts them and the camera's near plane lies before shadow_distance; then adds the
- * atlas views renderer_shadows_assign_atlas handed out; writes the Shadows and AtlasViews blocks
- * either way. */
-bool renderer_shadows_add_views(kiln_renderer *r, const kiln_render_scene *scene, const kiln_camera *camera,
-                                const kiln_light *sun, bool has_sun, kiln_error *err);
-/* Hands out atlas views, in scene order, to the spot and point lights with cast_shadows among
- * the packed ones, writing each record's shadow_view; none when shadows are off. Call after
- * packing, before the records are uploaded. */
-void renderer_shadows_assign_atlas(kiln_renderer *r, const kiln_render_scene *scene);
-/* The group 3 the shading passes bind: the renderer's cluster buffers and pass views with the
- * frame's cascade maps and shadow atlas (read by the recording pass) or, for either not rendered
- * (index 0), its placeholder; and the frame's ambient occlusion (`ao`, read by the recording
- * pass) or, when none is computed (ao.index 0), the white texture. Id 0 with ctx->error set on
- * failure. */
-kiln_bind_group renderer_shading_pass_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_fg_resource cascade_maps,
-                                            kiln_fg_resource atlas, kiln_fg_resource ao);
+/* Group 3 of every scene pass: the pass view slot (the view list's) and the bindings every
+ * feature adds (render_feature.bindings), in list order. Its layout is assembled once at
+ * creation; each frame the depth passes bind the features' stand-ins (r->depth_group) and the
+ * shading passes a group of the frame's resources, both through one small cache keyed by their
+ * entries, so a steady frame creates none and a replaced buffer only misses once. */
+#define RENDER_SHADING_MAX_BINDINGS 32
+bool renderer_shading_group_create(kiln_renderer *r, kiln_error *err);
+void renderer_shading_group_destroy(kiln_renderer *r);
+/* The group for a pass recording with `ctx` (the frame's resources), or with NULL the stand-ins
+ * (kept in r->depth_group by frame.c). Id 0 with the error set (ctx->error for a pass). */
+kiln_bind_group renderer_shading_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_error *err);
+/* Checks a reflected scene program's @group(3) vars against the rows: every one is a row's
+ * binding, of that row's name and kind. (A row the program does not declare is legal: the
+ * layout may hold bindings a program leaves unused.) */
+bool renderer_check_shading_bindings(const kiln_wgsl_module *m, const char *program, kiln_error *err);
 
 /* ---- the frame (frame.c) ------------------------------------------------------------------- */
 
-/* What features hand each other within a frame: named graph resources and the frame's facts.
- * frame.c sets the facts and imports `output` (the target, exported) before any feature declares;
- * features set and read the rest in list order. `depth` and `hdr` have settings.msaa samples;
- * `hdr_resolved` is the single-sample HDR colour the post passes read: `hdr` itself at 1 sample,
- * its resolve target at 4. `ldr` is what the tone map writes: `output` itself, or with FXAA on a
- * transient of the output's format that the fxaa pass filters into `output`. */
+/* What a frame's features share: its facts, set by frame.c before any hook runs, and the
+ * blackboard of named graph resources. frame.c publishes "target" (imported and exported) and,
+ * where the target has them, "linear depth" and "object ids" before any feature declares;
+ * features publish the rest in list order ("depth", "hdr", "hdr resolved", "ao", ...: each
+ * feature's file says what it publishes and needs). */
 typedef struct render_frame {
     uint32_t width, height;
     kiln_render_target target;
-    const render_view *camera;
-    kiln_fg_resource depth, hdr, hdr_resolved, ldr, output, cluster_lists;
-    kiln_fg_resource bloom;     /* mip 0 of the bloom chain; index 0 when no bloom is declared */
-    /* The cascade maps: one Depth32Float 2D array transient of KILN_CASCADE_COUNT layers, declared
-     * by the shadows feature (0 when no cascade is rendered); the shading passes read it whole. */
-    kiln_fg_resource cascade_maps;
-    /* The spot and point lights' shadow atlas: one Depth32Float transient of settings.atlas_size
-     * texels, declared by the shadows feature when a light has views (else 0). */
-    kiln_fg_resource shadow_atlas;
-    /* The ambient occlusion the shading passes multiply their ambient term by: `ao`, an RGBA8Unorm
-     * transient of the frame's size, declared by the AO feature (0 with AO off). */
-    kiln_fg_resource ao;
-    /* The target's data outputs, imported and exported (0 where the target has none). */
-    kiln_fg_resource linear_depth, object_ids;
+    kiln_camera camera;               /* the scene's, with the target's viewport */
+    const render_view *camera_view;   /* set once the camera view is added */
+    render_blackboard board;
 } render_frame;
 
 /* ---- GPU pass timings (pass_timings.c) ----------------------------------------------------- */
@@ -274,9 +226,6 @@ void renderer_timings_resolve(kiln_renderer *r, kiln_encoder *enc);
 
 /* Logs the allocations since the previous mark when an allocation probe is set. */
 void renderer_alloc_mark(kiln_renderer *r, const char *phase);
-/* After kiln_clusters_update: when the clusters replaced their index list (its generation
- * changed), rebuilds r->pass_group and drops the cached shading pass groups, which bind it. */
-bool renderer_rebind_cluster_lists(kiln_renderer *r, kiln_error *err);
 
 /* ---- instance records (instance_records.c) ------------------------------------------------- */
 
@@ -317,7 +266,10 @@ struct kiln_renderer {
     kiln_texture_registry *texture_registry;
     kiln_texture_registry *own_textures;
     sampler_cache samplers;     /* material sampler states -> samplers */
-    kiln_bind_group_layout frame_layout, object_layout, material_layout, pass_layout;
+    kiln_bind_group_layout frame_layout, object_layout, material_layout;
+    kiln_bind_group_layout pass_layout;        /* the shading group's (shading_group.c) */
+    kiln_bind_group_cache *shading_groups;     /* its groups, by their entries */
+    kiln_bind_group depth_group;               /* this frame's stand-in group for depth passes */
     kiln_pipeline_layout scene_layout;
     kiln_shader forward_program;
     pipeline_cache_entry *pipelines;
@@ -333,14 +285,7 @@ struct kiln_renderer {
                                       * only when one of the buffers it binds is replaced */
     renderer_deform deform;          /* joints, morph weights, the morphed meshes' groups */
     kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
-    kiln_clusters *clusters;
-    kiln_bind_group pass_group; /* cluster buffers, the pass-view slot, the shadow placeholder */
-    uint32_t cluster_generation; /* kiln_clusters_generation that pass_group binds */
     uint64_t frames_recorded;    /* frames whose recording began; the current one's number */
-    kiln_cluster_list_header cluster_counts; /* the newest header read back ... */
-    uint64_t cluster_counts_frame;           /* ... and its frame (0: none yet) */
-    renderer_shadows shadows;
-    renderer_ibl ibl;
 
     kiln_frame_graph *graph;
     void **feature_state;       /* one per entry of the feature list */
@@ -352,7 +297,7 @@ struct kiln_renderer {
     uint32_t material_count, material_capacity;
 
     /* frame scratch */
-    kiln_gpu_light gpu_lights[KILN_MAX_LIGHTS];
+    render_frame_lights lights;
     render_view views[RENDER_MAX_VIEWS];
     uint32_t view_count;
     bool data_outputs;          /* this frame's target has data outputs: camera batches get data pipelines */

@@ -9,9 +9,8 @@
 #include <kiln/geometry/mesh_data.h>
 #include <kiln/shader/wgsl_reflect.h>
 
-#include "clusters.h"
+#include "features/features.h"
 #include "material_gpu.h"
-#include "uniforms.h"
 
 static bool is_zero(kiln_vec3 v) { return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f; }
 
@@ -22,6 +21,8 @@ kiln_environment kiln_environment_resolve(const kiln_environment *in) {
     if (e.sun_intensity <= 0.0f) e.sun_intensity = 1.0f;
     return e;
 }
+
+#define UNIFORMS_C "src/render/uniforms.c"
 
 /* ---- the layouts ------------------------------------------------------------------------------ */
 
@@ -41,7 +42,7 @@ static const block_member VIEW_MEMBERS_[VIEW_MEMBERS] = {
     [VIEW_INVERSE_SCREEN_SIZE] = {"inverse_screen_size", 344, 8},
     [VIEW_DEBUG_MODE] = {"debug_mode", 352, 4},
 };
-const block_layout kiln_view_block = {"View", KILN_VIEW_UNIFORM_SIZE, VIEW_MEMBERS_, VIEW_MEMBERS};
+const block_layout kiln_view_block = {"View", KILN_VIEW_UNIFORM_SIZE, VIEW_MEMBERS_, VIEW_MEMBERS, UNIFORMS_C};
 
 enum {
     LIGHTING_SUN_DIRECTION, LIGHTING_SUN_INTENSITY, LIGHTING_SUN_COLOR, LIGHTING_HAS_SUN, LIGHTING_SKY_ZENITH,
@@ -61,7 +62,7 @@ static const block_member LIGHTING_MEMBERS_[LIGHTING_MEMBERS] = {
     [LIGHTING_HAS_EQUIRECT] = {"has_equirect", 72, 4},
     [LIGHTING_PAD] = {"lighting_pad", 76, 4},
 };
-const block_layout kiln_lighting_block = {"Lighting", KILN_LIGHTING_UNIFORM_SIZE, LIGHTING_MEMBERS_, LIGHTING_MEMBERS};
+const block_layout kiln_lighting_block = {"Lighting", KILN_LIGHTING_UNIFORM_SIZE, LIGHTING_MEMBERS_, LIGHTING_MEMBERS, UNIFORMS_C};
 
 enum {
     BAKE_ZENITH, BAKE_SUN_INTENSITY, BAKE_GROUND, BAKE_HAS_SUN, BAKE_SUN_DIRECTION, BAKE_ROUGHNESS, BAKE_SUN_COLOR,
@@ -80,7 +81,7 @@ static const block_member BAKE_MEMBERS_[BAKE_MEMBERS] = {
     [BAKE_SOURCE_SIZE] = {"source_size", 72, 4},
     [BAKE_SOURCE_MIPS] = {"source_mips", 76, 4},
 };
-const block_layout kiln_bake_block = {"Bake", KILN_BAKE_UNIFORM_SIZE, BAKE_MEMBERS_, BAKE_MEMBERS};
+const block_layout kiln_bake_block = {"Bake", KILN_BAKE_UNIFORM_SIZE, BAKE_MEMBERS_, BAKE_MEMBERS, UNIFORMS_C};
 
 enum { ATLAS_VIEW_WORLD_TO_CLIP, ATLAS_VIEW_TILE, ATLAS_VIEW_TEXEL_SCALE, ATLAS_VIEW_NORMAL_OFFSET, ATLAS_VIEW_PAD0,
        ATLAS_VIEW_PAD1, ATLAS_VIEW_MEMBERS };
@@ -92,9 +93,9 @@ static const block_member ATLAS_VIEW_MEMBERS_[ATLAS_VIEW_MEMBERS] = {
     [ATLAS_VIEW_PAD0] = {"atlas_pad0", 88, 4},
     [ATLAS_VIEW_PAD1] = {"atlas_pad1", 92, 4},
 };
-const block_layout kiln_atlas_view_block = {"AtlasView", KILN_ATLAS_VIEW_SIZE, ATLAS_VIEW_MEMBERS_, ATLAS_VIEW_MEMBERS};
+const block_layout kiln_atlas_view_block = {"AtlasView", KILN_ATLAS_VIEW_SIZE, ATLAS_VIEW_MEMBERS_, ATLAS_VIEW_MEMBERS, UNIFORMS_C};
 static const block_member ATLAS_VIEWS_MEMBERS_[1] = {{"views", 0, KILN_ATLAS_VIEWS_UNIFORM_SIZE}};
-const block_layout kiln_atlas_views_block = {"AtlasViews", KILN_ATLAS_VIEWS_UNIFORM_SIZE, ATLAS_VIEWS_MEMBERS_, 1};
+const block_layout kiln_atlas_views_block = {"AtlasViews", KILN_ATLAS_VIEWS_UNIFORM_SIZE, ATLAS_VIEWS_MEMBERS_, 1, UNIFORMS_C};
 
 enum {
     POST_EXPOSURE, POST_TONEMAPPER, POST_OUTPUT_SRGB_ENCODE, POST_BLOOM_STRENGTH, POST_BACKGROUND,
@@ -109,7 +110,7 @@ static const block_member POST_MEMBERS_[POST_MEMBERS] = {
     [POST_PREMULTIPLY] = {"premultiply", 20, 4},
     [POST_BACKGROUND_COLOR] = {"background_color", 32, 12},
 };
-const block_layout kiln_post_block = {"Post", KILN_POST_UNIFORM_SIZE, POST_MEMBERS_, POST_MEMBERS};
+const block_layout kiln_post_block = {"Post", KILN_POST_UNIFORM_SIZE, POST_MEMBERS_, POST_MEMBERS, UNIFORMS_C};
 
 enum { BLOOM_THRESHOLD, BLOOM_KNEE, BLOOM_PAD0, BLOOM_PAD1, BLOOM_MEMBERS };
 static const block_member BLOOM_MEMBERS_[BLOOM_MEMBERS] = {
@@ -118,7 +119,7 @@ static const block_member BLOOM_MEMBERS_[BLOOM_MEMBERS] = {
     [BLOOM_PAD0] = {"_pad0", 8, 4},
     [BLOOM_PAD1] = {"_pad1", 12, 4},
 };
-const block_layout kiln_bloom_block = {"Bloom", KILN_BLOOM_UNIFORM_SIZE, BLOOM_MEMBERS_, BLOOM_MEMBERS};
+const block_layout kiln_bloom_block = {"Bloom", KILN_BLOOM_UNIFORM_SIZE, BLOOM_MEMBERS_, BLOOM_MEMBERS, UNIFORMS_C};
 
 enum { AO_RADIUS, AO_FALLOFF_START, AO_POWER, AO_BLUR_DEPTH_TOLERANCE, AO_MEMBERS };
 static const block_member AO_MEMBERS_[AO_MEMBERS] = {
@@ -127,7 +128,7 @@ static const block_member AO_MEMBERS_[AO_MEMBERS] = {
     [AO_POWER] = {"power", 8, 4},
     [AO_BLUR_DEPTH_TOLERANCE] = {"blur_depth_tolerance", 12, 4},
 };
-const block_layout kiln_ao_block = {"AmbientOcclusion", KILN_AO_UNIFORM_SIZE, AO_MEMBERS_, AO_MEMBERS};
+const block_layout kiln_ao_block = {"AmbientOcclusion", KILN_AO_UNIFORM_SIZE, AO_MEMBERS_, AO_MEMBERS, UNIFORMS_C};
 
 enum {
     SHADOWS_WORLD_TO_SHADOW, SHADOWS_SPLITS, SHADOWS_TEXEL_WORLD, SHADOWS_RESOLUTION, SHADOWS_BLEND_BAND,
@@ -142,10 +143,10 @@ static const block_member SHADOWS_MEMBERS_[SHADOWS_MEMBERS] = {
     [SHADOWS_NORMAL_OFFSET] = {"normal_offset", 296, 4},
     [SHADOWS_ENABLED] = {"enabled", 300, 4},
 };
-const block_layout kiln_shadows_block = {"Shadows", KILN_SHADOWS_UNIFORM_SIZE, SHADOWS_MEMBERS_, SHADOWS_MEMBERS};
+const block_layout kiln_shadows_block = {"Shadows", KILN_SHADOWS_UNIFORM_SIZE, SHADOWS_MEMBERS_, SHADOWS_MEMBERS, UNIFORMS_C};
 
 static const block_member PASS_VIEW_MEMBERS_[] = {{"view_projection", 0, 64}};
-const block_layout kiln_pass_view_block = {"PassView", KILN_PASS_VIEW_SIZE, PASS_VIEW_MEMBERS_, 1};
+const block_layout kiln_pass_view_block = {"PassView", KILN_PASS_VIEW_SIZE, PASS_VIEW_MEMBERS_, 1, UNIFORMS_C};
 
 enum { INSTANCE_MODEL, INSTANCE_NORMAL_MATRIX, INSTANCE_PARAMS, INSTANCE_OBJECT, INSTANCE_MEMBERS };
 static const block_member INSTANCE_MEMBERS_[INSTANCE_MEMBERS] = {
@@ -154,64 +155,14 @@ static const block_member INSTANCE_MEMBERS_[INSTANCE_MEMBERS] = {
     [INSTANCE_PARAMS] = {"params", 128, 16},
     [INSTANCE_OBJECT] = {"object", 144, 16},
 };
-const block_layout kiln_instance_block = {"Instance", KILN_INSTANCE_RECORD_SIZE, INSTANCE_MEMBERS_, INSTANCE_MEMBERS};
+const block_layout kiln_instance_block = {"Instance", KILN_INSTANCE_RECORD_SIZE, INSTANCE_MEMBERS_, INSTANCE_MEMBERS, UNIFORMS_C};
 
 enum { MORPH_WEIGHTS, MORPH_TARGET_COUNT, MORPH_MEMBERS };
 static const block_member MORPH_MEMBERS_[MORPH_MEMBERS] = {
     [MORPH_WEIGHTS] = {"weights", 0, 4 * KILN_MAX_MORPH_WEIGHTS},
     [MORPH_TARGET_COUNT] = {"target_count", 32, 4},
 };
-const block_layout kiln_morph_weights_block = {"MorphWeights", KILN_MORPH_WEIGHTS_SIZE, MORPH_MEMBERS_, MORPH_MEMBERS};
-
-/* The C structs the GPU reads as they are: their layouts come from the structs themselves. */
-#define MEMBER(type, wgsl, field) {wgsl, (uint32_t)offsetof(type, field), (uint32_t)sizeof(((type *)0)->field)}
-static const block_member LIGHT_MEMBERS_[] = {
-    MEMBER(kiln_gpu_light, "position", position),     MEMBER(kiln_gpu_light, "range", range),
-    MEMBER(kiln_gpu_light, "color_intensity", color_intensity), MEMBER(kiln_gpu_light, "kind", kind),
-    MEMBER(kiln_gpu_light, "direction", direction),   MEMBER(kiln_gpu_light, "shadow_view", shadow_view),
-    MEMBER(kiln_gpu_light, "cos_inner", cos_inner),   MEMBER(kiln_gpu_light, "cos_outer", cos_outer),
-    MEMBER(kiln_gpu_light, "spot_scale", spot_scale), MEMBER(kiln_gpu_light, "spot_offset", spot_offset),
-};
-static const block_layout LIGHT_BLOCK = {"Light", sizeof(kiln_gpu_light), LIGHT_MEMBERS_,
-                                         sizeof LIGHT_MEMBERS_ / sizeof LIGHT_MEMBERS_[0]};
-static const block_member CLUSTER_MEMBERS_[] = {
-    MEMBER(kiln_cluster_uniform, "view", view),
-    MEMBER(kiln_cluster_uniform, "inverse_projection", inverse_projection),
-    /* two floats in C, one vec2f in WGSL */
-    {"screen_size", (uint32_t)offsetof(kiln_cluster_uniform, screen_width), 2 * sizeof(float)},
-    MEMBER(kiln_cluster_uniform, "near", near),
-    MEMBER(kiln_cluster_uniform, "far", far),
-    MEMBER(kiln_cluster_uniform, "slice_scale", slice_scale),
-    MEMBER(kiln_cluster_uniform, "slice_bias", slice_bias),
-    MEMBER(kiln_cluster_uniform, "light_count", light_count),
-    MEMBER(kiln_cluster_uniform, "pad", pad),
-};
-static const block_layout CLUSTER_BLOCK = {"ClusterUniform", sizeof(kiln_cluster_uniform), CLUSTER_MEMBERS_,
-                                           sizeof CLUSTER_MEMBERS_ / sizeof CLUSTER_MEMBERS_[0]};
-static const block_member CLUSTER_LIST_HEADER_MEMBERS_[] = {
-    MEMBER(kiln_cluster_list_header, "references", references),
-    MEMBER(kiln_cluster_list_header, "dropped", dropped),
-};
-static const block_layout CLUSTER_LIST_HEADER_BLOCK = {"ClusterListHeader", sizeof(kiln_cluster_list_header),
-    CLUSTER_LIST_HEADER_MEMBERS_, sizeof CLUSTER_LIST_HEADER_MEMBERS_ / sizeof CLUSTER_LIST_HEADER_MEMBERS_[0]};
-#undef MEMBER
-
-/* A vertex of the skin stream, as the wireframe pulls it from storage: four u16 joints in two
- * words, then the weights. */
-static const block_member SKIN_VERTEX_MEMBERS_[] = {
-    {"joints", KILN_SKIN_OFFSET_JOINTS, 8}, {"weights", KILN_SKIN_OFFSET_WEIGHTS, 16},
-};
-static const block_layout SKIN_VERTEX_BLOCK = {"SkinVertex", KILN_SKIN_STRIDE, SKIN_VERTEX_MEMBERS_,
-                                               sizeof SKIN_VERTEX_MEMBERS_ / sizeof SKIN_VERTEX_MEMBERS_[0]};
-
-/* A vertex of the mesh stream (kiln/geometry/mesh_data.h) as the wireframe pulls it from storage. */
-static const block_member MESH_VERTEX_MEMBERS_[] = {
-    {"position", KILN_VERTEX_OFFSET_POSITION, 12}, {"normal", KILN_VERTEX_OFFSET_NORMAL, 12},
-    {"tangent", KILN_VERTEX_OFFSET_TANGENT, 16},   {"uv0", KILN_VERTEX_OFFSET_UV0, 8},
-    {"uv1", KILN_VERTEX_OFFSET_UV1, 8}, {"color", KILN_VERTEX_OFFSET_COLOR, 8},
-};
-static const block_layout MESH_VERTEX_BLOCK = {"MeshVertex", KILN_VERTEX_STRIDE, MESH_VERTEX_MEMBERS_,
-                                               sizeof MESH_VERTEX_MEMBERS_ / sizeof MESH_VERTEX_MEMBERS_[0]};
+const block_layout kiln_morph_weights_block = {"MorphWeights", KILN_MORPH_WEIGHTS_SIZE, MORPH_MEMBERS_, MORPH_MEMBERS, UNIFORMS_C};
 
 /* ---- the packers ------------------------------------------------------------------------------ */
 
@@ -404,43 +355,6 @@ void kiln_morph_weights_pack(const float weights[KILN_MAX_MORPH_WEIGHTS], uint32
 
 /* ---- the check ------------------------------------------------------------------------------- */
 
-/* Every block a renderer program shares with C, by the program that declares it. */
-static const struct {
-    const char *program;
-    const block_layout *block;
-} SHARED_BLOCKS[] = {
-    {"forward.wgsl", &kiln_view_block},
-    {"forward.wgsl", &kiln_lighting_block},
-    {"forward.wgsl", &kiln_instance_block},
-    {"forward.wgsl", &kiln_morph_weights_block},
-    {"forward.wgsl", &kiln_pass_view_block},
-    {"forward.wgsl", &kiln_shadows_block},
-    {"forward.wgsl", &kiln_atlas_view_block},
-    {"forward.wgsl", &kiln_atlas_views_block},
-    {"forward.wgsl", &kiln_material_block},
-    {"forward.wgsl", &LIGHT_BLOCK},
-    {"forward.wgsl", &CLUSTER_BLOCK},
-    {"sky.wgsl", &kiln_view_block},
-    {"sky.wgsl", &kiln_lighting_block},
-    {"post.wgsl", &kiln_view_block},
-    {"post.wgsl", &kiln_post_block},
-    {"bloom.wgsl", &kiln_bloom_block},
-    {"gtao.wgsl", &kiln_view_block},
-    {"gtao.wgsl", &kiln_ao_block},
-    {"gtao_msaa.wgsl", &kiln_view_block},
-    {"gtao_msaa.wgsl", &kiln_ao_block},
-    {"clusters.wgsl", &CLUSTER_BLOCK},
-    {"clusters.wgsl", &LIGHT_BLOCK},
-    {"clusters.wgsl", &CLUSTER_LIST_HEADER_BLOCK},
-    {"ibl.wgsl", &kiln_bake_block},
-    {"wireframe.wgsl", &kiln_instance_block},
-    {"wireframe.wgsl", &kiln_pass_view_block},
-    {"wireframe.wgsl", &MESH_VERTEX_BLOCK},
-    {"wireframe.wgsl", &SKIN_VERTEX_BLOCK},
-    {"wireframe.wgsl", &kiln_morph_weights_block},
-};
-#define SHARED_BLOCK_COUNT (sizeof SHARED_BLOCKS / sizeof SHARED_BLOCKS[0])
-
 static const kiln_wgsl_member *find_member(const kiln_wgsl_struct *s, const char *name) {
     for (uint32_t i = 0; i < s->member_count; i++)
         if (!strcmp(s->members[i].name, name)) return &s->members[i];
@@ -453,9 +367,8 @@ static bool check_block(const kiln_wgsl_module *m, const char *program, const bl
     kiln_wgsl_layout layout;
     if (!kiln_wgsl_type_layout(m, s->type, KILN_WGSL_SPACE_STORAGE, &layout, err)) return false;
     if (layout.size != b->size)
-        return kiln_error_set(err, KILN_ERR_SHADER,
-                              "renderer: struct %s in %s is %u bytes in WGSL but %u in C (src/render/uniforms.c)", b->name,
-                              program, layout.size, b->size);
+        return kiln_error_set(err, KILN_ERR_SHADER, "renderer: struct %s in %s is %u bytes in WGSL but %u in C (%s)",
+                              b->name, program, layout.size, b->size, b->source);
     for (uint32_t i = 0; i < b->member_count; i++) {
         const block_member *c = &b->members[i];
         const kiln_wgsl_member *w = find_member(s, c->name);
@@ -478,17 +391,37 @@ static bool check_block(const kiln_wgsl_module *m, const char *program, const bl
     return true;
 }
 
+/* Whether `program` shares a block with C or binds the shading group: the features say. */
+static bool checked_program(const char *program) {
+    for (uint32_t f = 0; f < render_feature_count; f++) {
+        const render_feature *feature = render_features[f];
+        if (feature->scene_program && !strcmp(feature->scene_program, program)) return true;
+        for (uint32_t i = 0; i < feature->block_count; i++)
+            if (!strcmp(feature->blocks[i].program, program)) return true;
+    }
+    return false;
+}
+
+/* Every block the features share with `program`, in list order, then its shading-group vars. */
+static bool check_module(const kiln_wgsl_module *m, const char *program, kiln_error *err) {
+    bool scene = false;
+    for (uint32_t f = 0; f < render_feature_count; f++) {
+        const render_feature *feature = render_features[f];
+        scene = scene || (feature->scene_program && !strcmp(feature->scene_program, program));
+        for (uint32_t i = 0; i < feature->block_count; i++)
+            if (!strcmp(feature->blocks[i].program, program) && !check_block(m, program, feature->blocks[i].block, err))
+                return false;
+    }
+    return !scene || renderer_check_shading_bindings(m, program, err);
+}
+
 bool renderer_check_program_layouts(void *user, const char *program, const char *text, size_t length,
                                     kiln_error *err) {
     (void)user;
-    bool shares = false;
-    for (size_t i = 0; i < SHARED_BLOCK_COUNT && !shares; i++) shares = !strcmp(SHARED_BLOCKS[i].program, program);
-    if (!shares) return true;
+    if (!checked_program(program)) return true;
     kiln_wgsl_module *m = kiln_wgsl_reflect(text, length, program, err);
     if (!m) return false;
-    bool ok = true;
-    for (size_t i = 0; i < SHARED_BLOCK_COUNT && ok; i++)
-        if (!strcmp(SHARED_BLOCKS[i].program, program)) ok = check_block(m, program, SHARED_BLOCKS[i].block, err);
+    bool ok = check_module(m, program, err);
     kiln_wgsl_module_free(m);
     return ok;
 }
@@ -501,11 +434,26 @@ static bool check_program(const kiln_wgsl_source *source, const char *program, k
     return ok;
 }
 
+/* Each program once, in the order the features first name it. */
+static bool named_before(const char *program, uint32_t feature, uint32_t block) {
+    for (uint32_t f = 0; f <= feature; f++) {
+        const render_feature *x = render_features[f];
+        if (f < feature && x->scene_program && !strcmp(x->scene_program, program)) return true;
+        for (uint32_t i = 0; i < (f < feature ? x->block_count : block); i++)
+            if (!strcmp(x->blocks[i].program, program)) return true;
+    }
+    return false;
+}
+
 bool renderer_check_layouts(const kiln_wgsl_source *source, kiln_error *err) {
-    for (size_t i = 0; i < SHARED_BLOCK_COUNT; i++) {
-        bool first = true; /* each program once, where it first appears in the table */
-        for (size_t j = 0; j < i && first; j++) first = strcmp(SHARED_BLOCKS[j].program, SHARED_BLOCKS[i].program) != 0;
-        if (first && !check_program(source, SHARED_BLOCKS[i].program, err)) return false;
+    for (uint32_t f = 0; f < render_feature_count; f++) {
+        const render_feature *feature = render_features[f];
+        for (uint32_t i = 0; i < feature->block_count; i++) {
+            const char *program = feature->blocks[i].program;
+            if (!named_before(program, f, i) && !check_program(source, program, err)) return false;
+        }
+        const char *scene = feature->scene_program;
+        if (scene && !named_before(scene, f, feature->block_count) && !check_program(source, scene, err)) return false;
     }
     return true;
 }

@@ -15,6 +15,7 @@
 #include <kiln/render.h>
 
 #include "render/renderer_internal.h"
+#include "render/ibl.h"
 #include "renderer_fixture.h"
 
 #define MAP_W 64
@@ -116,7 +117,7 @@ TEST(the_brdf_table_matches_the_cpu_estimator) {
     kiln_render_scene scene = empty_scene((kiln_environment){0}, (kiln_vec3){0, 0, -1});
     CHECK_MSG(renderer_fixture_render(&h, &scene, NULL, &err), "%s", err.message);
     kiln_image table = {0};
-    CHECK_MSG(kiln_resources_read_texture(h.f.res, kiln_resources_texture_raw(h.f.res, h.r->ibl.brdf_lut, NULL), &table, &err),
+    CHECK_MSG(kiln_resources_read_texture(h.f.res, kiln_resources_texture_raw(h.f.res, renderer_ibl_of(h.r)->brdf_lut, NULL), &table, &err),
               "%s", err.message);
     /* Grazing, middling and head-on views over smooth to rough surfaces. */
     static const uint32_t points[][2] = {{0, 0}, {3, 200}, {31, 31}, {64, 128}, {128, 12}, {128, 250},
@@ -160,8 +161,8 @@ TEST(a_constant_environment_bakes_to_that_constant_everywhere) {
         kiln_texture texture;
         uint32_t mips, size;
         const char *name;
-    } cubes[] = {{h.r->ibl.irradiance, 1, KILN_IBL_IRRADIANCE_SIZE, "irradiance"},
-                 {h.r->ibl.prefiltered, KILN_IBL_PREFILTERED_MIPS, KILN_IBL_PREFILTERED_SIZE, "prefiltered"}};
+    } cubes[] = {{renderer_ibl_of(h.r)->irradiance, 1, KILN_IBL_IRRADIANCE_SIZE, "irradiance"},
+                 {renderer_ibl_of(h.r)->prefiltered, KILN_IBL_PREFILTERED_MIPS, KILN_IBL_PREFILTERED_SIZE, "prefiltered"}};
     double worst = 0.0;
     uint32_t texels = 0;
     for (size_t c = 0; c < 2; c++)
@@ -204,7 +205,7 @@ static bool irradiance_at(void (*colour)(float, float, float[3]), float rotation
     uint32_t map = ok ? add_map(h.r, colour, err) : 0;
     kiln_render_scene scene = empty_scene((kiln_environment){.equirect = map, .rotation = rotation}, (kiln_vec3){0, 0, -1});
     ok = ok && map && renderer_fixture_render(&h, &scene, NULL, err) &&
-         read_texel(&h, h.r->ibl.irradiance, 0, face, KILN_IBL_IRRADIANCE_SIZE / 2, KILN_IBL_IRRADIANCE_SIZE / 2, out, err);
+         read_texel(&h, renderer_ibl_of(h.r)->irradiance, 0, face, KILN_IBL_IRRADIANCE_SIZE / 2, KILN_IBL_IRRADIANCE_SIZE / 2, out, err);
     return renderer_fixture_close(&h) == 0 && ok;
 }
 

@@ -66,6 +66,15 @@ TEST(a_field_added_on_one_side_only_names_the_block) {
         {"layout-8", "lights.wgsl", "    slice_bias: f32,             // 148\n    light_count: u32,            // 152\n",
          "    light_count: u32,\n    slice_bias: f32,\n",
          "renderer: ClusterUniform.slice_bias in forward.wgsl is 4 bytes at 152 in WGSL but 4 at 148 in C"},
+        /* the shading group's bindings: each var of group 3 is a feature's row, by number, name and kind */
+        {"binding-1", "forward.wgsl", "var ao_texture: texture_2d<f32>", "var occlusion: texture_2d<f32>",
+         "renderer: forward.wgsl: @group(3) @binding(12) is 'occlusion', but ao binds 'ao_texture' there"},
+        {"binding-2", "forward.wgsl", "var ao_texture: texture_2d<f32>", "var ao_texture: texture_cube<f32>",
+         "renderer: forward.wgsl: 'ao_texture' at @group(3) @binding(12) is not the kind ao binds there"},
+        {"binding-3", "forward.wgsl", "@group(3) @binding(14) var shadow_atlas", "@group(3) @binding(31) var shadow_atlas",
+         "renderer: forward.wgsl: 'shadow_atlas' at @group(3) @binding(31) is no feature's binding"},
+        {"binding-4", "wireframe.wgsl", "var<uniform> pass_view: PassView", "var<uniform> view_slot: PassView",
+         "renderer: wireframe.wgsl: @group(3) @binding(4) is 'view_slot', but views binds 'pass_view' there"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         edited_source e;

@@ -1,7 +1,7 @@
 /* Ambient occlusion (on unless settings.disable_ao): GTAO from the camera's depth, then a
  * depth-aware 4x4 blur, two compute passes of 8x8 workgroups (shaders/gtao_common.wgsl). The
- * first writes `ao raw`, the second `ao`, which f->ao names for the forward passes to multiply
- * their ambient term by. Both transients are RGBA8Unorm: WebGPU has no R8Unorm storage texture,
+ * first writes `ao raw`, the second `ao`, published as "ao" and bound in the shading group
+ * (binding 12) for the forward passes to multiply their ambient term by. Both transients are RGBA8Unorm: WebGPU has no R8Unorm storage texture,
  * and RGBA8Unorm is one every adapter can write.
  *
  * With settings.msaa 4 the depth is multisampled and both passes read its sample 0 through their
@@ -10,8 +10,17 @@
  * a settings.msaa change costs two pipeline builds, a steady frame none.
  *
  * With AO off, or a debug view other than `ao` (which shows no ambient light), nothing is
- * declared and the forward passes bind the white texture in the AO slot. */
+ * declared and the shading group binds the white texture in the AO slot. */
 #include "features.h"
+
+static const render_block_use BLOCKS[] = {
+    {"gtao.wgsl", &kiln_view_block},      {"gtao.wgsl", &kiln_ao_block},
+    {"gtao_msaa.wgsl", &kiln_view_block}, {"gtao_msaa.wgsl", &kiln_ao_block},
+};
+
+static const render_binding BINDINGS[] = {
+    {{.binding = 12, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_TEXTURE_2D}, "ao_texture"},
+};
 
 enum { AO_SAMPLE_COUNTS = 2 }; /* 1 and 4 samples: settings.msaa's values */
 
@@ -148,25 +157,34 @@ static void record_blur(kiln_fg_context *ctx, void *user) {
 }
 
 static void declare_ao(kiln_renderer *r, void *state, render_frame *f) {
-    f->ao = (kiln_fg_resource){0};
+    ao_state *s = state;
+    s->ao = (kiln_fg_resource){0};
     kiln_debug_mode debug = r->settings.debug;
     if (r->settings.disable_ao || (debug != KILN_DEBUG_NONE && debug != KILN_DEBUG_AO)) return;
-    ao_state *s = state;
     kiln_fg_texture_desc desc = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_RGBA8Unorm,
                                  .usage = WGPUTextureUsage_StorageBinding | WGPUTextureUsage_TextureBinding};
-    s->depth = f->depth;
+    s->depth = render_blackboard_need(&f->board, "depth");
     s->raw = kiln_frame_graph_create_transient(r->graph, "ao raw", &desc);
     s->ao = kiln_frame_graph_create_transient(r->graph, "ao", &desc);
     uint32_t gtao = kiln_frame_graph_add_compute_pass(r->graph, "gtao", record_gtao, s);
-    kiln_frame_graph_read(r->graph, gtao, f->depth);
+    kiln_frame_graph_read(r->graph, gtao, s->depth);
     kiln_frame_graph_write(r->graph, gtao, s->raw);
     uint32_t blur = kiln_frame_graph_add_compute_pass(r->graph, "ao blur", record_blur, s);
-    kiln_frame_graph_read(r->graph, blur, f->depth);
+    kiln_frame_graph_read(r->graph, blur, s->depth);
     kiln_frame_graph_read(r->graph, blur, s->raw);
     kiln_frame_graph_write(r->graph, blur, s->ao);
-    f->ao = s->ao;
+    render_blackboard_put(&f->board, "ao", s->ao);
+}
+
+/* This frame's occlusion for a shading pass; white (no occlusion) for a depth pass or with none. */
+static bool bind_ao(kiln_renderer *r, void *state, kiln_fg_context *ctx, kiln_binding_resource *out) {
+    ao_state *s = state;
+    out[0].view = ctx && s->ao.index ? kiln_fg_context_view_handle(ctx, s->ao) : r->defaults.white_view;
+    return out[0].view.id != 0;
 }
 
 const render_feature render_feature_ao = {
-    .name = "ao", .state_size = sizeof(ao_state), .create = create_ao, .destroy = destroy_ao, .declare = declare_ao,
+    .name = "ao", .state_size = sizeof(ao_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
+    .bindings = BINDINGS, .binding_count = COUNT_OF(BINDINGS),
+    .create = create_ao, .destroy = destroy_ao, .declare = declare_ao, .bind = bind_ao,
 };

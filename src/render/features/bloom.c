@@ -3,7 +3,7 @@
  * (shaders/bloom.wgsl has the filters). One transient, `bloom chain`, half the frame's size with
  * up to six mips, each mip a sub-resource: a prefilter pass from `hdr resolved` into mip 0,
  * downsample passes into mips 1..5, then upsample passes adding each mip into the one above, from
- * mip 4 back to mip 0, which f->bloom names for the tone map. With bloom off nothing is declared.
+ * mip 4 back to mip 0, published as "bloom" for the tone map. Needs "hdr resolved". With bloom off nothing is declared.
  *
  * Render passes rather than compute: each step is a fullscreen triangle into one mip, so the
  * additive upsample is the blend unit's (no read-modify-write of a storage texture, no barrier
@@ -143,8 +143,9 @@ static uint32_t chain_levels(uint32_t width, uint32_t height) {
     return levels;
 }
 
+static const render_block_use BLOCKS[] = {{"bloom.wgsl", &kiln_bloom_block}};
+
 static void declare_bloom(kiln_renderer *r, void *state, render_frame *f) {
-    f->bloom = (kiln_fg_resource){0};
     if (r->settings.disable_bloom || r->settings.debug != KILN_DEBUG_NONE) return;
     bloom_state *s = state;
     kiln_fg_texture_desc chain_desc = {.width = f->width > 1 ? f->width / 2 : 1,
@@ -154,15 +155,17 @@ static void declare_bloom(kiln_renderer *r, void *state, render_frame *f) {
     kiln_fg_resource mips[BLOOM_MIPS];
     for (uint32_t i = 0; i < chain_desc.mip_levels; i++) mips[i] = kiln_frame_graph_subresource(r->graph, chain, i, 0);
     uint32_t n = 0;
-    add_pass(s, n++, DOWNSAMPLE_NAMES[0], record_prefilter, s->prefilter, f->hdr_resolved, mips[0]);
+    add_pass(s, n++, DOWNSAMPLE_NAMES[0], record_prefilter, s->prefilter,
+             render_blackboard_need(&f->board, "hdr resolved"), mips[0]);
     for (uint32_t i = 1; i < chain_desc.mip_levels; i++)
         add_pass(s, n++, DOWNSAMPLE_NAMES[i], record_pass, s->downsample, mips[i - 1], mips[i]);
     for (uint32_t i = chain_desc.mip_levels - 1; i-- > 0;)
         add_pass(s, n++, UPSAMPLE_NAMES[i], record_pass, s->upsample, mips[i + 1], mips[i]);
-    f->bloom = mips[0];
+    render_blackboard_put(&f->board, "bloom", mips[0]);
 }
 
 const render_feature render_feature_bloom = {
-    .name = "bloom", .state_size = sizeof(bloom_state), .create = create_bloom, .destroy = destroy_bloom,
+    .name = "bloom", .state_size = sizeof(bloom_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
+    .create = create_bloom, .destroy = destroy_bloom,
     .declare = declare_bloom,
 };

@@ -2,6 +2,7 @@
 #include "features.h"
 
 #define RENDER_FEATURE_LIST(X) \
+    X(ibl)                     \
     X(shadows)                 \
     X(prepass)                 \
     X(data_outputs)            \
@@ -22,3 +23,9 @@ RENDER_FEATURE_LIST(DECLARE_FEATURE)
 const render_feature *const render_features[] = {RENDER_FEATURE_LIST(LIST_FEATURE)};
 
 const uint32_t render_feature_count = sizeof render_features / sizeof render_features[0];
+
+void *renderer_feature_state(const kiln_renderer *r, const render_feature *feature) {
+    for (uint32_t i = 0; i < render_feature_count; i++)
+        if (render_features[i] == feature) return r->feature_state[i];
+    return NULL;
+}

@@ -66,10 +66,10 @@ static void record_fxaa(kiln_fg_context *ctx, void *user) {
 static void declare_fxaa(kiln_renderer *r, void *state, render_frame *f) {
     if (!r->settings.fxaa) return;
     fxaa_state *s = state;
-    s->ldr = f->ldr;
+    s->ldr = render_blackboard_need(&f->board, "ldr");
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "fxaa", record_fxaa, s);
-    kiln_frame_graph_read(r->graph, pass, f->ldr);
-    kiln_frame_graph_color(r->graph, pass, f->output, (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_read(r->graph, pass, s->ldr);
+    kiln_frame_graph_color(r->graph, pass, render_blackboard_need(&f->board, "target"), (WGPUColor){0, 0, 0, 1});
 }
 
 const render_feature render_feature_fxaa = {

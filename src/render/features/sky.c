@@ -1,9 +1,10 @@
 /* The sky: a fullscreen triangle at the far plane wherever the prepass left depth at 0
  * (reverse-Z), shaded from the frame's environment and sun, or sampled from its equirectangular
- * map (group 1, the map or a placeholder, kept by ibl.c). It draws into the HDR target at the
+ * map (group 1, the map or a placeholder, kept by the ibl feature). Needs "hdr" and "depth". It draws into the HDR target at the
  * frame's sample count, so it keeps one pipeline per count (1 and 4), each built the first frame
  * that needs it: a settings.msaa change costs one pipeline build, a steady frame none. */
 #include "features.h"
+#include "../ibl.h"
 
 enum { SKY_SAMPLE_COUNTS = 2 }; /* 1 and 4 samples: settings.msaa's values */
 
@@ -19,7 +20,7 @@ static bool create_sky(kiln_renderer *r, void *state, kiln_error *err) {
     s->r = r;
     s->program = kiln_shader_library_load(r->library, "sky.wgsl", err);
     if (!s->program.id) return false;
-    kiln_bind_group_layout groups[2] = {r->frame_layout, r->ibl.sky_layout};
+    kiln_bind_group_layout groups[2] = {r->frame_layout, renderer_ibl_of(r)->sky_layout};
     s->layout = kiln_resources_create_pipeline_layout(r->res, "sky", groups, 2, err);
     return s->layout.id != 0;
 }
@@ -61,16 +62,18 @@ static void record_sky(kiln_fg_context *ctx, void *user) {
     if (!pipeline.id) return;
     kiln_render_pass_set_pipeline(ctx->render, pipeline, NULL);
     kiln_render_pass_set_bind_group(ctx->render, 0, s->r->frame_group, NULL, 0, NULL);
-    kiln_render_pass_set_bind_group(ctx->render, 1, s->r->ibl.sky_group, NULL, 0, NULL);
+    kiln_render_pass_set_bind_group(ctx->render, 1, ibl_sky_group(s->r), NULL, 0, NULL);
     kiln_render_pass_draw(ctx->render, 3, 1, 0, 0);
 }
 
 static void declare_sky(kiln_renderer *r, void *state, render_frame *f) {
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "sky", record_sky, state);
-    kiln_frame_graph_color(r->graph, pass, f->hdr, renderer_hdr_clear(r));
-    kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, true);
+    kiln_frame_graph_color(r->graph, pass, render_blackboard_need(&f->board, "hdr"), renderer_hdr_clear(r));
+    kiln_frame_graph_depth(r->graph, pass, render_blackboard_need(&f->board, "depth"), 0.0f, true);
 }
 
+static const render_block_use BLOCKS[] = {{"sky.wgsl", &kiln_view_block}, {"sky.wgsl", &kiln_lighting_block}};
+
 const render_feature render_feature_sky = {
-    .name = "sky", .state_size = sizeof(sky_state), .create = create_sky, .destroy = destroy_sky, .declare = declare_sky,
+    .name = "sky", .state_size = sizeof(sky_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .create = create_sky, .destroy = destroy_sky, .declare = declare_sky,
 };

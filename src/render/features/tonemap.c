@@ -1,5 +1,6 @@
-/* Tone mapping: the bloom (f->bloom, added by settings.bloom_strength), exposure and the tone
- * curve (kiln_tonemapper) from the single-sample HDR colour (f->hdr_resolved) into f->ldr, the frame's output or, with FXAA on, a transient of the output's
+/* Tone mapping: the bloom ("bloom" when published, added by settings.bloom_strength), exposure
+ * and the tone curve (kiln_tonemapper) from the single-sample HDR colour ("hdr resolved") into
+ * what it publishes as "ldr": the frame's "target" or, with FXAA on, a transient of the output's
  * format the fxaa pass filters into it; sRGB encoding in the shader for 8-bit unorm formats, in
  * hardware for sRGB ones. Debug views pass their colour through untouched. */
 #include "features.h"
@@ -110,20 +111,25 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
 /* `ldr` has the output's format, so one tone-map pipeline serves both ways and the image is
  * encoded once, where it would be without FXAA: an sRGB ldr decodes when the fxaa pass samples
  * it and encodes again when that pass writes the sRGB output. */
+static const render_block_use BLOCKS[] = {{"post.wgsl", &kiln_view_block}, {"post.wgsl", &kiln_post_block}};
+
 static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
     tonemap_state *s = state;
-    s->hdr = f->hdr_resolved;
-    s->bloom = f->bloom;
-    kiln_fg_texture_desc ldr = {.width = f->width, .height = f->height, .format = r->output_format,
-                                .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
-    f->ldr = r->settings.fxaa ? kiln_frame_graph_create_transient(r->graph, "ldr", &ldr) : f->output;
+    s->hdr = render_blackboard_need(&f->board, "hdr resolved");
+    s->bloom = render_blackboard_find(&f->board, "bloom");
+    kiln_fg_texture_desc desc = {.width = f->width, .height = f->height, .format = r->output_format,
+                                 .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
+    kiln_fg_resource ldr = r->settings.fxaa ? kiln_frame_graph_create_transient(r->graph, "ldr", &desc)
+                                            : render_blackboard_need(&f->board, "target");
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "tonemap", record_tonemap, s);
-    kiln_frame_graph_read(r->graph, pass, f->hdr_resolved);
-    if (f->bloom.index) kiln_frame_graph_read(r->graph, pass, f->bloom);
-    kiln_frame_graph_color(r->graph, pass, f->ldr, (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_read(r->graph, pass, s->hdr);
+    if (s->bloom.index) kiln_frame_graph_read(r->graph, pass, s->bloom);
+    kiln_frame_graph_color(r->graph, pass, ldr, (WGPUColor){0, 0, 0, 1});
+    render_blackboard_put(&f->board, "ldr", ldr);
 }
 
 const render_feature render_feature_tonemap = {
-    .name = "tonemap", .state_size = sizeof(tonemap_state), .create = create_tonemap, .destroy = destroy_tonemap,
+    .name = "tonemap", .state_size = sizeof(tonemap_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
+    .create = create_tonemap, .destroy = destroy_tonemap,
     .declare = declare_tonemap,
 };

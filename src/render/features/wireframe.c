@@ -21,7 +21,29 @@
  * `hdr`, it is the one that resolves a multisampled hdr into `hdr resolved`. */
 #include <stdlib.h>
 
+#include <kiln/geometry/mesh_data.h>
+
 #include "features.h"
+
+/* A vertex of the mesh stream (kiln/geometry/mesh_data.h) as the pass pulls it from storage. */
+static const block_member MESH_VERTEX_MEMBERS[] = {
+    {"position", KILN_VERTEX_OFFSET_POSITION, 12}, {"normal", KILN_VERTEX_OFFSET_NORMAL, 12},
+    {"tangent", KILN_VERTEX_OFFSET_TANGENT, 16},   {"uv0", KILN_VERTEX_OFFSET_UV0, 8},
+    {"uv1", KILN_VERTEX_OFFSET_UV1, 8}, {"color", KILN_VERTEX_OFFSET_COLOR, 8},
+};
+/* A vertex of the skin stream: four u16 joints in two words, then the weights. */
+static const block_member SKIN_VERTEX_MEMBERS[] = {
+    {"joints", KILN_SKIN_OFFSET_JOINTS, 8}, {"weights", KILN_SKIN_OFFSET_WEIGHTS, 16},
+};
+static const block_layout MESH_VERTEX_BLOCK = {"MeshVertex", KILN_VERTEX_STRIDE, MESH_VERTEX_MEMBERS,
+                                               COUNT_OF(MESH_VERTEX_MEMBERS), "src/render/features/wireframe.c"};
+static const block_layout SKIN_VERTEX_BLOCK = {"SkinVertex", KILN_SKIN_STRIDE, SKIN_VERTEX_MEMBERS,
+                                               COUNT_OF(SKIN_VERTEX_MEMBERS), "src/render/features/wireframe.c"};
+static const render_block_use BLOCKS[] = {
+    {"wireframe.wgsl", &kiln_instance_block},     {"wireframe.wgsl", &kiln_pass_view_block},
+    {"wireframe.wgsl", &MESH_VERTEX_BLOCK},       {"wireframe.wgsl", &SKIN_VERTEX_BLOCK},
+    {"wireframe.wgsl", &kiln_morph_weights_block},
+};
 
 /* Pipelines by variant: bit 0 double-sided (no culling), bit 1 four samples. */
 enum { WIRE_DOUBLE_SIDED = 1, WIRE_MSAA4 = 2, WIRE_VARIANTS = 4 };
@@ -155,11 +177,11 @@ static void record_wireframe(kiln_fg_context *ctx, void *user) {
     wireframe_state *s = user;
     kiln_renderer *r = s->r;
     kiln_render_pass *pass = ctx->render;
-    const render_view *v = r->frame.camera;
+    const render_view *v = r->frame.camera_view;
     if (!v->batch_count || !wireframe_begin(s, &ctx->error)) return;
     uint32_t offset = v->slot * KILN_PASS_SLOT_SIZE;
     kiln_render_pass_set_bind_group(pass, 0, r->frame_group, NULL, 0, NULL);
-    kiln_render_pass_set_bind_group(pass, 3, r->pass_group, &offset, 1, NULL);
+    kiln_render_pass_set_bind_group(pass, 3, r->depth_group, &offset, 1, NULL);
     const render_batch *batches = (const render_batch *)r->batches.data + v->first_batch;
     uint32_t msaa = r->settings.msaa == 4 ? WIRE_MSAA4 : 0;
     kiln_render_pipeline bound = {0};
@@ -196,11 +218,11 @@ static void declare_wireframe(kiln_renderer *r, void *state, render_frame *f) {
     wireframe_state *s = state;
     s->r = r;
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "wireframe", record_wireframe, s);
-    kiln_frame_graph_color(r->graph, pass, f->hdr, renderer_hdr_clear(r));
-    kiln_frame_graph_depth(r->graph, pass, f->depth, 0.0f, true);
+    kiln_frame_graph_color(r->graph, pass, render_blackboard_need(&f->board, "hdr"), renderer_hdr_clear(r));
+    kiln_frame_graph_depth(r->graph, pass, render_blackboard_need(&f->board, "depth"), 0.0f, true);
 }
 
 const render_feature render_feature_wireframe = {
-    .name = "wireframe", .state_size = sizeof(wireframe_state), .destroy = destroy_wireframe,
-    .declare = declare_wireframe,
+    .name = "wireframe", .state_size = sizeof(wireframe_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
+    .scene_program = "wireframe.wgsl", .destroy = destroy_wireframe, .declare = declare_wireframe,
 };
