@@ -67,8 +67,8 @@ static void destroy_morph_groups(kiln_renderer *r) {
 void renderer_deform_destroy(kiln_renderer *r) {
     renderer_deform *d = &r->deform;
     destroy_morph_groups(r);
-    if (r->object_group.id) kiln_resources_destroy_bind_group(r->res, r->object_group, NULL);
-    r->object_group = (kiln_bind_group){0};
+    if (r->instances.object_group.id) kiln_resources_destroy_bind_group(r->res, r->instances.object_group, NULL);
+    r->instances.object_group = (kiln_bind_group){0};
     kiln_buffer buffers[] = {d->joints, d->weights, d->no_deltas};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i].id) kiln_resources_destroy_buffer(r->res, buffers[i], NULL);
@@ -177,28 +177,28 @@ bool renderer_deform_prepare(kiln_renderer *r, const kiln_render_scene *scene, k
  * buffers. */
 static kiln_bind_group make_object_group(kiln_renderer *r, kiln_buffer deltas, const char *label, kiln_error *err) {
     kiln_binding_resource entries[5] = {
-        {.binding = 0, .buffer = r->instances},
+        {.binding = 0, .buffer = r->instances.buffer},
         {.binding = 1, .buffer = r->deform.joints},
         {.binding = 2, .buffer = deltas},
         {.binding = 3, .buffer = r->deform.weights, .size = KILN_MORPH_WEIGHTS_SIZE},
-        {.binding = 4, .buffer = r->record_index_buffer},
+        {.binding = 4, .buffer = r->instances.record_index_buffer},
     };
     return kiln_resources_create_bind_group(r->res, label, r->object_layout, entries, 5, err);
 }
 
 bool renderer_deform_bind(kiln_renderer *r, kiln_error *err) {
     renderer_deform *d = &r->deform;
-    if (r->object_group.id && d->bound_instances.id == r->instances.id && d->bound_joints.id == d->joints.id &&
-        d->bound_weights.id == d->weights.id && d->bound_record_indices.id == r->record_index_buffer.id)
+    if (r->instances.object_group.id && d->bound_instances.id == r->instances.buffer.id && d->bound_joints.id == d->joints.id &&
+        d->bound_weights.id == d->weights.id && d->bound_record_indices.id == r->instances.record_index_buffer.id)
         return true;
     kiln_bind_group group = make_object_group(r, d->no_deltas, "objects", err);
     if (!group.id) return false;
-    if (r->object_group.id) kiln_resources_destroy_bind_group(r->res, r->object_group, NULL);
-    r->object_group = group;
-    d->bound_instances = r->instances;
+    if (r->instances.object_group.id) kiln_resources_destroy_bind_group(r->res, r->instances.object_group, NULL);
+    r->instances.object_group = group;
+    d->bound_instances = r->instances.buffer;
     d->bound_joints = d->joints;
     d->bound_weights = d->weights;
-    d->bound_record_indices = r->record_index_buffer;
+    d->bound_record_indices = r->instances.record_index_buffer;
     d->object_group_builds++;
     destroy_morph_groups(r); /* they bind the replaced buffer too; made again on first use */
     return true;
@@ -237,7 +237,7 @@ static kiln_bind_group morph_group(kiln_renderer *r, kiln_buffer deltas, kiln_er
 
 bool renderer_deform_bind_objects(kiln_renderer *r, kiln_render_pass *pass, const render_batch *b,
                                   const kiln_gpu_mesh *mesh, object_binding *bound) {
-    kiln_bind_group group = r->object_group;
+    kiln_bind_group group = r->instances.object_group;
     uint32_t offset = 0;
     if (b->deform & KILN_INSTANCE_MORPHED) {
         kiln_error why = {0};

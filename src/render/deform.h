@@ -4,7 +4,7 @@
  *
  * Group 1 ("objects"): 0 the instance records, 1 the joints (the scene's palette, copied
  * verbatim), 2 a mesh's morph deltas, 3 one MorphWeights slot, selected by dynamic offset. Meshes
- * without morph targets share r->object_group, whose binding 2 is a 32-byte stand-in; each morphed
+ * without morph targets share r->instances.object_group, whose binding 2 is a 32-byte stand-in; each morphed
  * mesh's delta buffer gets its own group, made the first time a batch draws it and released after
  * a frame in which no batch used it. Every group is rebuilt only when one of the buffers it binds
  * was replaced (grown). */
@@ -35,7 +35,7 @@ typedef struct renderer_deform {
     kiln_buffer weights;             /* uniform, weight_slot_capacity slots of KILN_MORPH_SLOT_SIZE */
     uint32_t weight_slot_capacity;
     kiln_buffer no_deltas;           /* the stand-in at binding 2 of the shared group */
-    /* The buffers r->object_group binds, so it is rebuilt only when one of them changes. */
+    /* The buffers r->instances.object_group binds, so it is rebuilt only when one of them changes. */
     kiln_buffer bound_instances, bound_joints, bound_weights, bound_record_indices;
     renderer_morph_group *morph_groups;
     uint32_t morph_group_count, morph_group_capacity;
@@ -43,7 +43,7 @@ typedef struct renderer_deform {
     uint32_t instance_capacity;
     uint8_t *slots;                  /* the weight slots' bytes, packed on the CPU */
     uint32_t slot_count, slot_bytes_capacity;
-    uint64_t object_group_builds;    /* groups made for r->object_group over the renderer's life */
+    uint64_t object_group_builds;    /* groups made for r->instances.object_group over the renderer's life */
 } renderer_deform;
 
 struct render_batch;
@@ -59,7 +59,7 @@ void renderer_deform_destroy(kiln_renderer *r);
  * for renderer_begin_views to report. */
 bool renderer_deform_prepare(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err);
 /* After the instance records and record indices are uploaded (instance_records.c; a record
- * carries the flags, joint offset and weight slot noted here): rebuilds r->object_group, and drops the morph groups,
+ * carries the flags, joint offset and weight slot noted here): rebuilds r->instances.object_group, and drops the morph groups,
  * when a buffer they bind was replaced since they were made. */
 bool renderer_deform_bind(kiln_renderer *r, kiln_error *err);
 

@@ -85,11 +85,11 @@ static bool write_frame_blocks(kiln_renderer *r, const kiln_render_scene *scene,
 /* Every view's view-projection into its pass-uniform slot, the changed instance records and
  * the views' record indices, then the object groups rebound if a buffer they bind was replaced. */
 static bool upload_views(kiln_renderer *r, kiln_error *err) {
-    for (uint32_t i = 0; i < r->view_count; i++) {
-        const render_view *v = &r->views[i];
+    for (uint32_t i = 0; i < r->views.count; i++) {
+        const render_view *v = &r->views.list[i];
         uint8_t pass_view[KILN_PASS_VIEW_SIZE];
         kiln_pass_view_pack(kiln_mat4_mul(v->projection, v->view), pass_view);
-        if (!kiln_resources_write_buffer(r->res, r->pass_uniforms, (uint64_t)v->slot * KILN_PASS_SLOT_SIZE, pass_view,
+        if (!kiln_resources_write_buffer(r->res, r->views.pass_uniforms, (uint64_t)v->slot * KILN_PASS_SLOT_SIZE, pass_view,
                                          sizeof pass_view, err))
             return false;
     }
@@ -167,7 +167,7 @@ static bool add_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_err
     for (uint32_t i = 0; i < render_feature_count; i++)
         if (render_features[i]->add_views && !render_features[i]->add_views(r, r->feature_state[i], scene, err))
             return false;
-    r->frame.camera_view = &r->views[camera_view];
+    r->frame.camera_view = &r->views.list[camera_view];
     return true;
 }
 

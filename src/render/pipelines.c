@@ -38,13 +38,13 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
     if (!renderer_shading_group_create(r, err)) return false;
     kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
-    if (!(r->scene_layout = kiln_resources_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
-    r->forward_program = kiln_shader_library_load(r->library, "forward.wgsl", err);
-    return r->forward_program.id != 0;
+    if (!(r->pipelines.layout = kiln_resources_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
+    r->pipelines.program = kiln_shader_library_load(r->library, "forward.wgsl", err);
+    return r->pipelines.program.id != 0;
 }
 
 void renderer_destroy_layouts(kiln_renderer *r) {
-    if (r->scene_layout.id) kiln_resources_destroy_pipeline_layout(r->res, r->scene_layout, NULL);
+    if (r->pipelines.layout.id) kiln_resources_destroy_pipeline_layout(r->res, r->pipelines.layout, NULL);
     kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout};
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
         if (layouts[i].id) kiln_resources_destroy_bind_group_layout(r->res, layouts[i], NULL);
@@ -84,8 +84,8 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
     uint32_t deform = (key & PIPELINE_SKINNED ? 1u : 0u) | (key & PIPELINE_MORPHED ? 2u : 0u);
     kiln_render_pipeline_desc d = {
         .label = label,
-        .layout = r->scene_layout,
-        .shader = r->forward_program,
+        .layout = r->pipelines.layout,
+        .shader = r->pipelines.program,
         .vertex_entry = VERTEX_ENTRIES[deform],
         .fragment_entry = "fs_main",
         .vertex_buffer_count = 1,
@@ -130,34 +130,34 @@ static kiln_render_pipeline_desc scene_desc(const kiln_renderer *r, pipeline_key
 }
 
 kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key, kiln_error *err) {
-    for (uint32_t i = 0; i < r->pipeline_count; i++)
-        if (r->pipelines[i].key == key) return r->pipelines[i].pipeline;
+    for (uint32_t i = 0; i < r->pipelines.count; i++)
+        if (r->pipelines.entries[i].key == key) return r->pipelines.entries[i].pipeline;
     pipeline_cache_entry *grown =
-        kiln_array_reserve(r->pipelines, &r->pipeline_capacity, r->pipeline_count + 1, sizeof *grown);
+        kiln_array_reserve(r->pipelines.entries, &r->pipelines.capacity, r->pipelines.count + 1, sizeof *grown);
     if (!grown) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory caching a pipeline");
         return (kiln_render_pipeline){0};
     }
-    r->pipelines = grown;
+    r->pipelines.entries = grown;
     char label[64];
     key_label(key, label, sizeof label);
     kiln_render_pipeline_desc d = scene_desc(r, key, label);
     kiln_render_pipeline p = kiln_resources_create_render_pipeline(r->res, &d, err);
     if (!p.id) return p;
-    if (!kiln_shader_library_watch_render_pipeline(r->library, r->forward_program, p, &d, err)) {
+    if (!kiln_shader_library_watch_render_pipeline(r->library, r->pipelines.program, p, &d, err)) {
         kiln_resources_destroy_render_pipeline(r->res, p, NULL);
         return (kiln_render_pipeline){0};
     }
-    r->pipelines[r->pipeline_count++] = (pipeline_cache_entry){.key = key, .pipeline = p};
+    r->pipelines.entries[r->pipelines.count++] = (pipeline_cache_entry){.key = key, .pipeline = p};
     return p;
 }
 
 void renderer_destroy_pipelines(kiln_renderer *r) {
-    for (uint32_t i = 0; i < r->pipeline_count; i++) {
-        kiln_shader_library_unwatch_render_pipeline(r->library, r->pipelines[i].pipeline, NULL);
-        kiln_resources_destroy_render_pipeline(r->res, r->pipelines[i].pipeline, NULL);
+    for (uint32_t i = 0; i < r->pipelines.count; i++) {
+        kiln_shader_library_unwatch_render_pipeline(r->library, r->pipelines.entries[i].pipeline, NULL);
+        kiln_resources_destroy_render_pipeline(r->res, r->pipelines.entries[i].pipeline, NULL);
     }
-    free(r->pipelines);
-    r->pipelines = NULL;
-    r->pipeline_count = r->pipeline_capacity = 0;
+    free(r->pipelines.entries);
+    r->pipelines.entries = NULL;
+    r->pipelines.count = r->pipelines.capacity = 0;
 }

@@ -47,9 +47,9 @@ static bool create_buffers(kiln_renderer *r, kiln_error *err) {
     };
     r->frame_group = kiln_resources_create_bind_group(res, "frame", r->frame_layout, frame, 2, err);
     if (!r->frame_group.id) return false;
-    r->pass_uniforms = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = "pass uniforms",
+    r->views.pass_uniforms = kiln_resources_create_buffer(res, &(kiln_buffer_desc){.label = "pass uniforms",
         .size = (uint64_t)KILN_MAX_PASS_VIEWS * KILN_PASS_SLOT_SIZE, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
-    if (!r->pass_uniforms.id) return false;
+    if (!r->views.pass_uniforms.id) return false;
     return true;
 }
 
@@ -64,7 +64,7 @@ static uint32_t automatic_worker_threads(void) {
 
 static bool create_workers(kiln_renderer *r, kiln_error *err) {
     uint32_t threads = r->settings.worker_threads ? r->settings.worker_threads : automatic_worker_threads();
-    return (r->workers = instance_workers_create(threads, err)) != NULL;
+    return (r->instances.workers = instance_workers_create(threads, err)) != NULL;
 }
 
 /* Allocates every feature's state and creates the features in list order. */
@@ -151,9 +151,9 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_texture_registry_destroy(r->own_textures); /* after the material groups binding its views */
     renderer_deform_destroy(r); /* the object groups, then the joint and weight buffers */
     if (r->frame_group.id) kiln_resources_destroy_bind_group(res, r->frame_group, NULL);
-    if (r->instances.id) kiln_resources_destroy_buffer(res, r->instances, NULL);
-    if (r->record_index_buffer.id) kiln_resources_destroy_buffer(res, r->record_index_buffer, NULL);
-    if (r->pass_uniforms.id) kiln_resources_destroy_buffer(res, r->pass_uniforms, NULL);
+    if (r->instances.buffer.id) kiln_resources_destroy_buffer(res, r->instances.buffer, NULL);
+    if (r->instances.record_index_buffer.id) kiln_resources_destroy_buffer(res, r->instances.record_index_buffer, NULL);
+    if (r->views.pass_uniforms.id) kiln_resources_destroy_buffer(res, r->views.pass_uniforms, NULL);
     if (r->lighting_uniform.id) kiln_resources_destroy_buffer(res, r->lighting_uniform, NULL);
     if (r->view_uniform.id) kiln_resources_destroy_buffer(res, r->view_uniform, NULL);
     if (r->library) renderer_destroy_pipelines(r);
@@ -161,13 +161,13 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_default_textures_destroy(&r->defaults, res);
     kiln_frame_graph_destroy(r->graph);
     kiln_shader_library_destroy(r->library);
-    instance_workers_destroy(r->workers);
+    instance_workers_destroy(r->instances.workers);
     renderer_free_records(r);
     free(r);
 }
 
 kiln_render_settings *kiln_renderer_settings(kiln_renderer *r) { return &r->requested; }
-uint32_t kiln_renderer_worker_threads(const kiln_renderer *r) { return instance_workers_threads(r->workers); }
+uint32_t kiln_renderer_worker_threads(const kiln_renderer *r) { return instance_workers_threads(r->instances.workers); }
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r->stats; }
 
 /* ---- registries ---------------------------------------------------------------------------- */

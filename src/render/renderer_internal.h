@@ -78,6 +78,14 @@ typedef struct pipeline_cache_entry {
     kiln_render_pipeline pipeline;
 } pipeline_cache_entry;
 
+/* The scene pipelines: their layout and program, and the variants built so far. */
+typedef struct render_pipelines {
+    kiln_pipeline_layout layout;
+    kiln_shader program;        /* forward.wgsl */
+    pipeline_cache_entry *entries;
+    uint32_t count, capacity;
+} render_pipelines;
+
 bool renderer_create_layouts(kiln_renderer *r, kiln_error *err);
 void renderer_destroy_layouts(kiln_renderer *r);
 /* What a pass draws: colour, the camera's depth, depth into a shadow map, or the data outputs. */
@@ -123,6 +131,41 @@ typedef struct scratch {
     size_t capacity;            /* bytes */
 } scratch;
 bool scratch_reserve(scratch *s, size_t bytes);
+
+/* The frame's views (views.c): each view's culling, sort order, batches and run of record
+ * indices, in scratch that is cleared each frame, and the pass-uniform slots they draw with. */
+typedef struct render_view_list {
+    render_view list[RENDER_MAX_VIEWS];
+    uint32_t count;
+    kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
+    scratch view_items;         /* view_item per instance (one view at a time) */
+    scratch blend_items;        /* view_item per instance: the view's blended ones */
+    scratch sort_keys, sort_keys_spare; /* uint64_t per instance: the radix sort's keys */
+    scratch sort_order, sort_order_spare; /* uint32_t per instance: its order */
+    scratch record_indices;     /* uint32_t per drawn instance, every view: the record it reads */
+    scratch batches;            /* render_batch, every view */
+    uint32_t record_count, batch_count; /* record indices and batches of the frame so far */
+} render_view_list;
+
+/* The scene's instances on the GPU (instance_records.c) and what the per-instance work of a
+ * frame keeps (views.c, instance_workers.c): the record cache is the CPU copy of the instance
+ * buffer, what each record was packed from, and a dirty flag per RENDER_RECORD_CHUNK instances. */
+typedef struct render_instances {
+    kiln_buffer buffer;         /* storage: one record per scene instance; grows by doubling */
+    uint64_t capacity;          /* records */
+    kiln_buffer record_index_buffer; /* storage: the views' record indices; grows by doubling */
+    uint64_t record_index_capacity;  /* entries */
+    kiln_bind_group object_group;    /* group 1 of meshes without morph targets (deform.c); rebuilt
+                                      * only when one of the buffers it binds is replaced */
+    instance_workers *workers;  /* the per-instance work's threads (settings.worker_threads) */
+    scratch spheres;            /* kiln_vec4 per instance */
+    scratch facts;              /* instance_facts per instance */
+    scratch camera_lods;        /* uint8_t per instance: the camera view's level, for the record */
+    scratch records;            /* KILN_INSTANCE_RECORD_SIZE per instance */
+    scratch record_inputs;      /* record_inputs per instance */
+    scratch record_dirty;       /* uint8_t per chunk: packed since its last upload */
+    uint32_t records_packed;    /* instances [0, records_packed) have a packed record and inputs */
+} render_instances;
 
 /* What the per-view work needs of each instance, gathered once per frame in scene order so a
  * view reads 12 bytes per instance rather than the scene's instance. */
@@ -270,21 +313,12 @@ struct kiln_renderer {
     kiln_bind_group_layout pass_layout;        /* the shading group's (shading_group.c) */
     kiln_bind_group_cache *shading_groups;     /* its groups, by their entries */
     kiln_bind_group depth_group;               /* this frame's stand-in group for depth passes */
-    kiln_pipeline_layout scene_layout;
-    kiln_shader forward_program;
-    pipeline_cache_entry *pipelines;
-    uint32_t pipeline_count, pipeline_capacity;
+    render_pipelines pipelines;
 
     kiln_buffer view_uniform, lighting_uniform;
     kiln_bind_group frame_group;  /* group 0: the View and Lighting blocks */
-    kiln_buffer instances;      /* storage: one record per scene instance; grows by doubling */
-    uint64_t instances_capacity;/* records */
-    kiln_buffer record_index_buffer; /* storage: the views' record indices; grows by doubling */
-    uint64_t record_index_capacity;  /* entries */
-    kiln_bind_group object_group;    /* group 1 of meshes without morph targets (deform.c); rebuilt
-                                      * only when one of the buffers it binds is replaced */
+    render_instances instances; /* the instance records, their buffers and the per-instance work */
     renderer_deform deform;          /* joints, morph weights, the morphed meshes' groups */
-    kiln_buffer pass_uniforms;  /* KILN_MAX_PASS_VIEWS slots of KILN_PASS_SLOT_SIZE bytes */
     uint64_t frames_recorded;    /* frames whose recording began; the current one's number */
 
     kiln_frame_graph *graph;
@@ -298,26 +332,8 @@ struct kiln_renderer {
 
     /* frame scratch */
     render_frame_lights lights;
-    render_view views[RENDER_MAX_VIEWS];
-    uint32_t view_count;
+    render_view_list views;
     bool data_outputs;          /* this frame's target has data outputs: camera batches get data pipelines */
-    instance_workers *workers;  /* the per-instance work's threads (settings.worker_threads) */
-    scratch spheres;            /* kiln_vec4 per instance */
-    scratch facts;              /* instance_facts per instance */
-    scratch camera_lods;        /* uint8_t per instance: the camera view's level, for the record */
-    scratch view_items;         /* view_item per instance (views.c; one view at a time) */
-    scratch blend_items;        /* view_item per instance: the view's blended ones */
-    scratch sort_keys, sort_keys_spare; /* uint64_t per instance: the radix sort's keys */
-    scratch sort_order, sort_order_spare; /* uint32_t per instance: its order */
-    scratch record_indices;     /* uint32_t per drawn instance, every view: the record it reads */
-    scratch batches;            /* render_batch, every view */
-    uint32_t record_count, batch_count; /* record indices and batches of the frame so far */
-    /* The record cache (instance_records.c): the CPU copy of the instance buffer, what each
-     * record was packed from, and a dirty flag per RENDER_RECORD_CHUNK instances. */
-    scratch records;            /* KILN_INSTANCE_RECORD_SIZE per instance */
-    scratch record_inputs;      /* record_inputs per instance */
-    scratch record_dirty;       /* uint8_t per chunk: packed since its last upload */
-    uint32_t records_packed;    /* instances [0, records_packed) have a packed record and inputs */
 
     kiln_frame_stats stats;
     renderer_timings *timings;  /* NULL without timestamp queries */

@@ -73,7 +73,7 @@ void renderer_shading_group_destroy(kiln_renderer *r) {
 kiln_bind_group renderer_shading_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_error *err) {
     kiln_binding_resource entries[RENDER_SHADING_MAX_BINDINGS];
     uint32_t n = 0;
-    entries[n++] = (kiln_binding_resource){.binding = PASS_VIEW_BINDING.entry.binding, .buffer = r->pass_uniforms,
+    entries[n++] = (kiln_binding_resource){.binding = PASS_VIEW_BINDING.entry.binding, .buffer = r->views.pass_uniforms,
                                            .size = KILN_PASS_VIEW_SIZE};
     for (uint32_t f = 0; f < render_feature_count; f++) {
         const render_feature *feature = render_features[f];

@@ -88,8 +88,8 @@ typedef struct begin_job {
 static void begin_range(void *context, uint32_t range, uint32_t begin, uint32_t end) {
     begin_job *job = context;
     const kiln_renderer *r = job->r;
-    kiln_vec4 *spheres = r->spheres.data;
-    instance_facts *facts = r->facts.data;
+    kiln_vec4 *spheres = r->instances.spheres.data;
+    instance_facts *facts = r->instances.facts.data;
     for (uint32_t i = begin; i < end; i++) {
         const kiln_render_instance *inst = &job->scene->instances[i];
         const kiln_geometry_info *info =
@@ -117,21 +117,21 @@ static void begin_range(void *context, uint32_t range, uint32_t begin, uint32_t 
 
 bool renderer_begin_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_error *err) {
     uint32_t n = scene->instance_count;
-    r->view_count = r->record_count = r->batch_count = 0;
-    if (!scratch_reserve(&r->spheres, (size_t)n * sizeof(kiln_vec4)) ||
-        !scratch_reserve(&r->facts, (size_t)n * sizeof(instance_facts)) ||
-        !scratch_reserve(&r->camera_lods, n) || !scratch_reserve(&r->view_items, (size_t)n * sizeof(view_item)) ||
-        !scratch_reserve(&r->blend_items, (size_t)n * sizeof(view_item)) ||
-        !scratch_reserve(&r->sort_keys, (size_t)n * sizeof(uint64_t)) ||
-        !scratch_reserve(&r->sort_keys_spare, (size_t)n * sizeof(uint64_t)) ||
-        !scratch_reserve(&r->sort_order, (size_t)n * sizeof(uint32_t)) ||
-        !scratch_reserve(&r->sort_order_spare, (size_t)n * sizeof(uint32_t)))
+    r->views.count = r->views.record_count = r->views.batch_count = 0;
+    if (!scratch_reserve(&r->instances.spheres, (size_t)n * sizeof(kiln_vec4)) ||
+        !scratch_reserve(&r->instances.facts, (size_t)n * sizeof(instance_facts)) ||
+        !scratch_reserve(&r->instances.camera_lods, n) || !scratch_reserve(&r->views.view_items, (size_t)n * sizeof(view_item)) ||
+        !scratch_reserve(&r->views.blend_items, (size_t)n * sizeof(view_item)) ||
+        !scratch_reserve(&r->views.sort_keys, (size_t)n * sizeof(uint64_t)) ||
+        !scratch_reserve(&r->views.sort_keys_spare, (size_t)n * sizeof(uint64_t)) ||
+        !scratch_reserve(&r->views.sort_order, (size_t)n * sizeof(uint32_t)) ||
+        !scratch_reserve(&r->views.sort_order_spare, (size_t)n * sizeof(uint32_t)))
         return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
-    if (n) memset(r->camera_lods.data, 0, n); /* an empty scene may have no scratch yet */
+    if (n) memset(r->instances.camera_lods.data, 0, n); /* an empty scene may have no scratch yet */
     begin_job job = {.r = r, .scene = scene, .mesh_count = kiln_geometry_registry_count(r->geometry)};
     clear_failures(&job.failures);
-    uint32_t ranges = instance_workers_ranges(r->workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);
-    instance_workers_run(r->workers, n, RENDER_RECORD_CHUNK, ranges, begin_range, &job);
+    uint32_t ranges = instance_workers_ranges(r->instances.workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);
+    instance_workers_run(r->instances.workers, n, RENDER_RECORD_CHUNK, ranges, begin_range, &job);
     uint32_t reason = 0, i = first_failure(&job.failures, ranges, &reason);
     if (i != UINT32_MAX) {
         const kiln_render_instance *inst = &scene->instances[i];
@@ -162,7 +162,7 @@ typedef struct view_job {
  * projection has no size-by-distance to choose by. The camera is always the frame's first view
  * (frame.c). */
 static uint32_t instance_lod(const kiln_renderer *r, const render_view *v, uint32_t mesh, kiln_vec4 sphere) {
-    const render_view *chooser = v->shadow ? &r->views[0] : v;
+    const render_view *chooser = v->shadow ? &r->views.list[0] : v;
     if (chooser->shadow) return 0;
     uint32_t levels = kiln_geometry_registry_info(r->geometry, mesh + 1)->lod_count;
     if (levels < 2) return 0;
@@ -192,12 +192,12 @@ static void view_range(void *context, uint32_t range, uint32_t begin, uint32_t e
     view_job *job = context;
     kiln_renderer *r = job->r;
     const render_view *v = job->v;
-    const kiln_vec4 *spheres = r->spheres.data;
-    const instance_facts *facts = r->facts.data;
-    view_item *items = r->view_items.data;
-    uint8_t *camera_lods = r->camera_lods.data;
+    const kiln_vec4 *spheres = r->instances.spheres.data;
+    const instance_facts *facts = r->instances.facts.data;
+    view_item *items = r->views.view_items.data;
+    uint8_t *camera_lods = r->instances.camera_lods.data;
     /* The visible indices go to the sort-order scratch first: one view at a time uses it. */
-    uint32_t *visible = (uint32_t *)r->sort_order.data + begin, count = end - begin;
+    uint32_t *visible = (uint32_t *)r->views.sort_order.data + begin, count = end - begin;
     if (r->settings.disable_culling) {
         for (uint32_t k = 0; k < count; k++) visible[k] = k;
     } else {
@@ -225,7 +225,7 @@ static void view_range(void *context, uint32_t range, uint32_t begin, uint32_t e
  * item array, the blended ones (stored backwards) into the blend array, in scene order. */
 static void join_ranges(kiln_renderer *r, const view_job *job, uint32_t n, uint32_t ranges, uint32_t *opaque_count,
                         uint32_t *blended_count) {
-    view_item *items = r->view_items.data, *blend = r->blend_items.data;
+    view_item *items = r->views.view_items.data, *blend = r->views.blend_items.data;
     uint32_t blended = 0, opaque = 0;
     for (uint32_t g = 0; g < ranges; g++) {
         uint32_t begin, end;
@@ -257,7 +257,7 @@ static bool start_batch(kiln_renderer *r, const render_view *v, uint32_t instanc
     if (v->shadow) {
         b.depth_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_SHADOW) | deform, err);
         if (!b.depth_pipeline.id) return false;
-        ((render_batch *)r->batches.data)[r->batch_count++] = b;
+        ((render_batch *)r->views.batches.data)[r->views.batch_count++] = b;
         return true;
     }
     b.color_pipeline = renderer_scene_pipeline(r, renderer_material_key(r, m, RENDER_PASS_COLOR) | deform, err);
@@ -270,7 +270,7 @@ static bool start_batch(kiln_renderer *r, const render_view *v, uint32_t instanc
             if (!b.data_pipeline.id) return false;
         }
     }
-    ((render_batch *)r->batches.data)[r->batch_count++] = b;
+    ((render_batch *)r->views.batches.data)[r->views.batch_count++] = b;
     return true;
 }
 
@@ -279,20 +279,20 @@ static bool start_batch(kiln_renderer *r, const render_view *v, uint32_t instanc
 static bool sort_and_batch(kiln_renderer *r, render_view *v, const view_item *items, uint32_t count, bool wide,
                            bool own_batches, kiln_error *err) {
     if (count == 0) return true; /* and the item array may not exist yet */
-    uint32_t *order = r->sort_order.data;
-    batch_keys_sort(&items[0].key, sizeof *items, count, wide, order, r->sort_keys.data, r->sort_keys_spare.data,
-                    r->sort_order_spare.data);
-    const instance_facts *facts = r->facts.data;
-    uint32_t *record_indices = r->record_indices.data;
-    render_batch *batches = r->batches.data;
+    uint32_t *order = r->views.sort_order.data;
+    batch_keys_sort(&items[0].key, sizeof *items, count, wide, order, r->views.sort_keys.data, r->views.sort_keys_spare.data,
+                    r->views.sort_order_spare.data);
+    const instance_facts *facts = r->instances.facts.data;
+    uint32_t *record_indices = r->views.record_indices.data;
+    render_batch *batches = r->views.batches.data;
     const view_item *previous = NULL;
     for (uint32_t j = 0; j < count; j++) {
         const view_item *item = &items[order[j]];
         const instance_facts *f = &facts[item->instance];
-        uint32_t record = r->record_count++;
+        uint32_t record = r->views.record_count++;
         record_indices[record] = item->instance;
         if (!own_batches && previous && !(f->flags & FACT_MORPHED) && batch_key_equal(previous->key, item->key)) {
-            batches[r->batch_count - 1].instance_count++;
+            batches[r->views.batch_count - 1].instance_count++;
             continue;
         }
         if (!start_batch(r, v, item->instance, f, item->lod, record, err)) return false;
@@ -303,28 +303,28 @@ static bool sort_and_batch(kiln_renderer *r, render_view *v, const view_item *it
 
 uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kiln_mat4 view, kiln_mat4 projection,
                            bool shadow, kiln_error *err) {
-    if (r->view_count == RENDER_MAX_VIEWS) {
+    if (r->views.count == RENDER_MAX_VIEWS) {
         kiln_error_set(err, KILN_ERR_CAPACITY, "renderer: more than %d views in one frame", RENDER_MAX_VIEWS);
         return UINT32_MAX;
     }
     uint32_t n = scene->instance_count;
-    size_t record_need = (size_t)r->record_count + n, batch_need = (size_t)r->batch_count + n;
-    if (!scratch_reserve(&r->record_indices, record_need * sizeof(uint32_t)) ||
-        !scratch_reserve(&r->batches, batch_need * sizeof(render_batch))) {
+    size_t record_need = (size_t)r->views.record_count + n, batch_need = (size_t)r->views.batch_count + n;
+    if (!scratch_reserve(&r->views.record_indices, record_need * sizeof(uint32_t)) ||
+        !scratch_reserve(&r->views.batches, batch_need * sizeof(render_batch))) {
         kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory for %u instances", n);
         return UINT32_MAX;
     }
-    render_view *v = &r->views[r->view_count];
-    *v = (render_view){.shadow = shadow, .view = view, .projection = projection, .slot = r->view_count,
-                       .first_batch = r->batch_count, .first_record = r->record_count};
+    render_view *v = &r->views.list[r->views.count];
+    *v = (render_view){.shadow = shadow, .view = view, .projection = projection, .slot = r->views.count,
+                       .first_batch = r->views.batch_count, .first_record = r->views.record_count};
     v->frustum = kiln_frustum_from_view_proj(kiln_mat4_mul(projection, view));
 
     view_job job = {.r = r, .v = v,
                     .layout = batch_key_layout_make(kiln_geometry_registry_count(r->geometry), r->material_count,
                                                     KILN_MESH_MAX_LODS)};
     clear_failures(&job.failures);
-    uint32_t ranges = instance_workers_ranges(r->workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);
-    instance_workers_run(r->workers, n, RENDER_RECORD_CHUNK, ranges, view_range, &job);
+    uint32_t ranges = instance_workers_ranges(r->instances.workers, n, RENDER_RECORD_CHUNK, RENDER_MIN_WORKER_RANGE);
+    instance_workers_run(r->instances.workers, n, RENDER_RECORD_CHUNK, ranges, view_range, &job);
     uint32_t reason = 0, bad = first_failure(&job.failures, ranges, &reason);
     if (bad != UINT32_MAX) {
         kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: instance %u uses removed material %u", bad,
@@ -333,12 +333,12 @@ uint32_t renderer_add_view(kiln_renderer *r, const kiln_render_scene *scene, kil
     }
     uint32_t opaque_count, blended_count;
     join_ranges(r, &job, n, ranges, &opaque_count, &blended_count);
-    if (!sort_and_batch(r, v, r->view_items.data, opaque_count, job.layout.wide, false, err)) return UINT32_MAX;
-    v->opaque_batch_count = r->batch_count - v->first_batch;
-    if (!sort_and_batch(r, v, r->blend_items.data, blended_count, false, true, err)) return UINT32_MAX;
-    v->batch_count = r->batch_count - v->first_batch;
-    v->record_count = r->record_count - v->first_record;
-    return r->view_count++;
+    if (!sort_and_batch(r, v, r->views.view_items.data, opaque_count, job.layout.wide, false, err)) return UINT32_MAX;
+    v->opaque_batch_count = r->views.batch_count - v->first_batch;
+    if (!sort_and_batch(r, v, r->views.blend_items.data, blended_count, false, true, err)) return UINT32_MAX;
+    v->batch_count = r->views.batch_count - v->first_batch;
+    v->record_count = r->views.record_count - v->first_record;
+    return r->views.count++;
 }
 
 /* ---- drawing ------------------------------------------------------------------------------- */
@@ -353,7 +353,7 @@ static void bind_scene_groups(kiln_renderer *r, kiln_render_pass *pass, kiln_bin
 
 void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, render_draw_mode mode,
                         bool blended, kiln_bind_group pass_group, uint32_t *draws) {
-    const render_batch *batches = (const render_batch *)r->batches.data + v->first_batch;
+    const render_batch *batches = (const render_batch *)r->views.batches.data + v->first_batch;
     uint32_t first = blended ? v->opaque_batch_count : 0, end = blended ? v->batch_count : v->opaque_batch_count;
     if (first == end) return;
     bind_scene_groups(r, pass, mode == RENDER_DRAW_COLOR ? pass_group : r->depth_group, v->slot);

@@ -72,15 +72,15 @@ static void render_scene(uint32_t threads, bool removed, frame_copy *out, kiln_e
     CHECK_MSG(renderer_fixture_render(&h, &scene, &out->image, err), "%s", err->message);
     kiln_renderer *r = h.r;
     out->threads = kiln_renderer_worker_threads(r);
-    out->record_count = r->record_count;
-    out->batch_count = r->batch_count;
-    out->view_count = r->view_count;
+    out->record_count = r->views.record_count;
+    out->batch_count = r->views.batch_count;
+    out->view_count = r->views.count;
     out->records = malloc((size_t)INSTANCES * KILN_INSTANCE_RECORD_SIZE);
-    out->record_indices = malloc((size_t)r->record_count * sizeof(uint32_t));
-    out->batches = malloc((size_t)r->batch_count * sizeof(render_batch));
-    memcpy(out->records, r->records.data, (size_t)INSTANCES * KILN_INSTANCE_RECORD_SIZE);
-    memcpy(out->record_indices, r->record_indices.data, (size_t)r->record_count * sizeof(uint32_t));
-    memcpy(out->batches, r->batches.data, (size_t)r->batch_count * sizeof(render_batch));
+    out->record_indices = malloc((size_t)r->views.record_count * sizeof(uint32_t));
+    out->batches = malloc((size_t)r->views.batch_count * sizeof(render_batch));
+    memcpy(out->records, r->instances.records.data, (size_t)INSTANCES * KILN_INSTANCE_RECORD_SIZE);
+    memcpy(out->record_indices, r->views.record_indices.data, (size_t)r->views.record_count * sizeof(uint32_t));
+    memcpy(out->batches, r->views.batches.data, (size_t)r->views.batch_count * sizeof(render_batch));
     CHECK_EQ_INT(renderer_fixture_close(&h), 0);
 }
 

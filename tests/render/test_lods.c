@@ -175,15 +175,15 @@ TEST(shadow_views_draw_each_instance_at_the_cameras_level) {
     uint32_t shadow_records = 0, wrong = 0, first_wrong = UINT32_MAX;
     /* Each shadow batch draws one level for the instances it names (through the record index
      * list); sphere k's is level k, the camera's choice. */
-    const uint32_t *record_indices = r->record_indices.data;
-    for (uint32_t v = 0; ok && v < r->view_count; v++) {
-        const render_view *view = &r->views[v];
+    const uint32_t *record_indices = r->views.record_indices.data;
+    for (uint32_t v = 0; ok && v < r->views.count; v++) {
+        const render_view *view = &r->views.list[v];
         if (!view->shadow) continue;
         for (uint32_t b = 0; b < view->batch_count; b++) {
-            const render_batch *batch = (const render_batch *)r->batches.data + view->first_batch + b;
+            const render_batch *batch = (const render_batch *)r->views.batches.data + view->first_batch + b;
             for (uint32_t i = 0; i < batch->instance_count; i++) {
                 uint32_t index = record_indices[batch->first_instance + i];
-                const uint8_t *record = (const uint8_t *)r->records.data + (size_t)index * KILN_INSTANCE_RECORD_SIZE;
+                const uint8_t *record = (const uint8_t *)r->instances.records.data + (size_t)index * KILN_INSTANCE_RECORD_SIZE;
                 int k = sphere_of_record(record);
                 shadow_records++;
                 if (k < 0 || batch->lod != (uint32_t)k) {

@@ -110,14 +110,14 @@ static bool add_shadow_views(kiln_renderer *r, void *state, const kiln_render_sc
         camera->near < settings->shadow_distance) {
         kiln_cascades_fit_into(s->cascades, camera, lights->sun.direction, settings->shadow_distance,
                                settings->cascade_resolution);
-        s->first_view = r->view_count;
+        s->first_view = r->views.count;
         for (uint32_t i = 0; i < KILN_CASCADE_COUNT; i++)
             if (renderer_add_view(r, scene, s->cascades[i].view, s->cascades[i].projection, true, err) == UINT32_MAX)
                 return false;
         s->cascade_count = KILN_CASCADE_COUNT;
     }
     const kiln_shadow_atlas *atlas = &lights->atlas;
-    s->atlas_first_view = r->view_count;
+    s->atlas_first_view = r->views.count;
     for (uint32_t i = 0; i < atlas->count; i++)
         if (renderer_add_view(r, scene, atlas->views[i].view, atlas->views[i].projection, true, err) == UINT32_MAX)
             return false;
@@ -135,7 +135,7 @@ static bool add_shadow_views(kiln_renderer *r, void *state, const kiln_render_sc
 static void record_cascade(kiln_fg_context *ctx, void *user) {
     cascade_pass *p = user;
     kiln_renderer *r = p->r;
-    renderer_draw_view(r, ctx->render, &r->views[p->view], RENDER_DRAW_DEPTH, false, r->depth_group,
+    renderer_draw_view(r, ctx->render, &r->views.list[p->view], RENDER_DRAW_DEPTH, false, r->depth_group,
                        &r->stats.shadow_draw_calls);
 }
 
@@ -148,7 +148,7 @@ static void record_atlas(kiln_fg_context *ctx, void *user) {
         uint32_t x = (atlas->views[i].tile % per_row) * tile, y = (atlas->views[i].tile / per_row) * tile;
         kiln_render_pass_set_viewport(ctx->render, (float)x, (float)y, (float)tile, (float)tile);
         kiln_render_pass_set_scissor(ctx->render, x, y, tile, tile);
-        renderer_draw_view(r, ctx->render, &r->views[s->atlas_first_view + i], RENDER_DRAW_DEPTH, false,
+        renderer_draw_view(r, ctx->render, &r->views.list[s->atlas_first_view + i], RENDER_DRAW_DEPTH, false,
                            r->depth_group, &r->stats.shadow_draw_calls);
     }
 }

@@ -182,7 +182,7 @@ static void record_wireframe(kiln_fg_context *ctx, void *user) {
     uint32_t offset = v->slot * KILN_PASS_SLOT_SIZE;
     kiln_render_pass_set_bind_group(pass, 0, r->frame_group, NULL, 0, NULL);
     kiln_render_pass_set_bind_group(pass, 3, r->depth_group, &offset, 1, NULL);
-    const render_batch *batches = (const render_batch *)r->batches.data + v->first_batch;
+    const render_batch *batches = (const render_batch *)r->views.batches.data + v->first_batch;
     uint32_t msaa = r->settings.msaa == 4 ? WIRE_MSAA4 : 0;
     kiln_render_pipeline bound = {0};
     uint32_t bound_mesh = UINT32_MAX;
