@@ -142,20 +142,15 @@ kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key,
     char label[64];
     key_label(key, label, sizeof label);
     kiln_render_pipeline_desc d = scene_desc(r, key, label);
-    kiln_render_pipeline p = kiln_resources_create_render_pipeline(r->res, &d, err);
+    kiln_render_pipeline p = kiln_shader_library_build_render_pipeline(r->library, &d, err);
     if (!p.id) return p;
-    if (!kiln_shader_library_watch_render_pipeline(r->library, r->pipelines.program, p, &d, err)) {
-        kiln_resources_destroy_render_pipeline(r->res, p, NULL);
-        return (kiln_render_pipeline){0};
-    }
     r->pipelines.entries[r->pipelines.count++] = (pipeline_cache_entry){.key = key, .pipeline = p};
     return p;
 }
 
 void renderer_destroy_pipelines(kiln_renderer *r) {
     for (uint32_t i = 0; i < r->pipelines.count; i++) {
-        kiln_shader_library_unwatch_render_pipeline(r->library, r->pipelines.entries[i].pipeline, NULL);
-        kiln_resources_destroy_render_pipeline(r->res, r->pipelines.entries[i].pipeline, NULL);
+        kiln_shader_library_destroy_render_pipeline(r->library, r->pipelines.entries[i].pipeline);
     }
     free(r->pipelines.entries);
     r->pipelines.entries = NULL;

@@ -355,6 +355,41 @@ bool kiln_shader_library_unwatch_compute_pipeline(kiln_shader_library *lib, kiln
     return true;
 }
 
+/* The pipelines a renderer feature keeps for its life are built and watched as one step, and
+ * unwatched and destroyed as one, so no caller repeats the pairing or its undo on failure. */
+kiln_render_pipeline kiln_shader_library_build_render_pipeline(kiln_shader_library *lib,
+                                                               const kiln_render_pipeline_desc *desc, kiln_error *err) {
+    kiln_render_pipeline p = kiln_resources_create_render_pipeline(lib->res, desc, err);
+    if (p.id && !kiln_shader_library_watch_render_pipeline(lib, desc->shader, p, desc, err)) {
+        kiln_resources_destroy_render_pipeline(lib->res, p, NULL);
+        return (kiln_render_pipeline){0};
+    }
+    return p;
+}
+
+kiln_compute_pipeline kiln_shader_library_build_compute_pipeline(kiln_shader_library *lib,
+                                                                 const kiln_compute_pipeline_desc *desc,
+                                                                 kiln_error *err) {
+    kiln_compute_pipeline p = kiln_resources_create_compute_pipeline(lib->res, desc, err);
+    if (p.id && !kiln_shader_library_watch_compute_pipeline(lib, desc->shader, p, desc, err)) {
+        kiln_resources_destroy_compute_pipeline(lib->res, p, NULL);
+        return (kiln_compute_pipeline){0};
+    }
+    return p;
+}
+
+void kiln_shader_library_destroy_render_pipeline(kiln_shader_library *lib, kiln_render_pipeline pipeline) {
+    if (!pipeline.id) return;
+    kiln_shader_library_unwatch_render_pipeline(lib, pipeline, NULL);
+    kiln_resources_destroy_render_pipeline(lib->res, pipeline, NULL);
+}
+
+void kiln_shader_library_destroy_compute_pipeline(kiln_shader_library *lib, kiln_compute_pipeline pipeline) {
+    if (!pipeline.id) return;
+    kiln_shader_library_unwatch_compute_pipeline(lib, pipeline, NULL);
+    kiln_resources_destroy_compute_pipeline(lib->res, pipeline, NULL);
+}
+
 /* After `p` reloaded: rebuilds each of its watched pipelines from the new module. A pipeline the
  * user destroyed without unwatching is dropped; one Dawn rejects keeps its old object. */
 static void rebuild_watched_pipelines(kiln_shader_library *lib, const program *p) {

@@ -517,6 +517,34 @@ TEST(watching_needs_a_program_of_this_library) {
     CHECK_STR_CONTAINS(err.message, "render pipeline descriptor names shader");
 }
 
+TEST(a_built_pipeline_follows_reloads_until_it_is_destroyed) {
+    char dir[512];
+    CHECK(scratch_dir(dir, sizeof dir, "reload_built", FIXTURES "/reload", RELOAD_FILES, 3));
+    library_fixture l;
+    CHECK_MSG(library_open(&l, dir), "no GPU device");
+    kiln_resources *res = l.f.res;
+    kiln_error err = {0};
+    kiln_shader draw = kiln_shader_library_load(l.lib, "draw.wgsl", &err);
+    CHECK_MSG(draw.id, "%s", err.message);
+    kiln_render_pipeline_desc rd = {.label = "fill", .shader = draw, .target_count = 1,
+                                    .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}};
+    kiln_render_pipeline fill = kiln_shader_library_build_render_pipeline(l.lib, &rd, &err);
+    CHECK_MSG(fill.id, "%s", err.message);
+    WGPURenderPipeline old_fill = kiln_resources_render_pipeline_raw(res, fill, NULL);
+    CHECK(rewrite(dir, "value.wgsl", VALUE_V2, 1));
+    CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, NULL, 0), 1);
+    CHECK(kiln_resources_render_pipeline_raw(res, fill, NULL) != old_fill); /* rebuilt: it was watched */
+    kiln_shader_library_destroy_render_pipeline(l.lib, fill);
+    CHECK(!kiln_resources_render_pipeline_raw(res, fill, NULL));
+    CHECK(!kiln_shader_library_unwatch_render_pipeline(l.lib, fill, &err)); /* and no longer watched */
+    /* A descriptor Dawn refuses builds nothing and leaves nothing watched or alive. */
+    rd.fragment_entry = "fs_missing";
+    kiln_render_pipeline bad = kiln_shader_library_build_render_pipeline(l.lib, &rd, &err);
+    CHECK_EQ_INT(bad.id, 0);
+    CHECK_STR_CONTAINS(err.message, "pipeline 'fill' is invalid");
+    CHECK_EQ_INT(library_close(&l), 0);
+}
+
 TEST_MAIN(T(assembly_splices_each_include_once_and_maps_every_line_back), T(one_file_under_two_names_is_spliced_once),
           T(includes_nest_at_most_sixteen_deep), T(a_missing_include_names_the_including_file_and_line),
           T(a_missing_entry_names_its_path), T(a_malformed_include_line_is_an_error),
@@ -527,4 +555,5 @@ TEST_MAIN(T(assembly_splices_each_include_once_and_maps_every_line_back), T(one_
           T(an_include_added_by_a_failed_reload_is_watched_for_the_fix),
           T(watched_pipelines_are_rebuilt_from_the_reloaded_code),
           T(a_watched_pipeline_that_no_longer_builds_keeps_the_old_one),
-          T(an_unwatched_pipeline_is_left_alone_on_reload), T(watching_needs_a_program_of_this_library))
+          T(an_unwatched_pipeline_is_left_alone_on_reload), T(watching_needs_a_program_of_this_library),
+          T(a_built_pipeline_follows_reloads_until_it_is_destroyed))

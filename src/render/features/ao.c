@@ -74,19 +74,13 @@ static bool create_ao(kiln_renderer *r, void *state, kiln_error *err) {
            create_variant(s, &s->variants[1], "gtao_msaa.wgsl", KILN_BINDING_MULTISAMPLED_DEPTH_TEXTURE_2D, err);
 }
 
-static void destroy_pipeline(kiln_renderer *r, kiln_compute_pipeline p) {
-    if (!p.id) return;
-    kiln_shader_library_unwatch_compute_pipeline(r->library, p, NULL);
-    kiln_resources_destroy_compute_pipeline(r->res, p, NULL);
-}
-
 static void destroy_ao(kiln_renderer *r, void *state) {
     ao_state *s = state;
     kiln_bind_group_cache_destroy(s->groups); /* before what its groups bind */
     for (int i = 0; i < AO_SAMPLE_COUNTS; i++) {
         ao_variant *v = &s->variants[i];
-        destroy_pipeline(r, v->gtao);
-        destroy_pipeline(r, v->blur);
+        kiln_shader_library_destroy_compute_pipeline(r->library, v->gtao);
+        kiln_shader_library_destroy_compute_pipeline(r->library, v->blur);
         kiln_pipeline_layout layouts[] = {v->gtao_layout, v->blur_layout};
         for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++)
             if (layouts[j].id) kiln_resources_destroy_pipeline_layout(r->res, layouts[j], NULL);
@@ -109,13 +103,7 @@ static kiln_compute_pipeline ao_pipeline(ao_state *s, bool blur, kiln_error *err
         .layout = blur ? v->blur_layout : v->gtao_layout, .shader = v->program,
         .entry = blur ? "cs_ao_blur" : "cs_gtao",
     };
-    kiln_compute_pipeline built = kiln_resources_create_compute_pipeline(s->r->res, &d, err);
-    if (!built.id) return built;
-    if (!kiln_shader_library_watch_compute_pipeline(s->r->library, v->program, built, &d, err)) {
-        kiln_resources_destroy_compute_pipeline(s->r->res, built, NULL);
-        return (kiln_compute_pipeline){0};
-    }
-    return *p = built;
+    return *p = kiln_shader_library_build_compute_pipeline(s->r->library, &d, err);
 }
 
 /* Binds and dispatches one of the passes over the frame: `out` written, `raw` read by the blur. */

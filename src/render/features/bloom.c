@@ -55,8 +55,7 @@ static bool build_pipeline(bloom_state *s, kiln_shader program, const char *labe
         .label = label, .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
         .fragment_entry = entry, .target_count = 1, .targets = {{.format = RENDER_HDR_FORMAT, .blend = blend}},
     };
-    *out = kiln_resources_create_render_pipeline(s->r->res, &d, err);
-    return out->id && kiln_shader_library_watch_render_pipeline(s->r->library, program, *out, &d, err);
+    return (*out = kiln_shader_library_build_render_pipeline(s->r->library, &d, err)).id != 0;
 }
 
 static bool create_bloom(kiln_renderer *r, void *state, kiln_error *err) {
@@ -90,10 +89,7 @@ static void destroy_bloom(kiln_renderer *r, void *state) {
     kiln_bind_group_cache_destroy(s->groups);
     kiln_render_pipeline pipelines[] = {s->prefilter, s->downsample, s->upsample};
     for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
-        if (pipelines[i].id) {
-            kiln_shader_library_unwatch_render_pipeline(r->library, pipelines[i], NULL);
-            kiln_resources_destroy_render_pipeline(r->res, pipelines[i], NULL);
-        }
+        kiln_shader_library_destroy_render_pipeline(r->library, pipelines[i]);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->source_layout.id) kiln_resources_destroy_bind_group_layout(r->res, s->source_layout, NULL);
     if (s->uniform.id) kiln_resources_destroy_buffer(r->res, s->uniform, NULL);

@@ -35,17 +35,13 @@ static bool create_fxaa(kiln_renderer *r, void *state, kiln_error *err) {
         .fragment_entry = r->output_srgb_encode ? "fs_fxaa" : "fs_fxaa_linear", .target_count = 1,
         .targets = {{.format = r->output_format}},
     };
-    s->pipeline = kiln_resources_create_render_pipeline(r->res, &d, err);
-    return s->pipeline.id && kiln_shader_library_watch_render_pipeline(r->library, program, s->pipeline, &d, err);
+    return (s->pipeline = kiln_shader_library_build_render_pipeline(r->library, &d, err)).id != 0;
 }
 
 static void destroy_fxaa(kiln_renderer *r, void *state) {
     fxaa_state *s = state;
     kiln_bind_group_cache_destroy(s->ldr_groups);
-    if (s->pipeline.id) {
-        kiln_shader_library_unwatch_render_pipeline(r->library, s->pipeline, NULL);
-        kiln_resources_destroy_render_pipeline(r->res, s->pipeline, NULL);
-    }
+    kiln_shader_library_destroy_render_pipeline(r->library, s->pipeline);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->ldr_layout.id) kiln_resources_destroy_bind_group_layout(r->res, s->ldr_layout, NULL);
     if (s->sampler.id) kiln_resources_destroy_sampler(r->res, s->sampler, NULL);

@@ -27,11 +27,7 @@ static bool create_sky(kiln_renderer *r, void *state, kiln_error *err) {
 
 static void destroy_sky(kiln_renderer *r, void *state) {
     sky_state *s = state;
-    for (int i = 0; i < SKY_SAMPLE_COUNTS; i++)
-        if (s->pipelines[i].id) {
-            kiln_shader_library_unwatch_render_pipeline(r->library, s->pipelines[i], NULL);
-            kiln_resources_destroy_render_pipeline(r->res, s->pipelines[i], NULL);
-        }
+    for (int i = 0; i < SKY_SAMPLE_COUNTS; i++) kiln_shader_library_destroy_render_pipeline(r->library, s->pipelines[i]);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
 }
 
@@ -45,13 +41,7 @@ static kiln_render_pipeline sky_pipeline(sky_state *s, uint32_t samples, kiln_er
         .targets = {{.format = RENDER_HDR_FORMAT}}, .depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, false),
         .sample_count = samples,
     };
-    kiln_render_pipeline built = kiln_resources_create_render_pipeline(s->r->res, &d, err);
-    if (!built.id) return built;
-    if (!kiln_shader_library_watch_render_pipeline(s->r->library, s->program, built, &d, err)) {
-        kiln_resources_destroy_render_pipeline(s->r->res, built, NULL);
-        return (kiln_render_pipeline){0};
-    }
-    return *p = built;
+    return *p = kiln_shader_library_build_render_pipeline(s->r->library, &d, err);
 }
 
 static void record_sky(kiln_fg_context *ctx, void *user) {

@@ -57,17 +57,13 @@ static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
         .label = "tonemap", .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
         .fragment_entry = "fs_tonemap", .target_count = 1, .targets = {{.format = r->output_format}},
     };
-    s->pipeline = kiln_resources_create_render_pipeline(r->res, &d, err);
-    return s->pipeline.id && kiln_shader_library_watch_render_pipeline(r->library, program, s->pipeline, &d, err);
+    return (s->pipeline = kiln_shader_library_build_render_pipeline(r->library, &d, err)).id != 0;
 }
 
 static void destroy_tonemap(kiln_renderer *r, void *state) {
     tonemap_state *s = state;
     kiln_bind_group_cache_destroy(s->hdr_groups);
-    if (s->pipeline.id) {
-        kiln_shader_library_unwatch_render_pipeline(r->library, s->pipeline, NULL);
-        kiln_resources_destroy_render_pipeline(r->res, s->pipeline, NULL);
-    }
+    kiln_shader_library_destroy_render_pipeline(r->library, s->pipeline);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->post_uniform.id) kiln_resources_destroy_buffer(r->res, s->post_uniform, NULL);
     if (s->no_bloom_view.id) kiln_resources_destroy_texture_view(r->res, s->no_bloom_view, NULL);

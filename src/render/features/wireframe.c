@@ -77,11 +77,7 @@ static void destroy_wireframe(kiln_renderer *r, void *state) {
     for (uint32_t i = 0; i < s->mesh_capacity; i++)
         if (s->meshes[i].group.id) kiln_resources_destroy_bind_group(r->res, s->meshes[i].group, NULL);
     free(s->meshes);
-    for (int i = 0; i < WIRE_VARIANTS; i++)
-        if (s->pipelines[i].id) {
-            kiln_shader_library_unwatch_render_pipeline(r->library, s->pipelines[i], NULL);
-            kiln_resources_destroy_render_pipeline(r->res, s->pipelines[i], NULL);
-        }
+    for (int i = 0; i < WIRE_VARIANTS; i++) kiln_shader_library_destroy_render_pipeline(r->library, s->pipelines[i]);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->mesh_layout.id) kiln_resources_destroy_bind_group_layout(r->res, s->mesh_layout, NULL);
 }
@@ -118,13 +114,7 @@ static kiln_render_pipeline wire_pipeline(wireframe_state *s, uint32_t variant, 
         .sample_count = variant & WIRE_MSAA4 ? 4 : 1,
     };
     d.depth.bias = WIRE_DEPTH_BIAS;
-    kiln_render_pipeline built = kiln_resources_create_render_pipeline(s->r->res, &d, err);
-    if (!built.id) return built;
-    if (!kiln_shader_library_watch_render_pipeline(s->r->library, s->program, built, &d, err)) {
-        kiln_resources_destroy_render_pipeline(s->r->res, built, NULL);
-        return (kiln_render_pipeline){0};
-    }
-    return *p = built;
+    return *p = kiln_shader_library_build_render_pipeline(s->r->library, &d, err);
 }
 
 /* The storage group of renderer mesh `index`, made when the mesh's buffers are new to it. */
