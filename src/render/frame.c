@@ -98,13 +98,15 @@ static bool upload_views(kiln_renderer *r, kiln_error *err) {
 
 /* The target is the frame's, not a feature's: imported and exported here as "target", so
  * whichever feature writes it last (the tone map or FXAA) is kept, and nothing else may claim
- * it; the same for the data outputs the target has. */
+ * it; the same for the data outputs the target has. "display" starts as the target: it is where
+ * the tone map writes, which a filter of the display image moves (features/fxaa.c). */
 static void publish_target(kiln_renderer *r, render_frame *f) {
     kiln_fg_texture_desc out = {.width = f->width, .height = f->height, .format = r->output_format,
                                 .usage = WGPUTextureUsage_RenderAttachment};
     kiln_fg_resource target = kiln_frame_graph_import_view(r->graph, "target", f->target.view, f->target.texture, &out);
     kiln_frame_graph_export(r->graph, target);
     render_blackboard_put(&f->board, "target", target);
+    render_blackboard_put(&f->board, "display", target);
     kiln_fg_texture_desc data = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_R32Float,
                                  .usage = WGPUTextureUsage_RenderAttachment};
     if (f->target.linear_depth) {

@@ -1,4 +1,6 @@
-/* The feature list: every frame declares these, in this order. */
+/* The feature list: every frame declares these, in this order. A filter of the display image
+ * (fxaa) is listed before the tone map: it takes "display" as its destination and publishes its
+ * own input there, so the filter listed first runs last (features/fxaa.c). */
 #include "features.h"
 
 #define RENDER_FEATURE_LIST(X) \
@@ -12,9 +14,9 @@
     X(sky)                     \
     X(forward_blend)           \
     X(wireframe)               \
+    X(fxaa)                    \
     X(bloom)                   \
-    X(tonemap)                 \
-    X(fxaa)
+    X(tonemap)
 
 #define DECLARE_FEATURE(name) extern const render_feature render_feature_##name;
 RENDER_FEATURE_LIST(DECLARE_FEATURE)

@@ -1,6 +1,9 @@
-/* FXAA (settings.fxaa, off by default): the tone map then writes the `ldr` transient instead of
- * the output, and one fullscreen pass filters it into the output (shaders/fxaa.wgsl). With FXAA
- * off this feature declares nothing, so neither the pass nor `ldr` is in the graph. */
+/* FXAA (settings.fxaa, off by default): one fullscreen pass filters the display image into
+ * the output (shaders/fxaa.wgsl). It is a filter of the display image: listed before the tone
+ * map, it takes "display" (the target) as its own destination and publishes its input, an `ldr`
+ * transient of the output's format, as "display" in its place, so the tone map (or a filter
+ * listed after this one) writes there; the graph runs this pass after whatever writes `ldr`.
+ * With FXAA off this feature declares nothing, so neither the pass nor `ldr` is in the graph. */
 #include "features.h"
 
 typedef struct fxaa_state {
@@ -62,10 +65,14 @@ static void record_fxaa(kiln_fg_context *ctx, void *user) {
 static void declare_fxaa(kiln_renderer *r, void *state, render_frame *f) {
     if (!r->settings.fxaa) return;
     fxaa_state *s = state;
-    s->ldr = render_blackboard_need(&f->board, "ldr");
+    kiln_fg_resource destination = render_blackboard_need(&f->board, "display");
+    kiln_fg_texture_desc ldr = {.width = f->width, .height = f->height, .format = r->output_format,
+                                .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
+    s->ldr = kiln_frame_graph_create_transient(r->graph, "ldr", &ldr);
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "fxaa", record_fxaa, s);
     kiln_frame_graph_read(r->graph, pass, s->ldr);
-    kiln_frame_graph_color(r->graph, pass, render_blackboard_need(&f->board, "target"), (WGPUColor){0, 0, 0, 1});
+    kiln_frame_graph_color(r->graph, pass, destination, (WGPUColor){0, 0, 0, 1});
+    render_blackboard_put(&f->board, "display", s->ldr);
 }
 
 const render_feature render_feature_fxaa = {

@@ -1,7 +1,7 @@
 /* Tone mapping: the bloom ("bloom" when published, added by settings.bloom_strength), exposure
  * and the tone curve (kiln_tonemapper) from the single-sample HDR colour ("hdr resolved") into
- * what it publishes as "ldr": the frame's "target" or, with FXAA on, a transient of the output's
- * format the fxaa pass filters into it; sRGB encoding in the shader for 8-bit unorm formats, in
+ * "display": the frame's target or, where a filter of the display image such as FXAA is on, the
+ * transient of the output's format that filter reads; sRGB encoding in the shader for 8-bit unorm formats, in
  * hardware for sRGB ones. Debug views pass their colour through untouched. */
 #include "features.h"
 
@@ -104,24 +104,20 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
     kiln_render_pass_draw(ctx->render, 3, 1, 0, 0);
 }
 
-/* `ldr` has the output's format, so one tone-map pipeline serves both ways and the image is
+static const render_block_use BLOCKS[] = {{"post.wgsl", &kiln_view_block}, {"post.wgsl", &kiln_post_block}};
+
+/* "display" has the output's format, so one tone-map pipeline serves both ways and the image is
  * encoded once, where it would be without FXAA: an sRGB ldr decodes when the fxaa pass samples
  * it and encodes again when that pass writes the sRGB output. */
-static const render_block_use BLOCKS[] = {{"post.wgsl", &kiln_view_block}, {"post.wgsl", &kiln_post_block}};
 
 static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
     tonemap_state *s = state;
     s->hdr = render_blackboard_need(&f->board, "hdr resolved");
     s->bloom = render_blackboard_find(&f->board, "bloom");
-    kiln_fg_texture_desc desc = {.width = f->width, .height = f->height, .format = r->output_format,
-                                 .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
-    kiln_fg_resource ldr = r->settings.fxaa ? kiln_frame_graph_create_transient(r->graph, "ldr", &desc)
-                                            : render_blackboard_need(&f->board, "target");
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "tonemap", record_tonemap, s);
     kiln_frame_graph_read(r->graph, pass, s->hdr);
     if (s->bloom.index) kiln_frame_graph_read(r->graph, pass, s->bloom);
-    kiln_frame_graph_color(r->graph, pass, ldr, (WGPUColor){0, 0, 0, 1});
-    render_blackboard_put(&f->board, "ldr", ldr);
+    kiln_frame_graph_color(r->graph, pass, render_blackboard_need(&f->board, "display"), (WGPUColor){0, 0, 0, 1});
 }
 
 const render_feature render_feature_tonemap = {
