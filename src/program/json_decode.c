@@ -7,7 +7,6 @@
  * result or frees what it had built, so a caller acts on a message only once all of it has
  * decoded. Fields the surface does not know are ignored, as the spec's codec ignores them; a
  * missing required field is an error, never a default. */
-#include <kiln/core/utf8.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,8 @@
 
 #include <jansson.h>
 
+#include <kiln/core/base64.h>
+#include <kiln/core/utf8.h>
 #include <kiln/program_json.h>
 
 #include "program_forms.h"
@@ -246,51 +247,10 @@ static bool decode_sampling(const json_t *v, const char *fp, kiln_slot_sampling 
 
 /* ---- blobs ------------------------------------------------------------------------------------ */
 
-static const char BASE64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static int base64_value(unsigned char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
 static bool decode_base64(const char *text, size_t length, const char *fp, kiln_json_blob *out, kiln_json_error *err) {
-    size_t pads = 0;
-    while (pads < 2 && length > pads && text[length - 1 - pads] == '=') pads++;
-    size_t n = length - pads;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (base64_value(c) < 0) {
-            if (c >= 0x20 && c < 0x7f) return BAD(err, "%s: invalid base64 character '%c' at offset %zu", fp, c, i);
-            return BAD(err, "%s: invalid base64 byte 0x%02x at offset %zu", fp, c, i);
-        }
-    }
-    if (n % 4 == 1 || (pads && (n + pads) % 4 != 0))
-        return BAD(err, "%s: base64 text of %zu characters is not a whole number of bytes", fp, length);
-    size_t size = n / 4 * 3 + (n % 4 ? n % 4 - 1 : 0);
-    uint8_t *bytes = size ? malloc(size) : NULL;
-    if (size && !bytes) return fail(err, "out_of_memory", "%s: %zu bytes", fp, size);
-    uint32_t acc = 0;
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        acc = acc << 6 | (uint32_t)base64_value((unsigned char)text[i]);
-        if (i % 4 == 3) {
-            bytes[o++] = (uint8_t)(acc >> 16);
-            bytes[o++] = (uint8_t)(acc >> 8);
-            bytes[o++] = (uint8_t)acc;
-            acc = 0;
-        }
-    }
-    /* A tail of 2 or 3 characters holds 1 or 2 bytes in its top bits. */
-    if (n % 4 == 2) bytes[o++] = (uint8_t)(acc >> 4);
-    if (n % 4 == 3) {
-        bytes[o++] = (uint8_t)(acc >> 10);
-        bytes[o++] = (uint8_t)(acc >> 2);
-    }
-    *out = (kiln_json_blob){bytes, size};
+    kiln_error e;
+    if (!kiln_base64_decode(text, length, &out->bytes, &out->size, &e))
+        return fail(err, e.code == KILN_ERR_OUT_OF_MEMORY ? "out_of_memory" : "bad_message", "%s: %s", fp, e.message);
     return true;
 }
 
@@ -327,23 +287,7 @@ void kiln_json_blob_free(kiln_json_blob *blob) {
     *blob = (kiln_json_blob){0};
 }
 
-char *kiln_json_base64_encode(const void *bytes, size_t size) {
-    const uint8_t *in = bytes;
-    char *text = malloc((size + 2) / 3 * 4 + 1);
-    if (!text) return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < size; i += 3) {
-        uint32_t acc = (uint32_t)in[i] << 16;
-        if (i + 1 < size) acc |= (uint32_t)in[i + 1] << 8;
-        if (i + 2 < size) acc |= in[i + 2];
-        text[o++] = BASE64[acc >> 18 & 63];
-        text[o++] = BASE64[acc >> 12 & 63];
-        text[o++] = i + 1 < size ? BASE64[acc >> 6 & 63] : '=';
-        text[o++] = i + 2 < size ? BASE64[acc & 63] : '=';
-    }
-    text[o] = '\0';
-    return text;
-}
+char *kiln_json_base64_encode(const void *bytes, size_t size) { return kiln_base64_encode(bytes, size); }
 
 /* ---- create_texture --------------------------------------------------------------------------- */
 

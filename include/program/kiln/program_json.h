@@ -78,8 +78,9 @@ typedef struct kiln_json_error {
 bool kiln_json_parse_message(const char *text, size_t length, struct json_t **out, const char **kind,
                              kiln_json_error *err);
 
-/* A byte blob: a JSON array of byte values 0..255, or a base64 string (standard alphabet, padding
- * optional). path names the field in errors. out->bytes is malloc'd (NULL when empty). */
+/* A byte blob: a JSON array of byte values 0..255, or a base64 string (kiln_base64_decode: the
+ * standard or URL-safe alphabet, padding optional). path names the field in errors. out->bytes is
+ * malloc'd (NULL when empty). */
 typedef struct kiln_json_blob {
     uint8_t *bytes;             /* malloc'd; NULL when size is 0 */
     size_t size;                /* bytes */
@@ -88,7 +89,8 @@ typedef struct kiln_json_blob {
 bool kiln_json_decode_blob(const struct json_t *value, const char *path, kiln_json_blob *out, kiln_json_error *err);
 /* Frees blob->bytes and zeroes *blob; NULL is a no-op. */
 void kiln_json_blob_free(kiln_json_blob *blob);
-/* Standard base64 with padding; malloc'd, NUL-terminated; NULL when memory runs out. */
+/* kiln_base64_encode (kiln/core/base64.h) under the JSON surface's name: standard base64 with
+ * padding; malloc'd, NUL-terminated; NULL when memory runs out. */
 char *kiln_json_base64_encode(const void *bytes, size_t size);
 
 /* A required unsigned 32-bit integer field of a message ("texture_id", "program_id"). */
