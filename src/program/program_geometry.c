@@ -5,26 +5,13 @@
  * may draw them; a device replacement moves the table to the new runtime and realizes each
  * geometry again from its copy. */
 #include "program_internal.h"
-#include <kiln/core/utf8.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_layout.h"
-
-static bool refuse(kiln_geometry_error *err, kiln_geometry_class cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool refuse(kiln_geometry_error *err, kiln_geometry_class cls, const char *fmt, ...) {
-    if (!err) return false;
-    err->cls = cls;
-    va_list args;
-    va_start(args, fmt);
-    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-    return false;
-}
+#include "program_refuse.h"
 
 program_geometry *program_geometry_held(const kiln_programs *p, uint32_t id) {
     if (!p || id == 0 || id > p->geometry_count) return NULL;
@@ -80,7 +67,7 @@ uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_des
     if (!err) err = &local;
     *err = (kiln_geometry_error){0};
     if (!p || !desc) {
-        refuse(err, KILN_GEOMETRY_VERTEX_BYTES, "%s", p ? "no geometry given" : "no program runtime");
+        REFUSE(err, KILN_GEOMETRY_VERTEX_BYTES, "%s", p ? "no geometry given" : "no program runtime");
         return 0;
     }
     if (kiln_geometry_validate(&desc->layout, desc, err) != KILN_GEOMETRY_OK) return 0;
@@ -90,7 +77,7 @@ uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_des
     if (grown) p->geometries = grown;
     if (!g || !copy_bytes(g, desc)) {
         free(g);
-        refuse(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying %zu vertex and %zu index bytes",
+        REFUSE(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying %zu vertex and %zu index bytes",
                desc->vertices_size, desc->indices_size);
         return 0;
     }
@@ -106,20 +93,20 @@ bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const
     kiln_geometry_error local;
     if (!err) err = &local;
     *err = (kiln_geometry_error){0};
-    if (!p) return refuse(err, KILN_GEOMETRY_UNKNOWN_ID, "no program runtime");
+    if (!p) return REFUSE(err, KILN_GEOMETRY_UNKNOWN_ID, "no program runtime");
     program_geometry *g = program_geometry_lookup(p, geometry_id);
     bool ok = g != NULL;
-    if (!g) refuse(err, KILN_GEOMETRY_UNKNOWN_ID, "geometry_id: geometry %u is not live", geometry_id);
+    if (!g) REFUSE(err, KILN_GEOMETRY_UNKNOWN_ID, "geometry_id: geometry %u is not live", geometry_id);
     else ok = kiln_geometry_validate(&g->layout, desc, err) == KILN_GEOMETRY_OK;
     /* A set's draws were checked against these indices: while held, only the vertices' contents
      * may change. */
     if (ok && g->holders &&
         (desc->vertices_size != g->vertices_size || desc->indices_size != g->indices_size ||
          memcmp(desc->indices, g->indices, g->indices_size) != 0))
-        ok = refuse(err, KILN_GEOMETRY_HELD,
+        ok = REFUSE(err, KILN_GEOMETRY_HELD,
                     "geometry %u is held by %u draw set%s: an update may change its vertex contents only (same "
                     "vertex count, the same indices)", geometry_id, g->holders, g->holders == 1 ? "" : "s");
-    if (ok && !copy_bytes(g, desc)) ok = refuse(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying the geometry");
+    if (ok && !copy_bytes(g, desc)) ok = REFUSE(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying the geometry");
     if (!ok) {
         kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped update_geometry of geometry %u (%s): %s; it keeps "
                      "its previous content", geometry_id, kiln_geometry_class_name(err->cls), err->message);

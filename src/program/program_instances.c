@@ -4,25 +4,12 @@
  * or the next draw's). Ids are dense and never reused; a destroyed buffer a draw set holds lives
  * on, its id retired, until the last set lets go. */
 #include "program_internal.h"
-#include <kiln/core/utf8.h>
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_layout.h"
-
-static bool refuse(kiln_instances_error *err, kiln_instances_class cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool refuse(kiln_instances_error *err, kiln_instances_class cls, const char *fmt, ...) {
-    if (!err) return false;
-    err->cls = cls;
-    va_list args;
-    va_start(args, fmt);
-    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-    return false;
-}
+#include "program_refuse.h"
 
 program_instances *program_instances_held(const kiln_programs *p, uint32_t id) {
     if (!p || id == 0 || id > p->instances_count) return NULL;
@@ -53,11 +40,11 @@ static void free_instances(kiln_programs *p, program_instances *b, bool retire) 
 /* The run [first, first + size / stride) checked against the layout's stride and the capacity. */
 static bool check_run(const program_instances *b, uint32_t first, size_t size, kiln_instances_error *err) {
     if (size % b->stride)
-        return refuse(err, KILN_INSTANCES_RECORD_BYTES, "records: %zu bytes is not a whole number of %u-byte records",
+        return REFUSE(err, KILN_INSTANCES_RECORD_BYTES, "records: %zu bytes is not a whole number of %u-byte records",
                       size, b->stride);
     uint64_t end = (uint64_t)first + size / b->stride;
     if (end > b->capacity)
-        return refuse(err, KILN_INSTANCES_PAST_CAPACITY,
+        return REFUSE(err, KILN_INSTANCES_PAST_CAPACITY,
                       "records: %zu records from record %u end at %llu, past the capacity of %u", size / b->stride,
                       first, (unsigned long long)end, b->capacity);
     return true;
@@ -68,22 +55,22 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     if (!err) err = &local;
     *err = (kiln_instances_error){0};
     if (!p || !desc) {
-        refuse(err, KILN_INSTANCES_BAD_LAYOUT, "%s", p ? "no instance buffer given" : "no program runtime");
+        REFUSE(err, KILN_INSTANCES_BAD_LAYOUT, "%s", p ? "no instance buffer given" : "no program runtime");
         return 0;
     }
     kiln_geometry_error why;
     if (program_layout_check(&desc->layout, &why) != KILN_GEOMETRY_OK) {
-        refuse(err, KILN_INSTANCES_BAD_LAYOUT, "%s (%s)", why.message, kiln_geometry_class_name(why.cls));
+        REFUSE(err, KILN_INSTANCES_BAD_LAYOUT, "%s (%s)", why.message, kiln_geometry_class_name(why.cls));
         return 0;
     }
     if (desc->capacity == 0) {
-        refuse(err, KILN_INSTANCES_ZERO_CAPACITY, "capacity: 0 records; a buffer holds at least 1");
+        REFUSE(err, KILN_INSTANCES_ZERO_CAPACITY, "capacity: 0 records; a buffer holds at least 1");
         return 0;
     }
     uint32_t stride = kiln_geometry_layout_stride(&desc->layout);
     uint64_t bytes = (uint64_t)desc->capacity * stride;
     if (bytes > KILN_GEOMETRY_MAX_BYTES) {
-        refuse(err, KILN_INSTANCES_TOO_LARGE, "capacity: %u records of %u bytes is %llu bytes; a buffer holds at most %u",
+        REFUSE(err, KILN_INSTANCES_TOO_LARGE, "capacity: %u records of %u bytes is %llu bytes; a buffer holds at most %u",
                desc->capacity, stride, (unsigned long long)bytes, KILN_GEOMETRY_MAX_BYTES);
         return 0;
     }
@@ -97,7 +84,7 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     uint8_t *records = b ? calloc((size_t)bytes, 1) : NULL;
     if (!records) {
         free(b);
-        refuse(err, KILN_INSTANCES_TOO_LARGE, "out of memory for %llu bytes of records", (unsigned long long)bytes);
+        REFUSE(err, KILN_INSTANCES_TOO_LARGE, "out of memory for %llu bytes of records", (unsigned long long)bytes);
         return 0;
     }
     if (size) memcpy(records, desc->records, size);
@@ -113,11 +100,11 @@ bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uin
     kiln_instances_error local;
     if (!err) err = &local;
     *err = (kiln_instances_error){0};
-    if (!p) return refuse(err, KILN_INSTANCES_UNKNOWN_ID, "no program runtime");
+    if (!p) return REFUSE(err, KILN_INSTANCES_UNKNOWN_ID, "no program runtime");
     program_instances *b = program_instances_lookup(p, instances_id);
     size_t size = records ? records_size : 0;
     bool ok = b ? check_run(b, first, size, err)
-                : refuse(err, KILN_INSTANCES_UNKNOWN_ID, "instances_id: instance buffer %u is not live", instances_id);
+                : REFUSE(err, KILN_INSTANCES_UNKNOWN_ID, "instances_id: instance buffer %u is not live", instances_id);
     if (!ok) {
         kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped update_instances of instance buffer %u (%s): %s; "
                      "every record is as it was", instances_id, kiln_instances_class_name(err->cls), err->message);
