@@ -246,24 +246,29 @@ void kiln_json_dispatch_free(kiln_json_dispatch *d) {
 
 /* ---- the message envelope --------------------------------------------------------------------- */
 
+bool kiln_json_message_kind(const json_t *message, const char **kind, kiln_json_error *err) {
+    *kind = NULL;
+    if (!message) return BAD(err, "message: expected an object, got nothing");
+    const char *name = NULL;
+    if (!msg_as_object(message, "message", err) || !msg_field_string(message, "", "kind", &name, err)) return false;
+    for (uint32_t i = 0; i < kiln_json_kind_count(); i++)
+        if (strcmp(name, kiln_json_kind_name(i)) == 0) {
+            *kind = name;
+            return true;
+        }
+    return BAD(err, "kind: unknown kind \"%s\"", name);
+}
+
 bool kiln_json_parse_message(const char *text, size_t length, json_t **out, const char **kind, kiln_json_error *err) {
     json_error_t jerr;
     *out = NULL;
     *kind = NULL;
     json_t *message = json_loadb(text ? text : "", text ? length : 0, JSON_REJECT_DUPLICATES, &jerr);
     if (!message) return msg_fail(err, "malformed_json", "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
-    const char *name = NULL;
-    bool ok = msg_as_object(message, "message", err) && msg_field_string(message, "", "kind", &name, err);
-    if (ok) {
-        ok = false;
-        for (uint32_t i = 0; i < kiln_json_kind_count() && !ok; i++) ok = strcmp(name, kiln_json_kind_name(i)) == 0;
-        if (!ok) BAD(err, "kind: unknown kind \"%s\"", name);
-    }
-    if (!ok) {
+    if (!kiln_json_message_kind(message, kind, err)) {
         json_decref(message);
         return false;
     }
     *out = message;
-    *kind = name;
     return true;
 }

@@ -1,11 +1,12 @@
 /* The JSON runtime: one message in, one reply out. It owns a texture registry and a program runtime
  * and routes each message by its "kind" to a handler that decodes the whole message first (the
- * decoders in json_decode.c) and only then calls the C API, so a refused message changes nothing.
+ * decoders of json_decode.c and json_decode_program.c) and only then calls the C API, so a refused
+ * message changes nothing. It reaches the runtime through the public headers alone, as any host of
+ * program.h and program_json.h could.
  *
  * Handlers return the Ok payload or NULL with the error filled; kiln_json_runtime_handle wraps either in
  * the reply envelope. The reply's class is always a stable identifier: one of the C API's classes
  * where the C API refused, or one of the surface's own (program_json.h lists them). */
-#include <kiln/core/utf8.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,9 @@
 
 #include <jansson.h>
 
+#include <kiln/core/utf8.h>
+#include <kiln/program.h>
 #include <kiln/program_json.h>
-
-#include "program_forms.h"
-#include "program_internal.h"
 
 struct kiln_json_runtime {
     kiln_texture_registry *textures;
@@ -378,14 +378,8 @@ static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, 
 static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
-    /* The GPU times of submitted frames come back through timestamp readbacks that only a pump
-     * delivers and only a collect folds; a caller on this surface asks for timings between
-     * frames, so let the submitted work finish and fold what came back first. */
-    kiln_gfx *gfx = rt->programs->gfx;
-    if (gfx->features.timestamp_query && kiln_gfx_wait_for_queue(gfx, NULL)) {
-        for (int i = 0; i < 4; i++) kiln_gfx_pump(gfx, true);
-        program_gpu_collect(rt->programs);
-    }
+    /* A caller on this surface asks for timings between frames: every frame it submitted counts. */
+    kiln_programs_await_timings(rt->programs);
     /* The C call reports at most `max` rows, so grow until a call leaves room to spare. */
     uint32_t max = 64, n;
     kiln_pass_timing *rows = NULL;
@@ -408,7 +402,7 @@ static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_jso
     for (uint32_t i = 0; list && i < n; i++) {
         const kiln_pass_timing *r = &rows[i];
         json_array_append_new(list, json_pack("{s:s,s:I,s:I,s:I,s:f,s:o}", "stage",
-                                              program_form_name(&PROGRAM_STAGES, r->stage), "width",
+                                              kiln_pass_stage_name(r->stage), "width",
                                               (json_int_t)r->width, "height", (json_int_t)r->height, "divisor",
                                               (json_int_t)r->divisor, "cpu_record_ns", r->cpu_record_ns, "gpu_ns",
                                               r->gpu_ns < 0 ? json_null() : json_real(r->gpu_ns)));
@@ -478,15 +472,33 @@ static const struct {
     {"frame", handle_frame},
 };
 
-static char *dump_reply(const char *key, json_t *payload) {
-    json_t *reply = payload ? json_pack("{s:o}", key, payload) : NULL;
+/* The Ok payload of msg's handler, or NULL with err filled. */
+static json_t *route(kiln_json_runtime *rt, const json_t *msg, const char *kind, kiln_json_error *err) {
+    for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0]; i++)
+        if (strcmp(kind, HANDLERS[i].kind) == 0) return HANDLERS[i].handle(rt, msg, err);
+    return set_errorf(err, "bad_message", "kind: \"%s\" has no handler", kind);
+}
+
+/* The reply envelope around a handler's outcome; NULL only when memory runs out. */
+static json_t *reply_value(json_t *payload, kiln_json_error *err) {
+    if (payload) return json_pack("{s:o}", "Ok", payload);
+    if (!err->cls[0]) out_of_memory(err);
+    return json_pack("{s:{s:s,s:s}}", "Err", "class", err->cls, "error", err->message);
+}
+
+static char *reply_text(json_t *reply) {
     char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
     json_decref(reply);
     return text;
 }
 
-static char *error_reply(const kiln_json_error *err) {
-    return dump_reply("Err", json_pack("{s:s,s:s}", "class", err->cls, "error", err->message));
+json_t *kiln_json_runtime_handle_value(kiln_json_runtime *rt, const json_t *message) {
+    kiln_json_error err = {0};
+    const char *kind;
+    if (!rt) return set_error(&err, "bad_message", "no runtime: kiln_json_runtime_handle_value was given NULL"),
+                    reply_value(NULL, &err);
+    if (!kiln_json_message_kind(message, &kind, &err)) return reply_value(NULL, &err);
+    return reply_value(route(rt, message, kind, &err), &err);
 }
 
 char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length) {
@@ -494,20 +506,13 @@ char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_
     json_t *msg;
     const char *kind;
     /* Misuse gets a reply like any refusal rather than a crash: the caller prints replies. */
-    if (!rt) return set_error(&err, "bad_message", "no runtime: kiln_json_runtime_handle was given NULL"), error_reply(&err);
-    if (!message && length) return set_error(&err, "bad_message", "message: NULL with a length of bytes"), error_reply(&err);
+    if (!rt) return set_error(&err, "bad_message", "no runtime: kiln_json_runtime_handle was given NULL"),
+                    reply_text(reply_value(NULL, &err));
+    if (!message && length) return set_error(&err, "bad_message", "message: NULL with a length of bytes"),
+                                   reply_text(reply_value(NULL, &err));
     if (!message) message = "";
-    if (!kiln_json_parse_message(message, length, &msg, &kind, &err)) return error_reply(&err);
-    json_t *payload = NULL;
-    bool routed = false;
-    for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0] && !routed; i++) {
-        if (strcmp(kind, HANDLERS[i].kind) != 0) continue;
-        routed = true;
-        payload = HANDLERS[i].handle(rt, msg, &err);
-    }
-    if (!routed) set_errorf(&err, "bad_message", "kind: \"%s\" has no handler", kind);
+    if (!kiln_json_parse_message(message, length, &msg, &kind, &err)) return reply_text(reply_value(NULL, &err));
+    json_t *reply = reply_value(route(rt, msg, kind, &err), &err);
     json_decref(msg);
-    if (payload) return dump_reply("Ok", payload);
-    if (!err.cls[0]) out_of_memory(&err);
-    return error_reply(&err);
+    return reply_text(reply);
 }

@@ -197,6 +197,12 @@ uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln
     return n;
 }
 
+void kiln_programs_await_timings(kiln_programs *p) {
+    if (!p || !p->gfx->features.timestamp_query || !kiln_gfx_wait_for_queue(p->gfx, NULL)) return;
+    /* A readback's map callback runs on a pump after the queue is idle; a few pumps deliver them all. */
+    for (int i = 0; i < 4; i++) kiln_gfx_pump(p->gfx, true);
+}
+
 void program_resolve_extent(kiln_slot_extent extent, uint32_t ref_w, uint32_t ref_h, uint32_t *w, uint32_t *h,
                             uint32_t *divisor) {
     uint32_t d = extent.divided && extent.divisor ? extent.divisor : 1;

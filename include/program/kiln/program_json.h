@@ -59,6 +59,12 @@ bool kiln_json_runtime_recreate(kiln_json_runtime *rt, kiln_gfx *gfx, kiln_resou
  * frees (NULL only when memory runs out). A NULL rt, or a NULL message with a non-zero length, is
  * refused with a bad_message reply saying so. */
 char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length);
+/* Handles one message a host has already parsed (a jansson object, borrowed: kiln-run resolves a
+ * script's names and typed blobs on the value and hands it over as it is, with no text round
+ * trip). Returns the reply as a new jansson object the caller releases with json_decref (NULL
+ * only when memory runs out); its content is what kiln_json_runtime_handle would answer. A NULL
+ * rt, or a message that is not an object with a known "kind", is refused as bad_message. */
+struct json_t *kiln_json_runtime_handle_value(kiln_json_runtime *rt, const struct json_t *message);
 /* The runtime's texture registry, owned by it: the ids messages name. */
 kiln_texture_registry *kiln_json_runtime_textures(kiln_json_runtime *rt);
 /* The runtime's program runtime, owned by it: the ids program.register returns. */
@@ -77,6 +83,9 @@ typedef struct kiln_json_error {
  * column) or bad_message (not an object, no kind, an unknown kind). */
 bool kiln_json_parse_message(const char *text, size_t length, struct json_t **out, const char **kind,
                              kiln_json_error *err);
+/* The envelope check of kiln_json_parse_message for a value already parsed: true with *kind (pointing
+ * into message) when message is an object whose "kind" is a known kind; bad_message otherwise. */
+bool kiln_json_message_kind(const struct json_t *message, const char **kind, kiln_json_error *err);
 
 /* A byte blob: a JSON array of byte values 0..255, or a base64 string (kiln_base64_decode: the
  * standard or URL-safe alphabet, padding optional). path names the field in errors. out->bytes is
