@@ -12,8 +12,7 @@
 #include "program_refuse.h"
 
 program_draw_set *program_draw_set_lookup(const kiln_programs *p, uint32_t id) {
-    if (!p || id == 0 || id > p->draw_set_count) return NULL;
-    return p->draw_sets[id - 1];
+    return p ? program_id_table_lookup(&p->draw_sets, id) : NULL;
 }
 
 uint32_t kiln_programs_draw_set_length(const kiln_programs *p, uint32_t draw_set_id) {
@@ -169,17 +168,13 @@ uint32_t kiln_programs_create_draw_set(kiln_programs *p, const kiln_geometry_lay
     program_draw_set probe = {.vertex_layout = *vertex_layout, .instance_layout = *instance_layout};
     for (uint32_t i = 0; i < draw_count; i++)
         if (!check_draw(p, &probe, &draws[i], i, err)) return 0;
-    program_draw_set **grown =
-        kiln_array_reserve(p->draw_sets, &p->draw_set_capacity, p->draw_set_count + 1, sizeof *grown);
-    program_draw_set *set = grown ? calloc(1, sizeof *set) : NULL;
-    if (grown) p->draw_sets = grown;
+    program_draw_set *set = program_id_table_reserve(&p->draw_sets) ? calloc(1, sizeof *set) : NULL;
     if (set) *set = probe;
     if (!set || !apply(p, set, 0, draws, draw_count)) {
         free_set(p, set, true);
         return REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT, "out of memory for %u draws", draw_count), 0;
     }
-    p->draw_sets[p->draw_set_count++] = set;
-    return p->draw_set_count;
+    return program_id_table_add(&p->draw_sets, set);
 }
 
 bool kiln_programs_update_draw_set(kiln_programs *p, uint32_t draw_set_id, uint32_t first, const kiln_draw *draws,
@@ -207,13 +202,11 @@ bool kiln_programs_update_draw_set(kiln_programs *p, uint32_t draw_set_id, uint3
 }
 
 bool kiln_programs_destroy_draw_set(kiln_programs *p, uint32_t draw_set_id) {
-    program_draw_set *set = program_draw_set_lookup(p, draw_set_id);
-    if (!set) {
+    if (!program_draw_set_lookup(p, draw_set_id)) {
         if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_draw_set: unknown draw set id %u", draw_set_id);
         return false;
     }
-    free_set(p, set, true);
-    p->draw_sets[draw_set_id - 1] = NULL;
+    free_set(p, program_id_table_retire(&p->draw_sets, draw_set_id), true); /* nothing holds a set */
     return true;
 }
 
@@ -229,16 +222,10 @@ bool program_draw_set_realize(kiln_programs *p, const program_draw_set *set, kil
 
 /* At runtime destroy the buffers go on their own, so the sets only free themselves. */
 void program_draw_sets_free_all(kiln_programs *p) {
-    for (uint32_t i = 0; i < p->draw_set_count; i++) free_set(p, p->draw_sets[i], false);
-    free(p->draw_sets);
-    p->draw_sets = NULL;
-    p->draw_set_count = p->draw_set_capacity = 0;
+    for (uint32_t id = 1; id <= p->draw_sets.count; id++) free_set(p, program_draw_set_lookup(p, id), false);
+    program_id_table_free(&p->draw_sets);
 }
 
 void program_draw_sets_move(kiln_programs *fresh, kiln_programs *old) {
-    fresh->draw_sets = old->draw_sets;
-    fresh->draw_set_count = old->draw_set_count;
-    fresh->draw_set_capacity = old->draw_set_capacity;
-    old->draw_sets = NULL;
-    old->draw_set_count = old->draw_set_capacity = 0;
+    program_id_table_move(&fresh->draw_sets, &old->draw_sets);
 }

@@ -12,13 +12,11 @@
 #include "program_refuse.h"
 
 program_instances *program_instances_held(const kiln_programs *p, uint32_t id) {
-    if (!p || id == 0 || id > p->instances_count) return NULL;
-    return p->instances[id - 1];
+    return p ? program_id_table_held(&p->instances, id) : NULL;
 }
 
 program_instances *program_instances_lookup(const kiln_programs *p, uint32_t id) {
-    program_instances *b = program_instances_held(p, id);
-    return b && !b->retired ? b : NULL;
+    return p ? program_id_table_lookup(&p->instances, id) : NULL;
 }
 
 static void release_buffer(kiln_programs *p, program_instances *b, bool retire) {
@@ -77,10 +75,7 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     program_instances probe = {.stride = stride, .capacity = desc->capacity};
     size_t size = desc->records ? desc->records_size : 0;
     if (!check_run(&probe, 0, size, err)) return 0;
-    program_instances **grown =
-        kiln_array_reserve(p->instances, &p->instances_capacity, p->instances_count + 1, sizeof *grown);
-    program_instances *b = grown ? calloc(1, sizeof *b) : NULL;
-    if (grown) p->instances = grown;
+    program_instances *b = program_id_table_reserve(&p->instances) ? calloc(1, sizeof *b) : NULL;
     uint8_t *records = b ? calloc((size_t)bytes, 1) : NULL;
     if (!records) {
         free(b);
@@ -90,9 +85,8 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     if (size) memcpy(records, desc->records, size);
     *b = (program_instances){.layout = desc->layout, .stride = stride, .capacity = desc->capacity,
                              .records = records, .dirty_end = desc->capacity};
-    p->instances[p->instances_count++] = b;
     p->instance_uploads_pending = true;
-    return p->instances_count;
+    return program_id_table_add(&p->instances, b);
 }
 
 bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uint32_t first, const void *records,
@@ -126,31 +120,22 @@ bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uin
 }
 
 bool kiln_programs_destroy_instances(kiln_programs *p, uint32_t instances_id) {
-    program_instances *b = program_instances_lookup(p, instances_id);
-    if (!b) {
+    if (!program_instances_lookup(p, instances_id)) {
         if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_instances: unknown instance buffer id %u",
                             instances_id);
         return false;
     }
-    b->retired = true;
-    if (b->holders) return true;
-    free_instances(p, b, true);
-    p->instances[instances_id - 1] = NULL;
+    /* A held buffer lives for its sets until the last lets go: the release frees it. */
+    free_instances(p, program_id_table_retire(&p->instances, instances_id), true);
     return true;
 }
 
 void program_instances_hold(kiln_programs *p, uint32_t id) {
-    program_instances *b = program_instances_held(p, id);
-    if (b) b->holders++;
+    program_id_table_hold(&p->instances, id);
 }
 
 void program_instances_release(kiln_programs *p, uint32_t id) {
-    program_instances *b = program_instances_held(p, id);
-    if (!b || !b->holders) return;
-    if (--b->holders == 0 && b->retired) {
-        free_instances(p, b, true);
-        p->instances[id - 1] = NULL;
-    }
+    free_instances(p, program_id_table_release(&p->instances, id), true);
 }
 
 bool program_instances_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
@@ -174,40 +159,36 @@ bool program_instances_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
     return true;
 }
 
+/* A buffer waits in the upload queue while it has no GPU buffer or a run of records to upload. */
+static bool needs_upload(const void *item) {
+    const program_instances *b = item;
+    return !b->buffer.id || b->dirty_first != b->dirty_end;
+}
+
+static bool upload(void *ctx, uint32_t id) {
+    kiln_programs *p = ctx;
+    kiln_error err = {0};
+    if (program_instances_realize(p, id, &err)) return true;
+    kiln_log_add(&p->log, KILN_LOG_WARN, "program", "instance upload queue: %s (tried again later)", err.message);
+    return false;
+}
+
 void program_instances_upload_queue(kiln_programs *p) {
-    if (!p->instance_uploads_pending) return;
-    uint32_t done = 0, looked = 0;
-    bool failed = false;
-    for (; looked < p->instances_count && done < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD; looked++) {
-        uint32_t i = p->instances_upload_cursor++ % p->instances_count;
-        program_instances *b = p->instances[i];
-        if (!b || (b->buffer.id && b->dirty_first == b->dirty_end)) continue;
-        kiln_error err = {0};
-        if (!program_instances_realize(p, i + 1, &err)) {
-            kiln_log_add(&p->log, KILN_LOG_WARN, "program", "instance upload queue: %s (tried again later)",
-                         err.message);
-            failed = true;
-        }
-        done++;
-    }
-    if (looked == p->instances_count && done < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD && !failed)
+    if (p->instance_uploads_pending &&
+        program_id_table_upload_step(&p->instances, PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, upload, p))
         p->instance_uploads_pending = false;
 }
 
 void program_instances_free_all(kiln_programs *p) {
-    for (uint32_t i = 0; i < p->instances_count; i++) free_instances(p, p->instances[i], false);
-    free(p->instances);
-    p->instances = NULL;
-    p->instances_count = p->instances_capacity = 0;
+    for (uint32_t id = 1; id <= p->instances.count; id++) free_instances(p, program_instances_held(p, id), false);
+    program_id_table_free(&p->instances);
 }
 
 void program_instances_move(kiln_programs *fresh, kiln_programs *old) {
-    for (uint32_t i = 0; i < old->instances_count; i++)
-        if (old->instances[i]) release_buffer(old, old->instances[i], false);
-    fresh->instances = old->instances;
+    for (uint32_t id = 1; id <= old->instances.count; id++) {
+        program_instances *b = program_instances_held(old, id);
+        if (b) release_buffer(old, b, false);
+    }
+    program_id_table_move(&fresh->instances, &old->instances);
     fresh->instance_uploads_pending = true;
-    fresh->instances_count = old->instances_count;
-    fresh->instances_capacity = old->instances_capacity;
-    old->instances = NULL;
-    old->instances_count = old->instances_capacity = 0;
 }

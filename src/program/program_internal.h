@@ -9,7 +9,10 @@
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
  *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing
  *   program_scopes.c     error scopes around setup and each pass, and the messages naming them
- *   program_geometry.c   geometry resources: ids, CPU copies, GPU buffers, the upload queue
+ *   program_geometry.c   geometry resources: CPU copies, GPU buffers, the upload queue
+ *   program_instances.c  instance buffers: records, GPU buffers, the dirty run, the upload queue
+ *   program_draw_sets.c  draw sets: draws, the holds they take on geometry and instance buffers
+ *   program_id_table.c   the ids, holds and retirement those three share
  *   program_layout.c     the vertex-format table and the layout and geometry checks (pure CPU) */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
@@ -18,6 +21,8 @@
 #include <kiln/program.h>
 #include <kiln/shader/library.h>
 #include <kiln/shader/wgsl_reflect.h>
+
+#include "program_id_table.h"
 
 #define PROGRAM_NONE UINT32_MAX
 /* Uniform bind groups the runtime keeps: one per distinct group 0 layout in use. */
@@ -178,8 +183,6 @@ typedef struct program_geometry {
     uint8_t *vertices, *indices;
     size_t vertices_size, indices_size;
     kiln_buffer vertex_buffer, index_buffer; /* id 0 until realized */
-    uint32_t holders;           /* draw sets holding it */
-    bool retired;               /* destroyed: its id names nothing, it lives while held */
 } program_geometry;
 
 /* An instance buffer: its layout, its records (the source of truth), its GPU buffer once realized
@@ -190,8 +193,6 @@ typedef struct program_instances {
     uint8_t *records;           /* capacity * stride bytes */
     kiln_buffer buffer;         /* id 0 until realized */
     uint32_t dirty_first, dirty_end; /* records to upload; equal: none */
-    uint32_t holders;
-    bool retired;
 } program_instances;
 
 /* How many draws of one set name one buffer: the set holds the buffer while this is above 0. */
@@ -289,16 +290,12 @@ struct kiln_programs {
     kiln_bind_group_cache *uniform_groups;
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
     kiln_sampler depth_compare;             /* every Compare depth input: LessEqual, clamp, linear */
-    program_geometry **geometries;          /* geometries[id - 1]; NULL once destroyed */
-    uint32_t geometry_count, geometry_capacity; /* ids handed out; the next id is count + 1 */
-    uint32_t geometry_upload_cursor;        /* where the upload queue looks next */
+    program_id_table geometries;            /* program_geometry items, held by draw sets */
     /* Set by whatever leaves a geometry or instance buffer to upload (a create, an update, a
      * device replacement), cleared by a queue scan that finds nothing left: a steady frame loop
      * does not walk every geometry and buffer each record call. */
     bool geometry_uploads_pending, instance_uploads_pending;
-    program_instances **instances;          /* instances[id - 1]; NULL once released */
-    uint32_t instances_count, instances_capacity;
-    uint32_t instances_upload_cursor;
+    program_id_table instances;             /* program_instances items, held by draw sets */
     /* Program buffers: a pool by size; a buffer taken by a record call is not taken again until
      * PROGRAM_UNIFORM_INTACT_CALLS later ones (an unsubmitted encoder may still use it), and goes
      * after PROGRAM_POOL_IDLE_RECORDS record calls unused. */
@@ -308,8 +305,7 @@ struct kiln_programs {
     uint32_t dispatch_buffer_count, dispatch_buffer_capacity;
     uint8_t *zeros;                         /* what a taken buffer is cleared with */
     size_t zeros_size;
-    program_draw_set **draw_sets;           /* draw_sets[id - 1]; NULL once destroyed */
-    uint32_t draw_set_count, draw_set_capacity;
+    program_id_table draw_sets;             /* program_draw_set items (never held) */
     program **programs;                     /* programs[id - 1]; NULL once destroyed */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
                                              * replacement device (kiln_programs_recreate); NULL: none */
