@@ -78,7 +78,7 @@ uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_des
     }
     g->layout = desc->layout;
     g->stride = kiln_geometry_layout_stride(&desc->layout);
-    p->geometry_uploads_pending = true;
+    p->geometries.uploads_pending = true;
     return program_id_table_add(&p->geometries, g);
 }
 
@@ -109,7 +109,7 @@ bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const
     }
     /* The buffers are sized for the old bytes: made again from the new ones when next needed. */
     release_buffers(p, g, true);
-    p->geometry_uploads_pending = true;
+    p->geometries.uploads_pending = true;
     return true;
 }
 
@@ -192,9 +192,7 @@ static bool upload(void *ctx, uint32_t id) {
 }
 
 void program_geometry_upload_queue(kiln_programs *p) {
-    if (p->geometry_uploads_pending &&
-        program_id_table_upload_step(&p->geometries, PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, upload, p))
-        p->geometry_uploads_pending = false;
+    program_id_table_upload_step(&p->geometries, PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, upload, p);
 }
 
 void program_geometry_free_all(kiln_programs *p) {
@@ -208,5 +206,4 @@ void program_geometry_move(kiln_programs *fresh, kiln_programs *old) {
         if (g) release_buffers(old, g, false);
     }
     program_id_table_move(&fresh->geometries, &old->geometries);
-    fresh->geometry_uploads_pending = true;
 }

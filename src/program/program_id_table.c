@@ -71,11 +71,13 @@ void program_id_table_move(program_id_table *to, program_id_table *from) {
     uint32_t cursor = to->cursor;
     *to = *from;
     to->cursor = cursor;
+    to->uploads_pending = true;
     *from = (program_id_table){0};
 }
 
-bool program_id_table_upload_step(program_id_table *t, uint32_t budget, program_id_pending pending,
+void program_id_table_upload_step(program_id_table *t, uint32_t budget, program_id_pending pending,
                                   program_id_upload upload, void *ctx) {
+    if (!t->uploads_pending) return;
     uint32_t uploaded = 0, looked = 0;
     bool failed = false;
     for (; looked < t->count && uploaded < budget; looked++) {
@@ -85,5 +87,5 @@ bool program_id_table_upload_step(program_id_table *t, uint32_t budget, program_
         if (!upload(ctx, i + 1)) failed = true;
         uploaded++;
     }
-    return looked == t->count && uploaded < budget && !failed;
+    if (looked == t->count && uploaded < budget && !failed) t->uploads_pending = false;
 }

@@ -8,8 +8,11 @@
  * the item lives on for its holders until the last one lets go, which hands it back to be freed.
  * The table owns no item: whoever gets an item back from retire or release frees it.
  *
- * The upload queues of geometry and instance buffers walk the table round-robin, a few items per
- * record call, from where the last call stopped: program_id_table_upload_step. */
+ * The upload queues of geometry and instance buffers live in their tables too: whatever leaves an
+ * item to upload (a create, an update, a device replacement) marks the table pending, and each
+ * record call's program_id_table_upload_step walks it round-robin, a few items per call, from
+ * where the last call stopped, until a whole walk finds nothing left: a steady frame loop does not
+ * walk every item each record call. */
 #ifndef KILN_PROGRAM_ID_TABLE_H
 #define KILN_PROGRAM_ID_TABLE_H
 
@@ -28,6 +31,7 @@ typedef struct program_id_table {
     uint32_t count;            /* ids handed out; the next id is count + 1 */
     uint32_t capacity;
     uint32_t cursor;           /* where the next upload step starts looking */
+    bool uploads_pending;      /* an item may have something to upload */
 } program_id_table;
 
 /* Makes room for one more id, so that the create that follows cannot fail on the table; false
@@ -55,7 +59,8 @@ void *program_id_table_release(program_id_table *t, uint32_t id);
  * at 1 again, which only a runtime being destroyed may see. */
 void program_id_table_free(program_id_table *t);
 /* Moves every entry of `from` into `to` (empty), ids and holds with them, and leaves `from`
- * empty: a device replacement keeps every id. `to`'s upload steps start from its own cursor. */
+ * empty: a device replacement keeps every id. `to` is left pending (every item uploads again on
+ * the new device), its upload steps starting from its own cursor. */
 void program_id_table_move(program_id_table *to, program_id_table *from);
 
 /* What an upload step asks of each item: whether it has something to upload, and the upload
@@ -63,11 +68,11 @@ void program_id_table_move(program_id_table *to, program_id_table *from);
 typedef bool (*program_id_pending)(const void *item);
 typedef bool (*program_id_upload)(void *ctx, uint32_t id);
 
-/* One step of an upload queue: visits the entries round-robin from where the last step stopped
- * and uploads each pending item, at most `budget` of them. Returns true when the step looked at
- * every entry without reaching the budget and without a failure: nothing is left pending, so the
- * caller's "uploads pending" flag may be cleared and steady frames skip the walk. */
-bool program_id_table_upload_step(program_id_table *t, uint32_t budget, program_id_pending pending,
+/* One step of the upload queue, nothing while the table is not pending: visits the entries
+ * round-robin from where the last step stopped and uploads each pending item, at most `budget` of
+ * them. A step that looked at every entry without reaching the budget and without a failure
+ * leaves nothing pending, and clears the table's uploads_pending. */
+void program_id_table_upload_step(program_id_table *t, uint32_t budget, program_id_pending pending,
                                   program_id_upload upload, void *ctx);
 
 #endif

@@ -85,7 +85,7 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     if (size) memcpy(records, desc->records, size);
     *b = (program_instances){.layout = desc->layout, .stride = stride, .capacity = desc->capacity,
                              .records = records, .dirty_end = desc->capacity};
-    p->instance_uploads_pending = true;
+    p->instances.uploads_pending = true;
     return program_id_table_add(&p->instances, b);
 }
 
@@ -107,7 +107,7 @@ bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uin
     uint32_t count = (uint32_t)(size / b->stride);
     if (count == 0) return true;
     memcpy(b->records + (size_t)first * b->stride, records, size);
-    p->instance_uploads_pending = true;
+    p->instances.uploads_pending = true;
     /* One run covers every write since the last upload: a few updates per frame stay a few bytes. */
     if (b->dirty_first == b->dirty_end) {
         b->dirty_first = first;
@@ -174,9 +174,7 @@ static bool upload(void *ctx, uint32_t id) {
 }
 
 void program_instances_upload_queue(kiln_programs *p) {
-    if (p->instance_uploads_pending &&
-        program_id_table_upload_step(&p->instances, PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, upload, p))
-        p->instance_uploads_pending = false;
+    program_id_table_upload_step(&p->instances, PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, upload, p);
 }
 
 void program_instances_free_all(kiln_programs *p) {
@@ -190,5 +188,4 @@ void program_instances_move(kiln_programs *fresh, kiln_programs *old) {
         if (b) release_buffer(old, b, false);
     }
     program_id_table_move(&fresh->instances, &old->instances);
-    fresh->instance_uploads_pending = true;
 }

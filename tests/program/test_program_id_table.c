@@ -82,6 +82,7 @@ TEST(a_move_keeps_every_id_and_hold) {
     fill(&from, items, 2);
     program_id_table_hold(&from, 2);
     program_id_table_move(&to, &from);
+    CHECK(to.uploads_pending); /* every item uploads again on the new device */
     CHECK(program_id_table_lookup(&from, 1) == NULL);
     CHECK_EQ_INT(from.count, 0);
     CHECK(program_id_table_lookup(&to, 1) == &items[0]);
@@ -111,33 +112,45 @@ TEST(an_upload_step_visits_pending_items_round_robin_within_its_budget) {
     program_id_table t = {0};
     int items[5] = {1, 0, 1, 1, 1}; /* id 2 has nothing to upload */
     fill(&t, items, 5);
+    t.uploads_pending = true;
     uploads u = {0};
-    CHECK(!program_id_table_upload_step(&t, 2, is_pending, record_upload, &u)); /* the budget ran out */
+    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
+    CHECK(t.uploads_pending); /* the budget ran out */
     CHECK_EQ_INT(u.count, 2);
     CHECK_EQ_INT(u.order[0], 1);
     CHECK_EQ_INT(u.order[1], 3);
     items[0] = items[2] = 0;
     /* The next step starts where this one stopped: ids 4 and 5, then around to 1 and 2. */
-    CHECK(!program_id_table_upload_step(&t, 2, is_pending, record_upload, &u));
+    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
+    CHECK(t.uploads_pending);
     CHECK_EQ_INT(u.order[2], 4);
     CHECK_EQ_INT(u.order[3], 5);
     items[3] = items[4] = 0;
-    CHECK(program_id_table_upload_step(&t, 2, is_pending, record_upload, &u)); /* a whole scan found nothing */
+    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
+    CHECK(!t.uploads_pending); /* a whole walk found nothing left */
     CHECK_EQ_INT(u.count, 4);
+    items[1] = 1;
+    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
+    CHECK_EQ_INT(u.count, 4); /* not pending: a step does not walk */
     program_id_table_free(&t);
 }
 
-TEST(a_failed_upload_keeps_the_queue_pending) {
+TEST(a_failed_upload_keeps_the_table_pending) {
     program_id_table t = {0};
     int items[2] = {1, 0};
     fill(&t, items, 2);
+    t.uploads_pending = true;
     uploads u = {.failing = 1};
-    CHECK(!program_id_table_upload_step(&t, 4, is_pending, record_upload, &u));
+    program_id_table_upload_step(&t, 4, is_pending, record_upload, &u);
+    CHECK(t.uploads_pending);
     CHECK_EQ_INT(u.count, 1);
     u.failing = 0;
     items[0] = 0;
-    CHECK(program_id_table_upload_step(&t, 4, is_pending, record_upload, &u));
-    CHECK(program_id_table_upload_step(&(program_id_table){0}, 4, is_pending, record_upload, &u)); /* empty */
+    program_id_table_upload_step(&t, 4, is_pending, record_upload, &u);
+    CHECK(!t.uploads_pending);
+    program_id_table empty = {.uploads_pending = true};
+    program_id_table_upload_step(&empty, 4, is_pending, record_upload, &u);
+    CHECK(!empty.uploads_pending);
     program_id_table_free(&t);
 }
 
@@ -146,8 +159,10 @@ TEST(freed_entries_are_skipped_by_an_upload_step) {
     int items[2] = {1, 1};
     fill(&t, items, 2);
     CHECK(program_id_table_retire(&t, 1) == &items[0]);
+    t.uploads_pending = true;
     uploads u = {0};
-    CHECK(program_id_table_upload_step(&t, 4, is_pending, record_upload, &u));
+    program_id_table_upload_step(&t, 4, is_pending, record_upload, &u);
+    CHECK(!t.uploads_pending);
     CHECK_EQ_INT(u.count, 1);
     CHECK_EQ_INT(u.order[0], 2);
     program_id_table_free(&t);
@@ -156,4 +171,4 @@ TEST(freed_entries_are_skipped_by_an_upload_step) {
 TEST_MAIN(T(ids_start_at_1_and_are_never_reused), T(unknown_ids_name_nothing),
           T(a_held_item_retired_lives_until_the_last_release), T(releasing_a_live_item_keeps_it),
           T(a_move_keeps_every_id_and_hold), T(an_upload_step_visits_pending_items_round_robin_within_its_budget),
-          T(a_failed_upload_keeps_the_queue_pending), T(freed_entries_are_skipped_by_an_upload_step))
+          T(a_failed_upload_keeps_the_table_pending), T(freed_entries_are_skipped_by_an_upload_step))
