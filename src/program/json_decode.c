@@ -205,7 +205,7 @@ bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, k
     if (!msg_field(message, "", "uniforms", true, &uniforms, err)) return false;
     out->binding_count = (uint32_t)json_array_size(bindings);
     out->bindings = calloc(out->binding_count ? out->binding_count : 1, sizeof *out->bindings);
-    if (!out->bindings) return msg_fail(err, "out_of_memory", "bindings: %u ids", out->binding_count);
+    if (!out->bindings) return kiln_json_error_set(err, "out_of_memory", "bindings: %u ids", out->binding_count);
     decode_ids(bindings, "bindings", out->bindings, err);
     if (!kiln_json_decode_blob(uniforms, "uniforms", &out->uniforms, err)) {
         kiln_json_dispatch_free(out);
@@ -215,7 +215,7 @@ bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, k
     out->geometries = calloc(out->geometry_count ? out->geometry_count : 1, sizeof *out->geometries);
     if (!out->geometries) {
         kiln_json_dispatch_free(out);
-        return msg_fail(err, "out_of_memory", "geometries: %u ids", out->geometry_count);
+        return kiln_json_error_set(err, "out_of_memory", "geometries: %u ids", out->geometry_count);
     }
     decode_ids(geometries, "geometries", out->geometries, err);
     out->draw_set_list_count = (uint32_t)json_array_size(draw_sets);
@@ -223,7 +223,7 @@ bool kiln_json_decode_dispatch(const json_t *message, kiln_json_dispatch *out, k
     out->draw_set_ids = calloc(set_ids ? set_ids : 1, sizeof(uint32_t));
     if (!out->draw_set_list_lengths || !out->draw_set_ids) {
         kiln_json_dispatch_free(out);
-        return msg_fail(err, "out_of_memory", "draw_sets: %zu ids", set_ids);
+        return kiln_json_error_set(err, "out_of_memory", "draw_sets: %zu ids", set_ids);
     }
     for (size_t i = 0, at = 0; i < out->draw_set_list_count; i++) {
         const json_t *list = json_array_get(draw_sets, i);
@@ -264,7 +264,8 @@ bool kiln_json_parse_message(const char *text, size_t length, json_t **out, cons
     *out = NULL;
     *kind = NULL;
     json_t *message = json_loadb(text ? text : "", text ? length : 0, JSON_REJECT_DUPLICATES, &jerr);
-    if (!message) return msg_fail(err, "malformed_json", "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+    if (!message)
+        return kiln_json_error_set(err, "malformed_json", "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
     if (!kiln_json_message_kind(message, kind, err)) {
         json_decref(message);
         return false;

@@ -183,8 +183,8 @@ static bool decode_repeat(const json_t *pass, const char *fp, uint32_t pass_inde
     /* The desc spells "no repeat" as count 0, so a declared count of 0 is refused here, by the
      * class register gives any other count outside 1..4096. */
     if (out->repeat_count == 0)
-        return msg_fail(err, kiln_program_class_name(KILN_PROGRAM_BAD_REPEAT),
-                        "pass %u: repeat count 0 is outside 1..%d", pass_index, KILN_PROGRAM_MAX_REPEAT);
+        return kiln_json_error_set(err, kiln_program_class_name(KILN_PROGRAM_BAD_REPEAT),
+                                   "pass %u: repeat count 0 is outside 1..%d", pass_index, KILN_PROGRAM_MAX_REPEAT);
     return true;
 }
 
@@ -300,7 +300,7 @@ bool kiln_json_decode_program(const json_t *message, kiln_json_program *out, kil
     out->passes = calloc(d->pass_count ? d->pass_count : 1, sizeof *out->passes);
     if (!out->passes) {
         kiln_json_program_free(out);
-        return msg_fail(err, "out_of_memory", "passes: %u elements", d->pass_count);
+        return kiln_json_error_set(err, "out_of_memory", "passes: %u elements", d->pass_count);
     }
     for (uint32_t i = 0; i < d->pass_count; i++) {
         char fp[PATH_MAX_CHARS];

@@ -16,7 +16,7 @@
 
 /* ---- errors and paths ------------------------------------------------------------------------- */
 
-bool msg_fail(kiln_json_error *err, const char *cls, const char *fmt, ...) {
+bool kiln_json_error_set(kiln_json_error *err, const char *cls, const char *fmt, ...) {
     if (!err) return false;
     snprintf(err->cls, sizeof err->cls, "%s", cls);
     va_list args;
@@ -238,15 +238,15 @@ bool msg_decode_sampling(const json_t *v, const char *fp, kiln_slot_sampling *ou
 static bool decode_base64(const char *text, size_t length, const char *fp, kiln_json_blob *out, kiln_json_error *err) {
     kiln_error e;
     if (!kiln_base64_decode(text, length, &out->bytes, &out->size, &e))
-        return msg_fail(err, e.code == KILN_ERR_OUT_OF_MEMORY ? "out_of_memory" : "bad_message", "%s: %s", fp,
-                        e.message);
+        return kiln_json_error_set(err, e.code == KILN_ERR_OUT_OF_MEMORY ? "out_of_memory" : "bad_message", "%s: %s",
+                                   fp, e.message);
     return true;
 }
 
 static bool decode_byte_array(const json_t *v, const char *fp, kiln_json_blob *out, kiln_json_error *err) {
     size_t size = json_array_size(v);
     uint8_t *bytes = size ? malloc(size) : NULL;
-    if (size && !bytes) return msg_fail(err, "out_of_memory", "%s: %zu bytes", fp, size);
+    if (size && !bytes) return kiln_json_error_set(err, "out_of_memory", "%s: %zu bytes", fp, size);
     for (size_t i = 0; i < size; i++) {
         const json_t *e = json_array_get(v, i);
         json_int_t n = json_is_integer(e) ? json_integer_value(e) : -1;
@@ -327,7 +327,7 @@ bool msg_decode_list(const json_t *message, const char *name, size_t size, eleme
     if (!msg_field_array(message, "", name, &list, err)) return false;
     *count = (uint32_t)json_array_size(list);
     uint8_t *items = calloc(*count ? *count : 1, size);
-    if (!items) return msg_fail(err, "out_of_memory", "%s: %u elements", name, *count);
+    if (!items) return kiln_json_error_set(err, "out_of_memory", "%s: %u elements", name, *count);
     for (uint32_t i = 0; i < *count; i++) {
         char fp[PATH_MAX_CHARS];
         msg_path_index(fp, name, i);

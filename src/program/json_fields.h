@@ -20,10 +20,8 @@
 
 #define PATH_MAX_CHARS 256
 
-/* Fills err (when not NULL) with class `cls` and the message; always returns false. */
-bool msg_fail(kiln_json_error *err, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The refusal of a message that does not decode. */
-#define BAD(err, ...) msg_fail((err), "bad_message", __VA_ARGS__)
+/* The refusal of a message that does not decode (kiln_json_error_set). */
+#define BAD(err, ...) kiln_json_error_set((err), "bad_message", __VA_ARGS__)
 
 const char *msg_type_name(const json_t *v);
 /* "passes[0]" + "entry_point" -> "passes[0].entry_point"; a top-level field is its bare name. */

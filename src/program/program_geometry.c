@@ -183,16 +183,11 @@ static bool needs_upload(const void *item) {
     return !g->vertex_buffer.id;
 }
 
-static bool upload(void *ctx, uint32_t id) {
-    kiln_programs *p = ctx;
-    kiln_error err = {0};
-    if (program_geometry_realize(p, id, &err)) return true;
-    kiln_log_add(&p->log, KILN_LOG_WARN, "program", "geometry upload queue: %s (tried again later)", err.message);
-    return false;
-}
+static const program_upload_queue UPLOADS = {
+    "geometry upload queue", PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, program_geometry_realize};
 
 void program_geometry_upload_queue(kiln_programs *p) {
-    program_id_table_upload_step(&p->geometries, PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, upload, p);
+    program_id_table_upload_step(&p->geometries, &UPLOADS, p, &p->log);
 }
 
 void program_geometry_free_all(kiln_programs *p) {

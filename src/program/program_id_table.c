@@ -75,17 +75,21 @@ void program_id_table_move(program_id_table *to, program_id_table *from) {
     *from = (program_id_table){0};
 }
 
-void program_id_table_upload_step(program_id_table *t, uint32_t budget, program_id_pending pending,
-                                  program_id_upload upload, void *ctx) {
+void program_id_table_upload_step(program_id_table *t, const program_upload_queue *queue, kiln_programs *p,
+                                  kiln_log *log) {
     if (!t->uploads_pending) return;
     uint32_t uploaded = 0, looked = 0;
     bool failed = false;
-    for (; looked < t->count && uploaded < budget; looked++) {
+    for (; looked < t->count && uploaded < queue->budget; looked++) {
         uint32_t i = t->cursor++ % t->count;
         const void *item = t->entries[i].item;
-        if (!item || !pending(item)) continue;
-        if (!upload(ctx, i + 1)) failed = true;
+        if (!item || !queue->pending(item)) continue;
+        kiln_error err = {0};
+        if (!queue->upload(p, i + 1, &err)) {
+            kiln_log_add(log, KILN_LOG_WARN, "program", "%s: %s (tried again later)", queue->name, err.message);
+            failed = true;
+        }
         uploaded++;
     }
-    if (looked == t->count && uploaded < budget && !failed) t->uploads_pending = false;
+    if (looked == t->count && uploaded < queue->budget && !failed) t->uploads_pending = false;
 }

@@ -19,6 +19,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <kiln/core/error.h>
+#include <kiln/core/log.h>
+#include <kiln/program.h>
+
 typedef struct program_id_entry {
     void *item;       /* NULL once freed */
     uint32_t holders; /* holds taken and not let go */
@@ -63,16 +67,22 @@ void program_id_table_free(program_id_table *t);
  * the new device), its upload steps starting from its own cursor. */
 void program_id_table_move(program_id_table *to, program_id_table *from);
 
-/* What an upload step asks of each item: whether it has something to upload, and the upload
- * itself (false when it failed: the item stays pending and is tried on a later step). */
-typedef bool (*program_id_pending)(const void *item);
-typedef bool (*program_id_upload)(void *ctx, uint32_t id);
+/* An upload queue over a table: what the warning of a failed upload is prefixed with, how many
+ * uploads one step makes at most, whether an item has something to upload, and the upload itself
+ * (false with err filled when it failed: the item stays pending and is tried on a later step). */
+typedef struct program_upload_queue {
+    const char *name;
+    uint32_t budget;
+    bool (*pending)(const void *item);
+    bool (*upload)(kiln_programs *p, uint32_t id, kiln_error *err);
+} program_upload_queue;
 
 /* One step of the upload queue, nothing while the table is not pending: visits the entries
- * round-robin from where the last step stopped and uploads each pending item, at most `budget` of
- * them. A step that looked at every entry without reaching the budget and without a failure
+ * round-robin from where the last step stopped and uploads each pending item, at most
+ * queue->budget of them, warning in `log` ("<name>: <error> (tried again later)") of each that
+ * fails. A step that looked at every entry without reaching the budget and without a failure
  * leaves nothing pending, and clears the table's uploads_pending. */
-void program_id_table_upload_step(program_id_table *t, uint32_t budget, program_id_pending pending,
-                                  program_id_upload upload, void *ctx);
+void program_id_table_upload_step(program_id_table *t, const program_upload_queue *queue, kiln_programs *p,
+                                  kiln_log *log);
 
 #endif

@@ -165,16 +165,11 @@ static bool needs_upload(const void *item) {
     return !b->buffer.id || b->dirty_first != b->dirty_end;
 }
 
-static bool upload(void *ctx, uint32_t id) {
-    kiln_programs *p = ctx;
-    kiln_error err = {0};
-    if (program_instances_realize(p, id, &err)) return true;
-    kiln_log_add(&p->log, KILN_LOG_WARN, "program", "instance upload queue: %s (tried again later)", err.message);
-    return false;
-}
+static const program_upload_queue UPLOADS = {
+    "instance upload queue", PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, program_instances_realize};
 
 void program_instances_upload_queue(kiln_programs *p) {
-    program_id_table_upload_step(&p->instances, PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, upload, p);
+    program_id_table_upload_step(&p->instances, &UPLOADS, p, &p->log);
 }
 
 void program_instances_free_all(kiln_programs *p) {

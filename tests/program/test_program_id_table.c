@@ -2,6 +2,7 @@
  * (src/program/program_id_table.c): dense ids never reused, holds, retirement that waits for the
  * last holder, and the round-robin upload step. Pure CPU: items are plain ints here. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "program/program_id_table.h"
 
@@ -94,63 +95,74 @@ TEST(a_move_keeps_every_id_and_hold) {
 
 /* ---- upload steps ---------------------------------------------------------------------------- */
 
-typedef struct uploads {
+/* What the fake uploads saw: the ids in order, and the id whose upload fails (0: none). */
+typedef struct upload_record {
     uint32_t order[16], count;
-    uint32_t failing; /* the id whose upload fails; 0: none */
-} uploads;
+    uint32_t failing;
+} upload_record;
+static upload_record uploads;
 
 static bool is_pending(const void *item) { return *(const int *)item != 0; }
 
-/* Uploading an item clears it (0: nothing left to upload), unless it is the failing one. */
-static bool record_upload(void *ctx, uint32_t id) {
-    uploads *u = ctx;
-    u->order[u->count++] = id;
-    return id != u->failing;
+static bool record_upload(kiln_programs *p, uint32_t id, kiln_error *err) {
+    (void)p;
+    uploads.order[uploads.count++] = id;
+    return id != uploads.failing || kiln_error_set(err, KILN_ERR_GPU, "item %u: no buffer", id);
 }
+
+static const program_upload_queue TWO_A_STEP = {"test queue", 2, is_pending, record_upload};
+static const program_upload_queue FOUR_A_STEP = {"test queue", 4, is_pending, record_upload};
 
 TEST(an_upload_step_visits_pending_items_round_robin_within_its_budget) {
     program_id_table t = {0};
     int items[5] = {1, 0, 1, 1, 1}; /* id 2 has nothing to upload */
     fill(&t, items, 5);
     t.uploads_pending = true;
-    uploads u = {0};
-    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
+    uploads = (upload_record){0};
+    program_id_table_upload_step(&t, &TWO_A_STEP, NULL, NULL);
     CHECK(t.uploads_pending); /* the budget ran out */
-    CHECK_EQ_INT(u.count, 2);
-    CHECK_EQ_INT(u.order[0], 1);
-    CHECK_EQ_INT(u.order[1], 3);
+    CHECK_EQ_INT(uploads.count, 2);
+    CHECK_EQ_INT(uploads.order[0], 1);
+    CHECK_EQ_INT(uploads.order[1], 3);
     items[0] = items[2] = 0;
     /* The next step starts where this one stopped: ids 4 and 5, then around to 1 and 2. */
-    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
+    program_id_table_upload_step(&t, &TWO_A_STEP, NULL, NULL);
     CHECK(t.uploads_pending);
-    CHECK_EQ_INT(u.order[2], 4);
-    CHECK_EQ_INT(u.order[3], 5);
+    CHECK_EQ_INT(uploads.order[2], 4);
+    CHECK_EQ_INT(uploads.order[3], 5);
     items[3] = items[4] = 0;
-    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
+    program_id_table_upload_step(&t, &TWO_A_STEP, NULL, NULL);
     CHECK(!t.uploads_pending); /* a whole walk found nothing left */
-    CHECK_EQ_INT(u.count, 4);
+    CHECK_EQ_INT(uploads.count, 4);
     items[1] = 1;
-    program_id_table_upload_step(&t, 2, is_pending, record_upload, &u);
-    CHECK_EQ_INT(u.count, 4); /* not pending: a step does not walk */
+    program_id_table_upload_step(&t, &TWO_A_STEP, NULL, NULL);
+    CHECK_EQ_INT(uploads.count, 4); /* not pending: a step does not walk */
     program_id_table_free(&t);
 }
 
-TEST(a_failed_upload_keeps_the_table_pending) {
+TEST(a_failed_upload_is_logged_and_keeps_the_table_pending) {
     program_id_table t = {0};
     int items[2] = {1, 0};
     fill(&t, items, 2);
     t.uploads_pending = true;
-    uploads u = {.failing = 1};
-    program_id_table_upload_step(&t, 4, is_pending, record_upload, &u);
+    uploads = (upload_record){.failing = 1};
+    kiln_log log;
+    CHECK(kiln_log_init(&log, 4));
+    program_id_table_upload_step(&t, &FOUR_A_STEP, NULL, &log);
     CHECK(t.uploads_pending);
-    CHECK_EQ_INT(u.count, 1);
-    u.failing = 0;
+    CHECK_EQ_INT(uploads.count, 1);
+    kiln_log_record r;
+    CHECK(kiln_log_take(&log, &r));
+    CHECK_MSG(strcmp(r.message, "test queue: item 1: no buffer (tried again later)") == 0, "%s", r.message);
+    uploads.failing = 0;
     items[0] = 0;
-    program_id_table_upload_step(&t, 4, is_pending, record_upload, &u);
+    program_id_table_upload_step(&t, &FOUR_A_STEP, NULL, &log);
     CHECK(!t.uploads_pending);
+    CHECK(!kiln_log_take(&log, &r));
     program_id_table empty = {.uploads_pending = true};
-    program_id_table_upload_step(&empty, 4, is_pending, record_upload, &u);
+    program_id_table_upload_step(&empty, &FOUR_A_STEP, NULL, &log);
     CHECK(!empty.uploads_pending);
+    kiln_log_free(&log);
     program_id_table_free(&t);
 }
 
@@ -160,15 +172,15 @@ TEST(freed_entries_are_skipped_by_an_upload_step) {
     fill(&t, items, 2);
     CHECK(program_id_table_retire(&t, 1) == &items[0]);
     t.uploads_pending = true;
-    uploads u = {0};
-    program_id_table_upload_step(&t, 4, is_pending, record_upload, &u);
+    uploads = (upload_record){0};
+    program_id_table_upload_step(&t, &FOUR_A_STEP, NULL, NULL);
     CHECK(!t.uploads_pending);
-    CHECK_EQ_INT(u.count, 1);
-    CHECK_EQ_INT(u.order[0], 2);
+    CHECK_EQ_INT(uploads.count, 1);
+    CHECK_EQ_INT(uploads.order[0], 2);
     program_id_table_free(&t);
 }
 
 TEST_MAIN(T(ids_start_at_1_and_are_never_reused), T(unknown_ids_name_nothing),
           T(a_held_item_retired_lives_until_the_last_release), T(releasing_a_live_item_keeps_it),
           T(a_move_keeps_every_id_and_hold), T(an_upload_step_visits_pending_items_round_robin_within_its_budget),
-          T(a_failed_upload_keeps_the_table_pending), T(freed_entries_are_skipped_by_an_upload_step))
+          T(a_failed_upload_is_logged_and_keeps_the_table_pending), T(freed_entries_are_skipped_by_an_upload_step))

@@ -78,6 +78,13 @@ typedef struct kiln_json_error {
     char message[512];          /* NUL-terminated, naming the field path at fault */
 } kiln_json_error;
 
+/* Fills err (when not NULL) with class `cls` and a printf-formatted message, cut at a UTF-8
+ * character boundary when long; always returns false. Every refusal of the surface, decoder and
+ * runtime alike, is filled through it; a host refusing messages of its own in the surface's form
+ * can use it too. */
+bool kiln_json_error_set(kiln_json_error *err, const char *cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Parses message text into an object with a known "kind". On success *out is a new reference the
  * caller releases with json_decref and *kind points into it. Fails with malformed_json (line and
  * column) or bad_message (not an object, no kind, an unknown kind). */
