@@ -168,7 +168,7 @@ uint32_t kiln_programs_create_draw_set(kiln_programs *p, const kiln_geometry_lay
     program_draw_set probe = {.vertex_layout = *vertex_layout, .instance_layout = *instance_layout};
     for (uint32_t i = 0; i < draw_count; i++)
         if (!check_draw(p, &probe, &draws[i], i, err)) return 0;
-    program_draw_set *set = program_id_table_reserve(&p->draw_sets) ? calloc(1, sizeof *set) : NULL;
+    program_draw_set *set = program_id_table_reserve(&p->draw_sets, 1) ? calloc(1, sizeof *set) : NULL;
     if (set) *set = probe;
     if (!set || !apply(p, set, 0, draws, draw_count)) {
         free_set(p, set, true);

@@ -69,7 +69,7 @@ uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_des
         return 0;
     }
     if (kiln_geometry_validate(&desc->layout, desc, err) != KILN_GEOMETRY_OK) return 0;
-    program_geometry *g = program_id_table_reserve(&p->geometries) ? calloc(1, sizeof *g) : NULL;
+    program_geometry *g = program_id_table_reserve(&p->geometries, 1) ? calloc(1, sizeof *g) : NULL;
     if (!g || !copy_bytes(g, desc)) {
         free(g);
         REFUSE(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying %zu vertex and %zu index bytes",

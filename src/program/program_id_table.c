@@ -5,9 +5,9 @@
 
 #include <kiln/core/containers.h>
 
-bool program_id_table_reserve(program_id_table *t) {
-    if (t->count == UINT32_MAX) return false; /* every id handed out: none is reused */
-    program_id_entry *grown = kiln_array_reserve(t->entries, &t->capacity, t->count + 1, sizeof *grown);
+bool program_id_table_reserve(program_id_table *t, uint32_t more) {
+    if (more > UINT32_MAX - t->count) return false; /* ids are never reused, so none would be left */
+    program_id_entry *grown = kiln_array_reserve(t->entries, &t->capacity, t->count + more, sizeof *grown);
     if (!grown) return false;
     t->entries = grown;
     return true;

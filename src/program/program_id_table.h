@@ -1,5 +1,5 @@
-/* The id table of the program runtime's own resources (internal to src/program): geometry,
- * instance buffers and draw sets each keep their items in one.
+/* The id table of the program runtime (internal to src/program): programs, geometry, instance
+ * buffers and draw sets each keep their items in one.
  *
  * Ids are dense and never reused: the first is 1, each create takes the next, and an id once
  * destroyed names nothing for the rest of the runtime's life (programs.md, "Geometry resources";
@@ -38,10 +38,11 @@ typedef struct program_id_table {
     bool uploads_pending;      /* an item may have something to upload */
 } program_id_table;
 
-/* Makes room for one more id, so that the create that follows cannot fail on the table; false
- * when memory runs out (nothing changed). */
-bool program_id_table_reserve(program_id_table *t);
-/* Gives item the next id and returns it. Call after program_id_table_reserve succeeded. */
+/* Makes room for `more` ids, so that the creates that follow cannot fail on the table; false when
+ * memory runs out or the ids would pass UINT32_MAX (nothing changed). */
+bool program_id_table_reserve(program_id_table *t, uint32_t more);
+/* Gives item the next id and returns it; a NULL item makes an id that names nothing (a device
+ * replacement keeps the holes of destroyed programs). Call after program_id_table_reserve. */
 uint32_t program_id_table_add(program_id_table *t, void *item);
 /* The item id names, retired or not (what its holders see); NULL for an id never handed out or
  * one whose item was freed. */

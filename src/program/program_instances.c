@@ -75,7 +75,7 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     program_instances probe = {.stride = stride, .capacity = desc->capacity};
     size_t size = desc->records ? desc->records_size : 0;
     if (!check_run(&probe, 0, size, err)) return 0;
-    program_instances *b = program_id_table_reserve(&p->instances) ? calloc(1, sizeof *b) : NULL;
+    program_instances *b = program_id_table_reserve(&p->instances, 1) ? calloc(1, sizeof *b) : NULL;
     uint8_t *records = b ? calloc((size_t)bytes, 1) : NULL;
     if (!records) {
         free(b);

@@ -12,7 +12,7 @@
  *   program_geometry.c   geometry resources: CPU copies, GPU buffers, the upload queue
  *   program_instances.c  instance buffers: records, GPU buffers, the dirty run, the upload queue
  *   program_draw_sets.c  draw sets: draws, the holds they take on geometry and instance buffers
- *   program_id_table.c   the ids, holds and retirement those three share
+ *   program_id_table.c   the ids, holds and retirement of programs and those three
  *   program_layout.c     the vertex-format table and the layout and geometry checks (pure CPU) */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
@@ -333,10 +333,9 @@ struct kiln_programs {
     kiln_buffer *dispatch_buffers;          /* per queued dispatch, its buffers (program_span.buffers_at) */
     uint32_t dispatch_buffer_count, dispatch_buffer_capacity;
     program_id_table draw_sets;             /* program_draw_set items (never held) */
-    program **programs;                     /* programs[id - 1]; NULL once destroyed */
+    program_id_table programs;              /* program items (never held) */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
                                              * replacement device (kiln_programs_recreate); NULL: none */
-    uint32_t program_count, program_capacity; /* ids handed out; the next id is count + 1 */
     program_queue queue;
     program_uniform_ring uniforms;          /* program_executor.c */
     uint64_t record_calls;                  /* record calls that had work */

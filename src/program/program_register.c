@@ -387,12 +387,6 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
 
 /* ---- register ------------------------------------------------------------------------------------ */
 
-static bool reserve_id(kiln_programs *p) {
-    program **grown = kiln_array_reserve(p->programs, &p->program_capacity, p->program_count + 1, sizeof *grown);
-    if (grown) p->programs = grown;
-    return grown != NULL;
-}
-
 /* Scans, compiles, validates and builds a program on p's device: everything register does but
  * the id (kiln_programs_recreate rebuilds registered programs through it). Keeps a copy of the
  * WGSL, which a device replacement compiles again. */
@@ -468,7 +462,7 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
         name_label(desc, err);
         return 0;
     }
-    if (!reserve_id(p)) {
+    if (!program_id_table_reserve(&p->programs, 1)) {
         REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
         return 0;
     }
@@ -478,7 +472,6 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
         name_label(desc, err);
         return 0;
     }
-    prog->id = ++p->program_count;
-    p->programs[prog->id - 1] = prog;
+    prog->id = program_id_table_add(&p->programs, prog);
     return prog->id;
 }

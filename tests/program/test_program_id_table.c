@@ -11,7 +11,7 @@
 /* A table holding `n` items, ids 1..n naming items[0..n-1]. */
 static void fill(program_id_table *t, int *items, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
-        CHECK(program_id_table_reserve(t));
+        CHECK(program_id_table_reserve(t, 1));
         CHECK_EQ_INT(program_id_table_add(t, &items[i]), i + 1);
     }
 }
@@ -21,7 +21,7 @@ TEST(ids_start_at_1_and_are_never_reused) {
     int items[3] = {10, 20, 30};
     fill(&t, items, 2);
     CHECK(program_id_table_retire(&t, 1) == &items[0]);
-    CHECK(program_id_table_reserve(&t));
+    CHECK(program_id_table_reserve(&t, 1));
     CHECK_EQ_INT(program_id_table_add(&t, &items[2]), 3); /* not 1 again */
     CHECK(program_id_table_lookup(&t, 1) == NULL);
     CHECK(program_id_table_lookup(&t, 2) == &items[1]);
@@ -88,7 +88,7 @@ TEST(a_move_keeps_every_id_and_hold) {
     CHECK_EQ_INT(from.count, 0);
     CHECK(program_id_table_lookup(&to, 1) == &items[0]);
     CHECK_EQ_INT(program_id_table_holders(&to, 2), 1);
-    CHECK(program_id_table_reserve(&to));
+    CHECK(program_id_table_reserve(&to, 1));
     CHECK_EQ_INT(program_id_table_add(&to, &items[0]), 3);
     program_id_table_free(&to);
 }
