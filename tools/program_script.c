@@ -436,9 +436,8 @@ static bool expand_typed_blobs(json_t *msg, char *why, size_t why_size) {
     return true;
 }
 
-/* Whether reply_text is an Ok reply, and the id it assigned (0: none), for "as". */
-static bool reply_outcome(const char *reply_text, uint32_t *id) {
-    json_t *reply = json_loads(reply_text, 0, NULL);
+/* Whether reply is an Ok reply, and the id it assigned (0: none), for "as". */
+static bool reply_outcome(const json_t *reply, uint32_t *id) {
     json_t *ok = json_object_get(reply, "Ok");
     json_t *v = json_object_get(ok, "program_id");
     if (!v) v = json_object_get(ok, "texture_id");
@@ -446,35 +445,27 @@ static bool reply_outcome(const char *reply_text, uint32_t *id) {
     if (!v) v = json_object_get(ok, "instances_id");
     if (!v) v = json_object_get(ok, "draw_set_id");
     *id = json_is_integer(v) ? (uint32_t)json_integer_value(v) : 0;
-    json_decref(reply);
     return ok != NULL;
 }
 
 /* The library names an inline WGSL source "program.wgsl" in its messages, after the
  * `program "LABEL": ` of a labelled program; when the source came from a wgsl_path, the reply
- * names that file instead, so its line:column points somewhere real. Returns a new reply text,
- * or NULL to keep `answer`. */
-static char *name_wgsl_file(const char *answer, const char *wgsl_path) {
+ * names that file instead, so its line:column points somewhere real. Edits the reply in place;
+ * when memory runs out it keeps the library's name. */
+static void name_wgsl_file(json_t *reply, const char *wgsl_path) {
     static const char inline_name[] = "program.wgsl:", labelled[] = "\": program.wgsl:";
-    json_t *reply = json_loads(answer, 0, NULL);
     json_t *err = json_object_get(reply, "Err");
     const char *text = json_string_value(json_object_get(err, "error"));
     const char *at = text && !strncmp(text, inline_name, sizeof inline_name - 1) ? text : NULL;
     const char *label_end = text && !strncmp(text, "program \"", 9) ? strstr(text, labelled) : NULL;
     if (!at && label_end) at = label_end + 3;
-    char *renamed = NULL;
-    if (at) {
-        size_t n = strlen(wgsl_path) + strlen(text) + 2;
-        char *message = malloc(n);
-        if (message) {
-            snprintf(message, n, "%.*s%s:%s", (int)(at - text), text, wgsl_path, at + sizeof inline_name - 1);
-            json_object_set_new(err, "error", json_string(message));
-            renamed = json_dumps(reply, JSON_COMPACT);
-            free(message);
-        }
-    }
-    json_decref(reply);
-    return renamed;
+    if (!at) return;
+    size_t n = strlen(wgsl_path) + strlen(text) + 2;
+    char *message = malloc(n);
+    if (!message) return;
+    snprintf(message, n, "%.*s%s:%s", (int)(at - text), text, wgsl_path, at + sizeof inline_name - 1);
+    json_object_set_new(err, "error", json_string(message));
+    free(message);
 }
 
 /* A reply the script itself gave (a refusal before the surface saw the message, or a save). */
@@ -516,16 +507,11 @@ bool program_script_step(program_script *s, const json_t *original, size_t index
     } else if (kind && strcmp(kind, "save_texture") == 0) {
         own_reply(s, out, save_texture(s, msg), msg, as_name, index);
     } else {
-        char *text = json_dumps(msg, JSON_COMPACT);
-        char *answer = text ? kiln_json_runtime_handle(s->rt, text, strlen(text)) : NULL;
-        char *renamed = answer && wgsl_path ? name_wgsl_file(answer, wgsl_path) : NULL;
-        if (renamed) {
-            free(answer);
-            answer = renamed;
-        }
-        free(text);
-        out->text = answer ? answer : strdup(out_of_memory_reply);
+        /* The surface takes the value as resolved here: no text round trip. */
+        json_t *answer = kiln_json_runtime_handle_value(s->rt, msg);
+        if (answer && wgsl_path) name_wgsl_file(answer, wgsl_path);
         out->ok = answer && reply_outcome(answer, &out->assigned);
+        out->text = reply_text(answer);
         out->sent = msg;
         if (as_name) bind_name(s, as_name, out->assigned, out->assigned == 0, index);
     }

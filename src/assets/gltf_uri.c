@@ -4,41 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kiln/core/base64.h>
+
 #include "gltf_internal.h"
 
-static int base64_value(char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62; /* '-' and '_': the URL-safe alphabet */
-    if (c == '/' || c == '_') return 63;
-    return -1;
-}
-
 /* The decoded size is at most 3/4 of the text, so the allocation is bounded by the JSON itself. */
-static bool decode_base64(gltf_load *L, const char *text, const char *path, uint8_t **out, size_t *size) {
-    size_t n = strlen(text);
-    while (n > 0 && text[n - 1] == '=') n--;
-    uint8_t *bytes = malloc(n / 4 * 3 + 3);
-    if (!bytes) return gltf_fail(L, KILN_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
-    size_t written = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        int v = base64_value(text[i]);
-        if (v < 0) {
-            free(bytes);
-            return gltf_fail(L, KILN_ERR_FORMAT, "%s: data URI: invalid base64 character at %zu", path, i);
-        }
-        acc = acc << 6 | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            bytes[written++] = (uint8_t)(acc >> bits);
-        }
-    }
-    *out = bytes;
-    *size = written;
+static bool decode_data_uri(gltf_load *L, const char *payload, const char *path, uint8_t **out, size_t *size) {
+    kiln_error err;
+    if (!kiln_base64_decode(payload, strlen(payload), out, size, &err))
+        return gltf_fail(L, err.code, "%s: data URI: %s", path, err.message);
     return true;
 }
 
@@ -86,7 +60,7 @@ bool gltf_uri_read(gltf_load *L, const char *uri, const char *path, uint8_t **by
         if (!comma || !base64 || base64 + 7 != comma)
             return gltf_fail(L, KILN_ERR_FORMAT, "%s: data URI is not base64 (want \"data:<type>;base64,...\")",
                              path);
-        return decode_base64(L, comma + 1, path, bytes, size);
+        return decode_data_uri(L, comma + 1, path, bytes, size);
     }
     if (uri[0] == '/' || strchr(uri, ':'))
         return gltf_fail(L, KILN_ERR_FORMAT, "%s: \"%s\" is not a relative file path or a data URI", path, uri);

@@ -1,22 +1,20 @@
 /* The JSON runtime: one message in, one reply out. It owns a texture registry and a program runtime
  * and routes each message by its "kind" to a handler that decodes the whole message first (the
- * decoders in json_decode.c) and only then calls the C API, so a refused message changes nothing.
+ * decoders of json_decode.c and json_decode_program.c) and only then calls the C API, so a refused
+ * message changes nothing. It reaches the runtime through the public headers alone, as any host of
+ * program.h and program_json.h could.
  *
  * Handlers return the Ok payload or NULL with the error filled; kiln_json_runtime_handle wraps either in
  * the reply envelope. The reply's class is always a stable identifier: one of the C API's classes
  * where the C API refused, or one of the surface's own (program_json.h lists them). */
-#include <kiln/core/utf8.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include <kiln/program.h>
 #include <kiln/program_json.h>
-
-#include "program_forms.h"
-#include "program_internal.h"
 
 struct kiln_json_runtime {
     kiln_texture_registry *textures;
@@ -69,25 +67,11 @@ kiln_programs *kiln_json_runtime_programs(kiln_json_runtime *rt) {
 
 /* ---- helpers ---------------------------------------------------------------------------------- */
 
-static json_t *set_error(kiln_json_error *err, const char *cls, const char *message) {
-    snprintf(err->cls, sizeof err->cls, "%s", cls);
-    kiln_utf8_copy(err->message, sizeof err->message, message);
-    return NULL;
-}
-
-static json_t *set_errorf(kiln_json_error *err, const char *cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static json_t *set_errorf(kiln_json_error *err, const char *cls, const char *fmt, ...) {
-    snprintf(err->cls, sizeof err->cls, "%s", cls);
-    va_list args;
-    va_start(args, fmt);
-    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-    return NULL;
-}
+/* A handler's refusal: err filled (kiln_json_error_set), and no Ok payload. */
+#define REFUSED(err, cls, ...) (kiln_json_error_set((err), (cls), __VA_ARGS__), (json_t *)NULL)
 
 static json_t *out_of_memory(kiln_json_error *err) {
-    return set_error(err, "out_of_memory", "out of memory building the reply");
+    return REFUSED(err, "out_of_memory", "out of memory building the reply");
 }
 
 /* Records the queue when one of its dispatches names the texture, before the texture changes. */
@@ -137,7 +121,7 @@ static json_t *handle_create_texture(kiln_json_runtime *rt, const json_t *msg, k
     kiln_error kerr = {0};
     uint32_t id = kiln_texture_registry_add(rt->textures, &t.desc, &kerr);
     kiln_json_texture_free(&t);
-    return id ? ok_id("texture_id", id, err) : set_error(err, "invalid_texture", kerr.message);
+    return id ? ok_id("texture_id", id, err) : REFUSED(err, "invalid_texture", "%s", kerr.message);
 }
 
 static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -145,7 +129,7 @@ static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, k
     kiln_json_blob pixels;
     json_t *value = json_object_get(msg, "pixels");
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
-    if (!value) return set_error(err, "bad_message", "pixels: missing required field");
+    if (!value) return REFUSED(err, "bad_message", "pixels: missing required field");
     if (!kiln_json_decode_blob(value, "pixels", &pixels, err)) return NULL;
     /* An array or volume is not a texture update_texture can name, as the spec has it. */
     bool known = texture_is_plain(rt, id);
@@ -157,38 +141,38 @@ static json_t *handle_update_texture(kiln_json_runtime *rt, const json_t *msg, k
                                             pixels.size, &kerr);
     kiln_json_blob_free(&pixels);
     if (!known && kiln_texture_registry_info(rt->textures, id))
-        return set_errorf(err, "unknown_texture", "texture_id: texture %u is not a plain texture", id);
-    if (!known) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
-    return ok ? ok_empty(err) : set_error(err, "invalid_texture", kerr.message);
+        return REFUSED(err, "unknown_texture", "texture_id: texture %u is not a plain texture", id);
+    if (!known) return REFUSED(err, "unknown_texture", "texture_id: unknown texture %u", id);
+    return ok ? ok_empty(err) : REFUSED(err, "invalid_texture", "%s", kerr.message);
 }
 
 static json_t *handle_destroy_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
     if (!kiln_texture_registry_info(rt->textures, id))
-        return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
+        return REFUSED(err, "unknown_texture", "texture_id: unknown texture %u", id);
     record_queue_using(rt, id); /* a dispatch queued before the destroy still sees the texture */
     kiln_error kerr = {0};
     if (kiln_texture_registry_remove(rt->textures, id, &kerr)) return ok_empty(err);
-    return set_error(err, "invalid_texture", kerr.message);
+    return REFUSED(err, "invalid_texture", "%s", kerr.message);
 }
 
 static json_t *handle_read_texture(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "texture_id", &id, err)) return NULL;
     const kiln_texture_info *info = kiln_texture_registry_info(rt->textures, id);
-    if (!info) return set_errorf(err, "unknown_texture", "texture_id: unknown texture %u", id);
+    if (!info) return REFUSED(err, "unknown_texture", "texture_id: unknown texture %u", id);
     if (info->kind != KILN_TEXTURE_PLAIN)
-        return set_errorf(err, "unknown_texture", "texture_id: texture %u is not a plain texture", id);
+        return REFUSED(err, "unknown_texture", "texture_id: texture %u is not a plain texture", id);
     /* A read answers with what every message before it asked for, queued dispatches included; a
      * failed dispatch fails only the reads of what it writes. */
     kiln_error kerr = {0};
-    if (!kiln_programs_frame_for_read(rt->programs, id, &kerr)) return set_error(err, "frame_failed", kerr.message);
+    if (!kiln_programs_frame_for_read(rt->programs, id, &kerr)) return REFUSED(err, "frame_failed", "%s", kerr.message);
     kiln_texture_info copy = *info;
     void *pixels = NULL;
     size_t size = 0;
     if (!kiln_texture_registry_read(rt->textures, id, &pixels, &size, &kerr))
-        return set_error(err, "read_failed", kerr.message);
+        return REFUSED(err, "read_failed", "%s", kerr.message);
     char *text = kiln_json_base64_encode(pixels, size);
     free(pixels);
     if (!text) return out_of_memory(err);
@@ -204,7 +188,7 @@ static json_t *handle_create_texture_array(kiln_json_runtime *rt, const json_t *
     if (!kiln_json_decode_create_texture_array(msg, &desc, err)) return NULL;
     kiln_error kerr = {0};
     uint32_t id = kiln_texture_registry_add_array(rt->textures, &desc, &kerr);
-    return id ? ok_id("texture_id", id, err) : set_error(err, "invalid_texture", kerr.message);
+    return id ? ok_id("texture_id", id, err) : REFUSED(err, "invalid_texture", "%s", kerr.message);
 }
 
 /* Fire-and-forget, as the spec has it: a refused write is logged under "texture" and leaves the
@@ -224,7 +208,7 @@ static json_t *handle_write_texture_layer(kiln_json_runtime *rt, const json_t *m
     if (ok) return ok_empty(err);
     kiln_log *log = kiln_programs_log(rt->programs);
     kiln_log_add(log, KILN_LOG_WARN, "texture", "dropped %s; the layer is unchanged", kerr.message);
-    return set_error(err, cls, kiln_log_at(log, kiln_log_count(log) - 1)->message);
+    return REFUSED(err, cls, "%s", kiln_log_at(log, kiln_log_count(log) - 1)->message);
 }
 
 static json_t *handle_create_texture_volume(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -233,7 +217,7 @@ static json_t *handle_create_texture_volume(kiln_json_runtime *rt, const json_t 
     kiln_error kerr = {0};
     uint32_t id = kiln_texture_registry_add_volume(rt->textures, &v.desc, &kerr);
     kiln_json_volume_free(&v);
-    return id ? ok_id("texture_id", id, err) : set_error(err, "invalid_texture", kerr.message);
+    return id ? ok_id("texture_id", id, err) : REFUSED(err, "invalid_texture", "%s", kerr.message);
 }
 
 /* ---- program kinds ---------------------------------------------------------------------------- */
@@ -245,7 +229,7 @@ static json_t *handle_register(kiln_json_runtime *rt, const json_t *msg, kiln_js
     uint32_t id = kiln_programs_register(rt->programs, &decoded.desc, &perr);
     kiln_json_program_free(&decoded);
     if (id) return ok_id("program_id", id, err);
-    return set_error(err, kiln_program_class_name(perr.cls), perr.message);
+    return REFUSED(err, kiln_program_class_name(perr.cls), "%s", perr.message);
 }
 
 static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -260,8 +244,9 @@ static json_t *handle_dispatch(kiln_json_runtime *rt, const json_t *msg, kiln_js
                                .uniforms_size = d.uniforms.size};
     kiln_dispatch_class cls = kiln_programs_dispatch_with(rt->programs, &desc);
     const char *warning = logged_since(rt->programs, before);
-    json_t *reply = cls == KILN_DISPATCH_OK ? ok_empty(err)
-                                            : set_error(err, kiln_dispatch_class_name(cls), warning ? warning : "dropped");
+    json_t *reply = cls == KILN_DISPATCH_OK
+                        ? ok_empty(err)
+                        : REFUSED(err, kiln_dispatch_class_name(cls), "%s", warning ? warning : "dropped");
     kiln_json_dispatch_free(&d);
     return reply;
 }
@@ -274,7 +259,7 @@ static json_t *handle_create_instances(kiln_json_runtime *rt, const json_t *msg,
     kiln_instances_error ierr = {0};
     uint32_t id = kiln_programs_create_instances(rt->programs, &b.desc, &ierr);
     kiln_json_instances_free(&b);
-    return id ? ok_id("instances_id", id, err) : set_error(err, kiln_instances_class_name(ierr.cls), ierr.message);
+    return id ? ok_id("instances_id", id, err) : REFUSED(err, kiln_instances_class_name(ierr.cls), "%s", ierr.message);
 }
 
 static json_t *handle_update_instances(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -286,15 +271,15 @@ static json_t *handle_update_instances(kiln_json_runtime *rt, const json_t *msg,
     bool ok = kiln_programs_update_instances(rt->programs, b.instances_id, b.first, b.desc.records,
                                              b.desc.records_size, &ierr);
     kiln_json_instances_free(&b);
-    return ok ? ok_empty(err) : set_error(err, kiln_instances_class_name(ierr.cls), ierr.message);
+    return ok ? ok_empty(err) : REFUSED(err, kiln_instances_class_name(ierr.cls), "%s", ierr.message);
 }
 
 static json_t *handle_destroy_instances(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "instances_id", &id, err)) return NULL;
     if (kiln_programs_destroy_instances(rt->programs, id)) return ok_empty(err);
-    return set_errorf(err, kiln_instances_class_name(KILN_INSTANCES_UNKNOWN_ID), "instances_id: unknown instance "
-                      "buffer %u", id);
+    return REFUSED(err, kiln_instances_class_name(KILN_INSTANCES_UNKNOWN_ID), "instances_id: unknown instance "
+                   "buffer %u", id);
 }
 
 static json_t *handle_create_draw_set(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -304,7 +289,7 @@ static json_t *handle_create_draw_set(kiln_json_runtime *rt, const json_t *msg, 
     uint32_t id = kiln_programs_create_draw_set(rt->programs, &s.vertex_layout, &s.instance_layout, s.draws,
                                                 s.draw_count, &derr);
     kiln_json_draw_set_free(&s);
-    return id ? ok_id("draw_set_id", id, err) : set_error(err, kiln_draw_set_class_name(derr.cls), derr.message);
+    return id ? ok_id("draw_set_id", id, err) : REFUSED(err, kiln_draw_set_class_name(derr.cls), "%s", derr.message);
 }
 
 static json_t *handle_update_draw_set(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -314,7 +299,7 @@ static json_t *handle_update_draw_set(kiln_json_runtime *rt, const json_t *msg, 
     kiln_draw_set_error derr = {0};
     bool ok = kiln_programs_update_draw_set(rt->programs, s.draw_set_id, s.first, s.draws, s.draw_count, &derr);
     kiln_json_draw_set_free(&s);
-    return ok ? ok_empty(err) : set_error(err, kiln_draw_set_class_name(derr.cls), derr.message);
+    return ok ? ok_empty(err) : REFUSED(err, kiln_draw_set_class_name(derr.cls), "%s", derr.message);
 }
 
 static json_t *handle_destroy_draw_set(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -322,7 +307,7 @@ static json_t *handle_destroy_draw_set(kiln_json_runtime *rt, const json_t *msg,
     if (!kiln_json_decode_u32_field(msg, "draw_set_id", &id, err)) return NULL;
     if (kiln_programs_queue_uses_draw_set(rt->programs, id)) kiln_programs_frame(rt->programs, NULL);
     if (kiln_programs_destroy_draw_set(rt->programs, id)) return ok_empty(err);
-    return set_errorf(err, kiln_draw_set_class_name(KILN_DRAW_SET_UNKNOWN_ID), "draw_set_id: unknown draw set %u", id);
+    return REFUSED(err, kiln_draw_set_class_name(KILN_DRAW_SET_UNKNOWN_ID), "draw_set_id: unknown draw set %u", id);
 }
 
 /* ---- geometry kinds --------------------------------------------------------------------------- */
@@ -333,7 +318,7 @@ static json_t *handle_create_geometry(kiln_json_runtime *rt, const json_t *msg, 
     kiln_geometry_error gerr = {0};
     uint32_t id = kiln_programs_create_geometry(rt->programs, &g.desc, &gerr);
     kiln_json_geometry_free(&g);
-    return id ? ok_id("geometry_id", id, err) : set_error(err, kiln_geometry_class_name(gerr.cls), gerr.message);
+    return id ? ok_id("geometry_id", id, err) : REFUSED(err, kiln_geometry_class_name(gerr.cls), "%s", gerr.message);
 }
 
 /* Records the queue when one of its dispatches draws the geometry: messages act in arrival order,
@@ -351,7 +336,7 @@ static json_t *handle_update_geometry(kiln_json_runtime *rt, const json_t *msg, 
     if (kiln_programs_geometry_layout(rt->programs, id)) record_queue_drawing(rt, id);
     bool ok = kiln_programs_update_geometry(rt->programs, id, &g.desc, &gerr);
     kiln_json_geometry_free(&g);
-    return ok ? ok_empty(err) : set_error(err, kiln_geometry_class_name(gerr.cls), gerr.message);
+    return ok ? ok_empty(err) : REFUSED(err, kiln_geometry_class_name(gerr.cls), "%s", gerr.message);
 }
 
 static json_t *handle_destroy_geometry(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
@@ -359,8 +344,7 @@ static json_t *handle_destroy_geometry(kiln_json_runtime *rt, const json_t *msg,
     if (!kiln_json_decode_u32_field(msg, "geometry_id", &id, err)) return NULL;
     if (!kiln_programs_geometry_layout(rt->programs, id)) {
         kiln_programs_destroy_geometry(rt->programs, id); /* logs the warn-drop */
-        return set_errorf(err, kiln_geometry_class_name(KILN_GEOMETRY_UNKNOWN_ID),
-                          "geometry_id: unknown geometry %u", id);
+        return REFUSED(err, kiln_geometry_class_name(KILN_GEOMETRY_UNKNOWN_ID), "geometry_id: unknown geometry %u", id);
     }
     record_queue_drawing(rt, id);
     kiln_programs_destroy_geometry(rt->programs, id);
@@ -372,20 +356,14 @@ static json_t *handle_destroy_program(kiln_json_runtime *rt, const json_t *msg, 
     if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
     /* The runtime logs its own warning; the reply names the field, as every unknown id does. */
     if (kiln_programs_destroy_program(rt->programs, id)) return ok_empty(err);
-    return set_errorf(err, "unknown_program", "program_id: unknown program %u", id);
+    return REFUSED(err, "unknown_program", "program_id: unknown program %u", id);
 }
 
 static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     uint32_t id;
     if (!kiln_json_decode_u32_field(msg, "program_id", &id, err)) return NULL;
-    /* The GPU times of submitted frames come back through timestamp readbacks that only a pump
-     * delivers and only a collect folds; a caller on this surface asks for timings between
-     * frames, so let the submitted work finish and fold what came back first. */
-    kiln_gfx *gfx = rt->programs->gfx;
-    if (gfx->features.timestamp_query && kiln_gfx_wait_for_queue(gfx, NULL)) {
-        for (int i = 0; i < 4; i++) kiln_gfx_pump(gfx, true);
-        program_gpu_collect(rt->programs);
-    }
+    /* A caller on this surface asks for timings between frames: every frame it submitted counts. */
+    kiln_programs_await_timings(rt->programs);
     /* The C call reports at most `max` rows, so grow until a call leaves room to spare. */
     uint32_t max = 64, n;
     kiln_pass_timing *rows = NULL;
@@ -402,13 +380,13 @@ static json_t *handle_timings(kiln_json_runtime *rt, const json_t *msg, kiln_jso
     }
     if (n == 0) {
         free(rows);
-        return set_errorf(err, "unknown_program", "program_id: unknown program %u", id);
+        return REFUSED(err, "unknown_program", "program_id: unknown program %u", id);
     }
     json_t *list = json_array();
     for (uint32_t i = 0; list && i < n; i++) {
         const kiln_pass_timing *r = &rows[i];
         json_array_append_new(list, json_pack("{s:s,s:I,s:I,s:I,s:f,s:o}", "stage",
-                                              program_form_name(&PROGRAM_STAGES, r->stage), "width",
+                                              kiln_pass_stage_name(r->stage), "width",
                                               (json_int_t)r->width, "height", (json_int_t)r->height, "divisor",
                                               (json_int_t)r->divisor, "cpu_record_ns", r->cpu_record_ns, "gpu_ns",
                                               r->gpu_ns < 0 ? json_null() : json_real(r->gpu_ns)));
@@ -434,7 +412,7 @@ static json_t *handle_describe_kinds(kiln_json_runtime *rt, const json_t *msg, k
     (void)rt;
     const json_t *prefix = json_object_get(msg, "prefix");
     if (prefix && !json_is_null(prefix) && !json_is_string(prefix))
-        return set_error(err, "bad_message", "prefix: expected a string");
+        return REFUSED(err, "bad_message", "prefix: expected a string");
     json_t *o = kiln_json_describe_kinds(json_is_string(prefix) ? json_string_value(prefix) : NULL);
     return o ? o : out_of_memory(err);
 }
@@ -442,7 +420,7 @@ static json_t *handle_describe_kinds(kiln_json_runtime *rt, const json_t *msg, k
 static json_t *handle_frame(kiln_json_runtime *rt, const json_t *msg, kiln_json_error *err) {
     (void)msg;
     kiln_error kerr = {0};
-    return kiln_programs_frame(rt->programs, &kerr) ? ok_empty(err) : set_error(err, "frame_failed", kerr.message);
+    return kiln_programs_frame(rt->programs, &kerr) ? ok_empty(err) : REFUSED(err, "frame_failed", "%s", kerr.message);
 }
 
 /* ---- routing ---------------------------------------------------------------------------------- */
@@ -478,15 +456,32 @@ static const struct {
     {"frame", handle_frame},
 };
 
-static char *dump_reply(const char *key, json_t *payload) {
-    json_t *reply = payload ? json_pack("{s:o}", key, payload) : NULL;
+/* The Ok payload of msg's handler, or NULL with err filled. */
+static json_t *route(kiln_json_runtime *rt, const json_t *msg, const char *kind, kiln_json_error *err) {
+    for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0]; i++)
+        if (strcmp(kind, HANDLERS[i].kind) == 0) return HANDLERS[i].handle(rt, msg, err);
+    return REFUSED(err, "bad_message", "kind: \"%s\" has no handler", kind);
+}
+
+/* The reply envelope around a handler's outcome; NULL only when memory runs out. */
+static json_t *reply_value(json_t *payload, kiln_json_error *err) {
+    if (payload) return json_pack("{s:o}", "Ok", payload);
+    if (!err->cls[0]) out_of_memory(err);
+    return json_pack("{s:{s:s,s:s}}", "Err", "class", err->cls, "error", err->message);
+}
+
+static char *reply_text(json_t *reply) {
     char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
     json_decref(reply);
     return text;
 }
 
-static char *error_reply(const kiln_json_error *err) {
-    return dump_reply("Err", json_pack("{s:s,s:s}", "class", err->cls, "error", err->message));
+json_t *kiln_json_runtime_handle_value(kiln_json_runtime *rt, const json_t *message) {
+    kiln_json_error err = {0};
+    const char *kind;
+    if (!rt) kiln_json_error_set(&err, "bad_message", "no runtime: kiln_json_runtime_handle_value was given NULL");
+    if (!rt || !kiln_json_message_kind(message, &kind, &err)) return reply_value(NULL, &err);
+    return reply_value(route(rt, message, kind, &err), &err);
 }
 
 char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length) {
@@ -494,20 +489,11 @@ char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_
     json_t *msg;
     const char *kind;
     /* Misuse gets a reply like any refusal rather than a crash: the caller prints replies. */
-    if (!rt) return set_error(&err, "bad_message", "no runtime: kiln_json_runtime_handle was given NULL"), error_reply(&err);
-    if (!message && length) return set_error(&err, "bad_message", "message: NULL with a length of bytes"), error_reply(&err);
-    if (!message) message = "";
-    if (!kiln_json_parse_message(message, length, &msg, &kind, &err)) return error_reply(&err);
-    json_t *payload = NULL;
-    bool routed = false;
-    for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0] && !routed; i++) {
-        if (strcmp(kind, HANDLERS[i].kind) != 0) continue;
-        routed = true;
-        payload = HANDLERS[i].handle(rt, msg, &err);
-    }
-    if (!routed) set_errorf(&err, "bad_message", "kind: \"%s\" has no handler", kind);
+    if (!rt) kiln_json_error_set(&err, "bad_message", "no runtime: kiln_json_runtime_handle was given NULL");
+    else if (!message && length) kiln_json_error_set(&err, "bad_message", "message: NULL with a length of bytes");
+    if (err.cls[0] || !kiln_json_parse_message(message ? message : "", length, &msg, &kind, &err))
+        return reply_text(reply_value(NULL, &err));
+    json_t *reply = reply_value(route(rt, msg, kind, &err), &err);
     json_decref(msg);
-    if (payload) return dump_reply("Ok", payload);
-    if (!err.cls[0]) out_of_memory(&err);
-    return error_reply(&err);
+    return reply_text(reply);
 }

@@ -293,7 +293,7 @@ static const type_doc TYPES[] = {
     OPAQUE("TextureFormat", "a texture format"), /* forms from the registry's format table */
     FORMS("Writable: a program may render into it", PROGRAM_TEXTURE_USAGES),
     FORMS("how the texture filters when a program samples it", PROGRAM_TEXTURE_SAMPLINGS),
-    OPAQUE("Blob", "an array of byte values 0..255, or a base64 string (standard alphabet, padding optional)"),
+    OPAQUE("Blob", "an array of byte values 0..255, or a base64 string (standard or URL-safe alphabet, padding optional)"),
     STRUCT("SlotSpec", "a binding's declaration", SLOT_SPEC),
     FORMS("what a binding takes; only a Target may be written", PROGRAM_SHAPES),
     FORMS_WITH("the output's size, or it floor-divided by divisor (at least one texel)", PROGRAM_EXTENTS,

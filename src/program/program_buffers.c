@@ -15,33 +15,34 @@ static bool free_for(const kiln_programs *p, const program_pooled_buffer *b, uin
 }
 
 static bool zero(kiln_programs *p, kiln_buffer b, uint32_t size, kiln_error *err) {
-    if (size > p->zeros_size) {
+    program_buffer_pool *pool = &p->buffer_pool;
+    if (size > pool->zeros_size) {
         uint8_t *grown = calloc(size, 1);
         if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory zeroing %u bytes", size);
-        free(p->zeros);
-        p->zeros = grown;
-        p->zeros_size = size;
+        free(pool->zeros);
+        pool->zeros = grown;
+        pool->zeros_size = size;
     }
-    return kiln_resources_write_buffer(p->res, b, 0, p->zeros, size, err);
+    return kiln_resources_write_buffer(p->res, b, 0, pool->zeros, size, err);
 }
 
 kiln_buffer program_buffer_take(kiln_programs *p, uint32_t size, kiln_error *err) {
+    program_buffer_pool *pool = &p->buffer_pool;
     program_pooled_buffer *found = NULL;
-    for (uint32_t i = 0; i < p->buffer_pool_count && !found; i++)
-        if (free_for(p, &p->buffer_pool[i], size)) found = &p->buffer_pool[i];
+    for (uint32_t i = 0; i < pool->count && !found; i++)
+        if (free_for(p, &pool->items[i], size)) found = &pool->items[i];
     if (!found) {
-        program_pooled_buffer *grown = kiln_array_reserve(p->buffer_pool, &p->buffer_pool_capacity,
-                                                          p->buffer_pool_count + 1, sizeof *grown);
+        program_pooled_buffer *grown = kiln_array_reserve(pool->items, &pool->capacity, pool->count + 1, sizeof *grown);
         if (!grown) {
             kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory pooling a buffer");
             return (kiln_buffer){0};
         }
-        p->buffer_pool = grown;
+        pool->items = grown;
         kiln_buffer_desc desc = {.label = "program buffer", .size = size,
                                  .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_Indirect | WGPUBufferUsage_CopyDst};
         kiln_buffer b = kiln_resources_create_buffer(p->res, &desc, err);
         if (!b.id) return b;
-        found = &p->buffer_pool[p->buffer_pool_count++];
+        found = &pool->items[pool->count++];
         *found = (program_pooled_buffer){.buffer = b, .size = size};
     }
     found->used_at = p->record_calls;
@@ -50,24 +51,24 @@ kiln_buffer program_buffer_take(kiln_programs *p, uint32_t size, kiln_error *err
 }
 
 void program_buffer_pool_trim(kiln_programs *p) {
+    program_buffer_pool *pool = &p->buffer_pool;
     uint32_t kept = 0;
-    for (uint32_t i = 0; i < p->buffer_pool_count; i++) {
-        if (p->record_calls - p->buffer_pool[i].used_at > PROGRAM_POOL_IDLE_RECORDS + PROGRAM_UNIFORM_INTACT_CALLS)
-            kiln_resources_destroy_buffer(p->res, p->buffer_pool[i].buffer, NULL);
+    for (uint32_t i = 0; i < pool->count; i++) {
+        if (p->record_calls - pool->items[i].used_at > PROGRAM_POOL_IDLE_RECORDS + PROGRAM_UNIFORM_INTACT_CALLS)
+            kiln_resources_destroy_buffer(p->res, pool->items[i].buffer, NULL);
         else
-            p->buffer_pool[kept++] = p->buffer_pool[i];
+            pool->items[kept++] = pool->items[i];
     }
-    p->buffer_pool_count = kept;
+    pool->count = kept;
 }
 
 void program_buffer_pool_free(kiln_programs *p) {
-    for (uint32_t i = 0; i < p->buffer_pool_count; i++) kiln_resources_destroy_buffer(p->res, p->buffer_pool[i].buffer, NULL);
-    free(p->buffer_pool);
+    program_buffer_pool *pool = &p->buffer_pool;
+    for (uint32_t i = 0; i < pool->count; i++) kiln_resources_destroy_buffer(p->res, pool->items[i].buffer, NULL);
+    free(pool->items);
+    free(pool->zeros);
+    *pool = (program_buffer_pool){0};
     free(p->dispatch_buffers);
-    free(p->zeros);
-    p->buffer_pool = NULL;
     p->dispatch_buffers = NULL;
-    p->zeros = NULL;
-    p->buffer_pool_count = p->buffer_pool_capacity = p->dispatch_buffer_count = p->dispatch_buffer_capacity = 0;
-    p->zeros_size = 0;
+    p->dispatch_buffer_count = p->dispatch_buffer_capacity = 0;
 }

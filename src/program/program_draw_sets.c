@@ -4,29 +4,15 @@
  * its draws per buffer), so destroying one under a set retires its id and leaves it drawing for
  * the set until the set's last draw of it goes. */
 #include "program_internal.h"
-#include <kiln/core/utf8.h>
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_layout.h"
-
-static bool refuse(kiln_draw_set_error *err, kiln_draw_set_class cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool refuse(kiln_draw_set_error *err, kiln_draw_set_class cls, const char *fmt, ...) {
-    if (!err) return false;
-    err->cls = cls;
-    va_list args;
-    va_start(args, fmt);
-    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-    return false;
-}
+#include "program_refuse.h"
 
 program_draw_set *program_draw_set_lookup(const kiln_programs *p, uint32_t id) {
-    if (!p || id == 0 || id > p->draw_set_count) return NULL;
-    return p->draw_sets[id - 1];
+    return p ? program_id_table_lookup(&p->draw_sets, id) : NULL;
 }
 
 uint32_t kiln_programs_draw_set_length(const kiln_programs *p, uint32_t draw_set_id) {
@@ -40,15 +26,15 @@ static bool check_layouts(const kiln_geometry_layout *vertex, const kiln_geometr
                           kiln_draw_set_error *err) {
     kiln_geometry_error why;
     if (program_layout_check(vertex, &why) != KILN_GEOMETRY_OK)
-        return refuse(err, KILN_DRAW_SET_BAD_LAYOUT, "vertex_layout: %s (%s)", why.message,
+        return REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT, "vertex_layout: %s (%s)", why.message,
                       kiln_geometry_class_name(why.cls));
     if (program_layout_check(instance, &why) != KILN_GEOMETRY_OK)
-        return refuse(err, KILN_DRAW_SET_BAD_LAYOUT, "instance_layout: %s (%s)", why.message,
+        return REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT, "instance_layout: %s (%s)", why.message,
                       kiln_geometry_class_name(why.cls));
     for (uint32_t i = 0; i < instance->attribute_count; i++)
         for (uint32_t v = 0; v < vertex->attribute_count; v++)
             if (instance->attributes[i].location == vertex->attributes[v].location)
-                return refuse(err, KILN_DRAW_SET_BAD_LAYOUT,
+                return REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT,
                               "instance_layout[%u]: location %u is vertex_layout[%u]'s; the two layouts share no "
                               "location", i, instance->attributes[i].location, v);
     return true;
@@ -60,27 +46,27 @@ static bool check_draw(const kiln_programs *p, const program_draw_set *set, cons
                        kiln_draw_set_error *err) {
     char have[160], want[160];
     const program_geometry *g = program_geometry_lookup(p, d->geometry_id);
-    if (!g) return refuse(err, KILN_DRAW_SET_UNKNOWN_GEOMETRY, "draw %u: geometry %u is not live", n, d->geometry_id);
+    if (!g) return REFUSE(err, KILN_DRAW_SET_UNKNOWN_GEOMETRY, "draw %u: geometry %u is not live", n, d->geometry_id);
     if (!kiln_geometry_layout_equal(&g->layout, &set->vertex_layout))
-        return refuse(err, KILN_DRAW_SET_GEOMETRY_LAYOUT, "draw %u: geometry %u has layout %s; the vertex layout is %s",
+        return REFUSE(err, KILN_DRAW_SET_GEOMETRY_LAYOUT, "draw %u: geometry %u has layout %s; the vertex layout is %s",
                       n, d->geometry_id, program_layout_text(&g->layout, have, sizeof have),
                       program_layout_text(&set->vertex_layout, want, sizeof want));
     uint64_t index_end = (uint64_t)d->index_first + d->index_count;
     if (d->index_count && index_end > g->index_count)
-        return refuse(err, KILN_DRAW_SET_INDEX_RANGE, "draw %u: indices %u..%llu pass geometry %u's %u indices", n,
+        return REFUSE(err, KILN_DRAW_SET_INDEX_RANGE, "draw %u: indices %u..%llu pass geometry %u's %u indices", n,
                       d->index_first, (unsigned long long)index_end, d->geometry_id, g->index_count);
     const program_instances *b = program_instances_lookup(p, d->instances_id);
     if (!b)
-        return refuse(err, KILN_DRAW_SET_UNKNOWN_INSTANCES, "draw %u: instance buffer %u is not live", n,
+        return REFUSE(err, KILN_DRAW_SET_UNKNOWN_INSTANCES, "draw %u: instance buffer %u is not live", n,
                       d->instances_id);
     if (!kiln_geometry_layout_equal(&b->layout, &set->instance_layout))
-        return refuse(err, KILN_DRAW_SET_INSTANCES_LAYOUT,
+        return REFUSE(err, KILN_DRAW_SET_INSTANCES_LAYOUT,
                       "draw %u: instance buffer %u has layout %s; the instance layout is %s", n, d->instances_id,
                       program_layout_text(&b->layout, have, sizeof have),
                       program_layout_text(&set->instance_layout, want, sizeof want));
     uint64_t instance_end = (uint64_t)d->instance_first + d->instance_count;
     if (d->instance_count && instance_end > b->capacity)
-        return refuse(err, KILN_DRAW_SET_INSTANCE_RANGE, "draw %u: records %u..%llu pass instance buffer %u's capacity "
+        return REFUSE(err, KILN_DRAW_SET_INSTANCE_RANGE, "draw %u: records %u..%llu pass instance buffer %u's capacity "
                       "of %u", n, d->instance_first, (unsigned long long)instance_end, d->instances_id, b->capacity);
     return true;
 }
@@ -174,25 +160,21 @@ uint32_t kiln_programs_create_draw_set(kiln_programs *p, const kiln_geometry_lay
     kiln_draw_set_error local;
     if (!err) err = &local;
     *err = (kiln_draw_set_error){0};
-    if (!p) return refuse(err, KILN_DRAW_SET_BAD_LAYOUT, "no program runtime"), 0;
+    if (!p) return REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT, "no program runtime"), 0;
     if (!draws) draw_count = 0;
     if (!vertex_layout || !instance_layout)
-        return refuse(err, KILN_DRAW_SET_BAD_LAYOUT, "a draw set needs a vertex and an instance layout"), 0;
+        return REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT, "a draw set needs a vertex and an instance layout"), 0;
     if (!check_layouts(vertex_layout, instance_layout, err)) return 0;
     program_draw_set probe = {.vertex_layout = *vertex_layout, .instance_layout = *instance_layout};
     for (uint32_t i = 0; i < draw_count; i++)
         if (!check_draw(p, &probe, &draws[i], i, err)) return 0;
-    program_draw_set **grown =
-        kiln_array_reserve(p->draw_sets, &p->draw_set_capacity, p->draw_set_count + 1, sizeof *grown);
-    program_draw_set *set = grown ? calloc(1, sizeof *set) : NULL;
-    if (grown) p->draw_sets = grown;
+    program_draw_set *set = program_id_table_reserve(&p->draw_sets, 1) ? calloc(1, sizeof *set) : NULL;
     if (set) *set = probe;
     if (!set || !apply(p, set, 0, draws, draw_count)) {
         free_set(p, set, true);
-        return refuse(err, KILN_DRAW_SET_BAD_LAYOUT, "out of memory for %u draws", draw_count), 0;
+        return REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT, "out of memory for %u draws", draw_count), 0;
     }
-    p->draw_sets[p->draw_set_count++] = set;
-    return p->draw_set_count;
+    return program_id_table_add(&p->draw_sets, set);
 }
 
 bool kiln_programs_update_draw_set(kiln_programs *p, uint32_t draw_set_id, uint32_t first, const kiln_draw *draws,
@@ -200,19 +182,19 @@ bool kiln_programs_update_draw_set(kiln_programs *p, uint32_t draw_set_id, uint3
     kiln_draw_set_error local;
     if (!err) err = &local;
     *err = (kiln_draw_set_error){0};
-    if (!p) return refuse(err, KILN_DRAW_SET_UNKNOWN_ID, "no program runtime");
+    if (!p) return REFUSE(err, KILN_DRAW_SET_UNKNOWN_ID, "no program runtime");
     if (!draws) draw_count = 0;
     program_draw_set *set = program_draw_set_lookup(p, draw_set_id);
     bool ok = set != NULL;
-    if (!set) refuse(err, KILN_DRAW_SET_UNKNOWN_ID, "draw_set_id: draw set %u is not live", draw_set_id);
+    if (!set) REFUSE(err, KILN_DRAW_SET_UNKNOWN_ID, "draw_set_id: draw set %u is not live", draw_set_id);
     else if (first > set->count)
-        ok = refuse(err, KILN_DRAW_SET_BAD_FIRST, "first: %u is past the set's %u draws (append at %u)", first,
+        ok = REFUSE(err, KILN_DRAW_SET_BAD_FIRST, "first: %u is past the set's %u draws (append at %u)", first,
                     set->count, set->count);
     else if ((uint64_t)first + draw_count > UINT32_MAX)
-        ok = refuse(err, KILN_DRAW_SET_BAD_FIRST, "first: %u draws from %u pass the largest set", draw_count, first);
+        ok = REFUSE(err, KILN_DRAW_SET_BAD_FIRST, "first: %u draws from %u pass the largest set", draw_count, first);
     for (uint32_t i = 0; ok && i < draw_count; i++) ok = check_draw(p, set, &draws[i], i, err);
     if (ok && !apply(p, set, first, draws, draw_count))
-        ok = refuse(err, KILN_DRAW_SET_BAD_LAYOUT, "out of memory for %u more draws", draw_count);
+        ok = REFUSE(err, KILN_DRAW_SET_BAD_LAYOUT, "out of memory for %u more draws", draw_count);
     if (!ok)
         kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped update_draw_set of draw set %u (%s): %s; the set is "
                      "as it was", draw_set_id, kiln_draw_set_class_name(err->cls), err->message);
@@ -220,13 +202,11 @@ bool kiln_programs_update_draw_set(kiln_programs *p, uint32_t draw_set_id, uint3
 }
 
 bool kiln_programs_destroy_draw_set(kiln_programs *p, uint32_t draw_set_id) {
-    program_draw_set *set = program_draw_set_lookup(p, draw_set_id);
-    if (!set) {
+    if (!program_draw_set_lookup(p, draw_set_id)) {
         if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_draw_set: unknown draw set id %u", draw_set_id);
         return false;
     }
-    free_set(p, set, true);
-    p->draw_sets[draw_set_id - 1] = NULL;
+    free_set(p, program_id_table_retire(&p->draw_sets, draw_set_id), true); /* nothing holds a set */
     return true;
 }
 
@@ -242,16 +222,10 @@ bool program_draw_set_realize(kiln_programs *p, const program_draw_set *set, kil
 
 /* At runtime destroy the buffers go on their own, so the sets only free themselves. */
 void program_draw_sets_free_all(kiln_programs *p) {
-    for (uint32_t i = 0; i < p->draw_set_count; i++) free_set(p, p->draw_sets[i], false);
-    free(p->draw_sets);
-    p->draw_sets = NULL;
-    p->draw_set_count = p->draw_set_capacity = 0;
+    for (uint32_t id = 1; id <= p->draw_sets.count; id++) free_set(p, program_draw_set_lookup(p, id), false);
+    program_id_table_free(&p->draw_sets);
 }
 
 void program_draw_sets_move(kiln_programs *fresh, kiln_programs *old) {
-    fresh->draw_sets = old->draw_sets;
-    fresh->draw_set_count = old->draw_set_count;
-    fresh->draw_set_capacity = old->draw_set_capacity;
-    old->draw_sets = NULL;
-    old->draw_set_count = old->draw_set_capacity = 0;
+    program_id_table_move(&fresh->draw_sets, &old->draw_sets);
 }

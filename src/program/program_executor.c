@@ -25,15 +25,13 @@ void program_executor_free(kiln_programs *p) {
     p->gpu_timing = NULL;
     for (uint32_t i = 0; i < p->retired_count; i++) kiln_resources_destroy_buffer(p->res, p->retired[i].buffer, NULL);
     free(p->retired);
-    if (p->uniforms.id) kiln_resources_destroy_buffer(p->res, p->uniforms, NULL);
-    free(p->staging);
+    if (p->uniforms.buffer.id) kiln_resources_destroy_buffer(p->res, p->uniforms.buffer, NULL);
+    free(p->uniforms.staging);
     p->retired = NULL;
     p->retired_count = p->retired_capacity = 0;
-    p->uniforms = (kiln_buffer){0};
-    p->staging = NULL;
-    free(p->write_failures);
-    p->write_failures = NULL;
-    p->write_failure_count = p->write_failure_capacity = 0;
+    p->uniforms = (program_uniform_ring){0};
+    free(p->write_failures.items);
+    p->write_failures = (program_write_failures){0};
 }
 
 /* ---- uniforms ------------------------------------------------------------------------------------ */
@@ -52,7 +50,7 @@ static void stage_uniforms(kiln_programs *p) {
             uint32_t copy = pass->spec.uniform_length < pass->uniform_bind_size ? pass->spec.uniform_length
                                                                                : pass->uniform_bind_size;
             for (uint32_t it = 0; it < pass->iterations; it++) {
-                uint8_t *slot = p->staging + at;
+                uint8_t *slot = p->uniforms.staging + at;
                 size_t from = pass->spec.uniform_offset + (size_t)it * pass->spec.repeat_uniform_stride;
                 if (copy) memcpy(slot, p->queue.blob + dispatch->blob_at + from, copy);
                 memset(slot + copy, 0, pass->uniform_slot_size - copy);
@@ -87,8 +85,8 @@ void program_retire_buffer(kiln_programs *p, kiln_buffer buffer) {
 }
 
 static bool retire_uniforms(kiln_programs *p, kiln_error *err) {
-    if (!retire(p, p->uniforms)) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory growing uniforms");
-    p->uniforms = (kiln_buffer){0};
+    if (!retire(p, p->uniforms.buffer)) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory growing uniforms");
+    p->uniforms.buffer = (kiln_buffer){0};
     return true;
 }
 
@@ -110,35 +108,36 @@ static void release_retired(kiln_programs *p) {
  * recorded into. Writing over an older stretch is safe once its encoder was submitted: a queue
  * write lands after every submit made before it. */
 static bool upload_uniforms(kiln_programs *p, size_t *base, kiln_error *err) {
+    program_uniform_ring *ring = &p->uniforms;
     p->record_calls++;
     release_retired(p);
     size_t total = queued_uniform_bytes(p);
-    if (total > p->staging_capacity) {
-        size_t cap = p->staging_capacity ? p->staging_capacity : 4096;
+    if (total > ring->staging_capacity) {
+        size_t cap = ring->staging_capacity ? ring->staging_capacity : 4096;
         while (cap < total) cap *= 2;
-        uint8_t *grown = realloc(p->staging, cap);
+        uint8_t *grown = realloc(ring->staging, cap);
         if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory staging uniforms");
-        p->staging = grown;
-        p->staging_capacity = cap;
+        ring->staging = grown;
+        ring->staging_capacity = cap;
     }
     uint64_t need = (uint64_t)total * (PROGRAM_UNIFORM_INTACT_CALLS + 2);
-    if (need > p->uniforms_size) {
-        if (p->uniforms.id && !retire_uniforms(p, err)) return false;
+    if (need > ring->size) {
+        if (ring->buffer.id && !retire_uniforms(p, err)) return false;
         kiln_bind_group_cache_clear(p->uniform_groups); /* their groups bind the retired buffer */
-        uint64_t size = p->uniforms_size ? p->uniforms_size : 64 * 1024;
+        uint64_t size = ring->size ? ring->size : 64 * 1024;
         while (size < need) size *= 2;
-        p->uniforms = kiln_resources_create_buffer(
+        ring->buffer = kiln_resources_create_buffer(
             p->res, &(kiln_buffer_desc){.label = "program uniforms", .size = size,
                                         .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst}, err);
-        p->uniforms_size = p->uniforms.id ? size : 0;
-        p->uniforms_cursor = 0;
-        if (!p->uniforms.id) return false;
+        ring->size = ring->buffer.id ? size : 0;
+        ring->cursor = 0;
+        if (!ring->buffer.id) return false;
     }
-    if (p->uniforms_cursor + total > p->uniforms_size) p->uniforms_cursor = 0;
-    *base = (size_t)p->uniforms_cursor;
+    if (ring->cursor + total > ring->size) ring->cursor = 0;
+    *base = (size_t)ring->cursor;
     stage_uniforms(p);
-    if (total && !kiln_resources_write_buffer(p->res, p->uniforms, *base, p->staging, total, err)) return false;
-    p->uniforms_cursor += total;
+    if (total && !kiln_resources_write_buffer(p->res, ring->buffer, *base, ring->staging, total, err)) return false;
+    ring->cursor += total;
     return true;
 }
 
@@ -412,16 +411,17 @@ static bool compile_graph(kiln_programs *p, kiln_error *err) {
 /* Notes every texture the failed dispatch writes, so readers of other textures are not blamed. */
 static void note_write_failure(kiln_programs *p, const program *prog, const program_dispatch *dispatch,
                                const kiln_error *e) {
-    p->failed_dispatches++;
+    program_write_failures *failures = &p->write_failures;
+    failures->dispatches++;
     for (uint32_t b = 0; b < prog->binding_count; b++) {
         if (!prog->binding_written[b]) continue;
         uint32_t id = p->queue.ids[dispatch->ids_at + b];
         if (kiln_programs_write_failure(p, id)) continue;
-        struct program_write_failure *grown = kiln_array_reserve(p->write_failures, &p->write_failure_capacity,
-                                                                 p->write_failure_count + 1, sizeof *grown);
+        program_write_failure *grown =
+            kiln_array_reserve(failures->items, &failures->capacity, failures->count + 1, sizeof *grown);
         if (!grown) return; /* the record still returns false with the first error */
-        p->write_failures = grown;
-        grown[p->write_failure_count++] = (struct program_write_failure){.texture_id = id, .error = *e};
+        failures->items = grown;
+        grown[failures->count++] = (program_write_failure){.texture_id = id, .error = *e};
     }
 }
 
@@ -455,7 +455,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     program_gpu_collect(p);
     /* The failures stay readable until a record with dispatches of its own replaces them, so a
      * read after the frame that failed still learns why. */
-    if (p->queue.count) p->write_failure_count = p->failed_dispatches = 0;
+    if (p->queue.count) p->write_failures.count = p->write_failures.dispatches = 0;
     /* Registry textures updated on the CPU go up before any pass samples them. */
     if (!kiln_texture_registry_sync(p->textures, err)) return false;
     program_geometry_upload_queue(p);
@@ -551,12 +551,12 @@ bool kiln_programs_queue_uses_instances(const kiln_programs *p, uint32_t instanc
 
 const char *kiln_programs_write_failure(const kiln_programs *p, uint32_t texture_id) {
     if (!p) return NULL;
-    for (uint32_t i = 0; i < p->write_failure_count; i++)
-        if (p->write_failures[i].texture_id == texture_id) return p->write_failures[i].error.message;
+    for (uint32_t i = 0; i < p->write_failures.count; i++)
+        if (p->write_failures.items[i].texture_id == texture_id) return p->write_failures.items[i].error.message;
     return NULL;
 }
 
-uint32_t kiln_programs_failed_dispatches(const kiln_programs *p) { return p ? p->failed_dispatches : 0; }
+uint32_t kiln_programs_failed_dispatches(const kiln_programs *p) { return p ? p->write_failures.dispatches : 0; }
 
 bool kiln_programs_frame_for_read(kiln_programs *p, uint32_t texture_id, kiln_error *err) {
     kiln_error frame_err = {0};

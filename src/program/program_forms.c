@@ -144,6 +144,10 @@ const char *program_form_name(const program_enum *e, int value) {
     return program_form_valid(e, value) ? e->forms[value].name : "?";
 }
 
+const char *kiln_pass_stage_name(kiln_pass_stage stage) {
+    return program_form_name(&PROGRAM_STAGES, stage);
+}
+
 int program_form_find(const program_enum *e, const char *name) {
     for (uint32_t i = 0; i < e->count; i++)
         if (strcmp(name, e->forms[i].name) == 0) return (int)i;

@@ -5,35 +5,20 @@
  * may draw them; a device replacement moves the table to the new runtime and realizes each
  * geometry again from its copy. */
 #include "program_internal.h"
-#include <kiln/core/utf8.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_layout.h"
-
-static bool refuse(kiln_geometry_error *err, kiln_geometry_class cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool refuse(kiln_geometry_error *err, kiln_geometry_class cls, const char *fmt, ...) {
-    if (!err) return false;
-    err->cls = cls;
-    va_list args;
-    va_start(args, fmt);
-    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-    return false;
-}
+#include "program_refuse.h"
 
 program_geometry *program_geometry_held(const kiln_programs *p, uint32_t id) {
-    if (!p || id == 0 || id > p->geometry_count) return NULL;
-    return p->geometries[id - 1];
+    return p ? program_id_table_held(&p->geometries, id) : NULL;
 }
 
 program_geometry *program_geometry_lookup(const kiln_programs *p, uint32_t id) {
-    program_geometry *g = program_geometry_held(p, id);
-    return g && !g->retired ? g : NULL;
+    return p ? program_id_table_lookup(&p->geometries, id) : NULL;
 }
 
 static void release_buffers(kiln_programs *p, program_geometry *g, bool retire) {
@@ -80,25 +65,21 @@ uint32_t kiln_programs_create_geometry(kiln_programs *p, const kiln_geometry_des
     if (!err) err = &local;
     *err = (kiln_geometry_error){0};
     if (!p || !desc) {
-        refuse(err, KILN_GEOMETRY_VERTEX_BYTES, "%s", p ? "no geometry given" : "no program runtime");
+        REFUSE(err, KILN_GEOMETRY_VERTEX_BYTES, "%s", p ? "no geometry given" : "no program runtime");
         return 0;
     }
     if (kiln_geometry_validate(&desc->layout, desc, err) != KILN_GEOMETRY_OK) return 0;
-    program_geometry **grown =
-        kiln_array_reserve(p->geometries, &p->geometry_capacity, p->geometry_count + 1, sizeof *grown);
-    program_geometry *g = grown ? calloc(1, sizeof *g) : NULL;
-    if (grown) p->geometries = grown;
+    program_geometry *g = program_id_table_reserve(&p->geometries, 1) ? calloc(1, sizeof *g) : NULL;
     if (!g || !copy_bytes(g, desc)) {
         free(g);
-        refuse(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying %zu vertex and %zu index bytes",
+        REFUSE(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying %zu vertex and %zu index bytes",
                desc->vertices_size, desc->indices_size);
         return 0;
     }
     g->layout = desc->layout;
     g->stride = kiln_geometry_layout_stride(&desc->layout);
-    p->geometries[p->geometry_count++] = g;
-    p->geometry_uploads_pending = true;
-    return p->geometry_count;
+    p->geometries.uploads_pending = true;
+    return program_id_table_add(&p->geometries, g);
 }
 
 bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const kiln_geometry_desc *desc,
@@ -106,20 +87,21 @@ bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const
     kiln_geometry_error local;
     if (!err) err = &local;
     *err = (kiln_geometry_error){0};
-    if (!p) return refuse(err, KILN_GEOMETRY_UNKNOWN_ID, "no program runtime");
+    if (!p) return REFUSE(err, KILN_GEOMETRY_UNKNOWN_ID, "no program runtime");
     program_geometry *g = program_geometry_lookup(p, geometry_id);
     bool ok = g != NULL;
-    if (!g) refuse(err, KILN_GEOMETRY_UNKNOWN_ID, "geometry_id: geometry %u is not live", geometry_id);
+    if (!g) REFUSE(err, KILN_GEOMETRY_UNKNOWN_ID, "geometry_id: geometry %u is not live", geometry_id);
     else ok = kiln_geometry_validate(&g->layout, desc, err) == KILN_GEOMETRY_OK;
     /* A set's draws were checked against these indices: while held, only the vertices' contents
      * may change. */
-    if (ok && g->holders &&
+    uint32_t holders = program_id_table_holders(&p->geometries, geometry_id);
+    if (ok && holders &&
         (desc->vertices_size != g->vertices_size || desc->indices_size != g->indices_size ||
          memcmp(desc->indices, g->indices, g->indices_size) != 0))
-        ok = refuse(err, KILN_GEOMETRY_HELD,
+        ok = REFUSE(err, KILN_GEOMETRY_HELD,
                     "geometry %u is held by %u draw set%s: an update may change its vertex contents only (same "
-                    "vertex count, the same indices)", geometry_id, g->holders, g->holders == 1 ? "" : "s");
-    if (ok && !copy_bytes(g, desc)) ok = refuse(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying the geometry");
+                    "vertex count, the same indices)", geometry_id, holders, holders == 1 ? "" : "s");
+    if (ok && !copy_bytes(g, desc)) ok = REFUSE(err, KILN_GEOMETRY_TOO_LARGE, "out of memory copying the geometry");
     if (!ok) {
         kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped update_geometry of geometry %u (%s): %s; it keeps "
                      "its previous content", geometry_id, kiln_geometry_class_name(err->cls), err->message);
@@ -127,35 +109,26 @@ bool kiln_programs_update_geometry(kiln_programs *p, uint32_t geometry_id, const
     }
     /* The buffers are sized for the old bytes: made again from the new ones when next needed. */
     release_buffers(p, g, true);
-    p->geometry_uploads_pending = true;
+    p->geometries.uploads_pending = true;
     return true;
 }
 
 bool kiln_programs_destroy_geometry(kiln_programs *p, uint32_t geometry_id) {
-    program_geometry *g = program_geometry_lookup(p, geometry_id);
-    if (!g) {
+    if (!program_geometry_lookup(p, geometry_id)) {
         if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_geometry: unknown geometry id %u", geometry_id);
         return false;
     }
-    g->retired = true;
-    if (g->holders) return true; /* drawn on by its sets until the last lets go */
-    free_geometry(p, g, true);
-    p->geometries[geometry_id - 1] = NULL;
+    /* A held geometry is drawn on by its sets until the last lets go: the release frees it. */
+    free_geometry(p, program_id_table_retire(&p->geometries, geometry_id), true);
     return true;
 }
 
 void program_geometry_hold(kiln_programs *p, uint32_t id) {
-    program_geometry *g = program_geometry_held(p, id);
-    if (g) g->holders++;
+    program_id_table_hold(&p->geometries, id);
 }
 
 void program_geometry_release(kiln_programs *p, uint32_t id) {
-    program_geometry *g = program_geometry_held(p, id);
-    if (!g || !g->holders) return;
-    if (--g->holders == 0 && g->retired) {
-        free_geometry(p, g, true);
-        p->geometries[id - 1] = NULL;
-    }
+    free_geometry(p, program_id_table_release(&p->geometries, id), true);
 }
 
 const kiln_geometry_layout *kiln_programs_geometry_layout(const kiln_programs *p, uint32_t geometry_id) {
@@ -165,9 +138,9 @@ const kiln_geometry_layout *kiln_programs_geometry_layout(const kiln_programs *p
 
 kiln_geometry_stats kiln_programs_geometry_stats(const kiln_programs *p) {
     kiln_geometry_stats stats = {0};
-    for (uint32_t i = 0; p && i < p->geometry_count; i++) {
-        const program_geometry *g = p->geometries[i];
-        if (!g || g->retired) continue;
+    for (uint32_t id = 1; p && id <= p->geometries.count; id++) {
+        const program_geometry *g = program_geometry_lookup(p, id);
+        if (!g) continue;
         stats.live++;
         stats.on_gpu += g->vertex_buffer.id != 0;
     }
@@ -204,41 +177,28 @@ bool program_geometry_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
     return true;
 }
 
+/* A geometry waits in the upload queue until it has buffers (retired ones too: their sets draw them). */
+static bool needs_upload(const void *item) {
+    const program_geometry *g = item;
+    return !g->vertex_buffer.id;
+}
+
+static const program_upload_queue UPLOADS = {
+    "geometry upload queue", PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, program_geometry_realize};
+
 void program_geometry_upload_queue(kiln_programs *p) {
-    if (!p->geometry_uploads_pending) return;
-    uint32_t made = 0, looked = 0;
-    bool failed = false;
-    for (; looked < p->geometry_count && made < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD; looked++) {
-        uint32_t i = p->geometry_upload_cursor++ % p->geometry_count;
-        program_geometry *g = p->geometries[i];
-        if (!g || g->vertex_buffer.id) continue;
-        kiln_error err = {0};
-        if (!program_geometry_realize(p, i + 1, &err)) {
-            kiln_log_add(&p->log, KILN_LOG_WARN, "program", "geometry upload queue: %s (tried again later)",
-                         err.message);
-            failed = true;
-        }
-        made++;
-    }
-    /* A whole scan without reaching the step and without a failure left nothing pending. */
-    if (looked == p->geometry_count && made < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD && !failed)
-        p->geometry_uploads_pending = false;
+    program_id_table_upload_step(&p->geometries, &UPLOADS, p, &p->log);
 }
 
 void program_geometry_free_all(kiln_programs *p) {
-    for (uint32_t i = 0; i < p->geometry_count; i++) free_geometry(p, p->geometries[i], false);
-    free(p->geometries);
-    p->geometries = NULL;
-    p->geometry_count = p->geometry_capacity = 0;
+    for (uint32_t id = 1; id <= p->geometries.count; id++) free_geometry(p, program_geometry_held(p, id), false);
+    program_id_table_free(&p->geometries);
 }
 
 void program_geometry_move(kiln_programs *fresh, kiln_programs *old) {
-    for (uint32_t i = 0; i < old->geometry_count; i++)
-        if (old->geometries[i]) release_buffers(old, old->geometries[i], false);
-    fresh->geometries = old->geometries;
-    fresh->geometry_uploads_pending = true;
-    fresh->geometry_count = old->geometry_count;
-    fresh->geometry_capacity = old->geometry_capacity;
-    old->geometries = NULL;
-    old->geometry_count = old->geometry_capacity = 0;
+    for (uint32_t id = 1; id <= old->geometries.count; id++) {
+        program_geometry *g = program_geometry_held(old, id);
+        if (g) release_buffers(old, g, false);
+    }
+    program_id_table_move(&fresh->geometries, &old->geometries);
 }

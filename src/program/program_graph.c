@@ -274,7 +274,7 @@ static bool input_group(kiln_programs *p, kiln_fg_context *ctx, program *prog, p
 /* The pass's uniform bind group: the ring at its bound size under its layout, shared by every
  * pass of that layout (the layout fixes the size). */
 static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err) {
-    kiln_binding_resource entry = {.binding = 0, .buffer = p->uniforms, .size = pass->uniform_bind_size};
+    kiln_binding_resource entry = {.binding = 0, .buffer = p->uniforms.buffer, .size = pass->uniform_bind_size};
     pass->group0 = kiln_bind_group_cache_get(p->uniform_groups, "program uniforms", pass->group0_layout, &entry, 1, err);
     return pass->group0.id != 0;
 }

@@ -4,34 +4,19 @@
  * or the next draw's). Ids are dense and never reused; a destroyed buffer a draw set holds lives
  * on, its id retired, until the last set lets go. */
 #include "program_internal.h"
-#include <kiln/core/utf8.h>
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_layout.h"
-
-static bool refuse(kiln_instances_error *err, kiln_instances_class cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool refuse(kiln_instances_error *err, kiln_instances_class cls, const char *fmt, ...) {
-    if (!err) return false;
-    err->cls = cls;
-    va_list args;
-    va_start(args, fmt);
-    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-    return false;
-}
+#include "program_refuse.h"
 
 program_instances *program_instances_held(const kiln_programs *p, uint32_t id) {
-    if (!p || id == 0 || id > p->instances_count) return NULL;
-    return p->instances[id - 1];
+    return p ? program_id_table_held(&p->instances, id) : NULL;
 }
 
 program_instances *program_instances_lookup(const kiln_programs *p, uint32_t id) {
-    program_instances *b = program_instances_held(p, id);
-    return b && !b->retired ? b : NULL;
+    return p ? program_id_table_lookup(&p->instances, id) : NULL;
 }
 
 static void release_buffer(kiln_programs *p, program_instances *b, bool retire) {
@@ -53,11 +38,11 @@ static void free_instances(kiln_programs *p, program_instances *b, bool retire) 
 /* The run [first, first + size / stride) checked against the layout's stride and the capacity. */
 static bool check_run(const program_instances *b, uint32_t first, size_t size, kiln_instances_error *err) {
     if (size % b->stride)
-        return refuse(err, KILN_INSTANCES_RECORD_BYTES, "records: %zu bytes is not a whole number of %u-byte records",
+        return REFUSE(err, KILN_INSTANCES_RECORD_BYTES, "records: %zu bytes is not a whole number of %u-byte records",
                       size, b->stride);
     uint64_t end = (uint64_t)first + size / b->stride;
     if (end > b->capacity)
-        return refuse(err, KILN_INSTANCES_PAST_CAPACITY,
+        return REFUSE(err, KILN_INSTANCES_PAST_CAPACITY,
                       "records: %zu records from record %u end at %llu, past the capacity of %u", size / b->stride,
                       first, (unsigned long long)end, b->capacity);
     return true;
@@ -68,44 +53,40 @@ uint32_t kiln_programs_create_instances(kiln_programs *p, const kiln_instances_d
     if (!err) err = &local;
     *err = (kiln_instances_error){0};
     if (!p || !desc) {
-        refuse(err, KILN_INSTANCES_BAD_LAYOUT, "%s", p ? "no instance buffer given" : "no program runtime");
+        REFUSE(err, KILN_INSTANCES_BAD_LAYOUT, "%s", p ? "no instance buffer given" : "no program runtime");
         return 0;
     }
     kiln_geometry_error why;
     if (program_layout_check(&desc->layout, &why) != KILN_GEOMETRY_OK) {
-        refuse(err, KILN_INSTANCES_BAD_LAYOUT, "%s (%s)", why.message, kiln_geometry_class_name(why.cls));
+        REFUSE(err, KILN_INSTANCES_BAD_LAYOUT, "%s (%s)", why.message, kiln_geometry_class_name(why.cls));
         return 0;
     }
     if (desc->capacity == 0) {
-        refuse(err, KILN_INSTANCES_ZERO_CAPACITY, "capacity: 0 records; a buffer holds at least 1");
+        REFUSE(err, KILN_INSTANCES_ZERO_CAPACITY, "capacity: 0 records; a buffer holds at least 1");
         return 0;
     }
     uint32_t stride = kiln_geometry_layout_stride(&desc->layout);
     uint64_t bytes = (uint64_t)desc->capacity * stride;
     if (bytes > KILN_GEOMETRY_MAX_BYTES) {
-        refuse(err, KILN_INSTANCES_TOO_LARGE, "capacity: %u records of %u bytes is %llu bytes; a buffer holds at most %u",
+        REFUSE(err, KILN_INSTANCES_TOO_LARGE, "capacity: %u records of %u bytes is %llu bytes; a buffer holds at most %u",
                desc->capacity, stride, (unsigned long long)bytes, KILN_GEOMETRY_MAX_BYTES);
         return 0;
     }
     program_instances probe = {.stride = stride, .capacity = desc->capacity};
     size_t size = desc->records ? desc->records_size : 0;
     if (!check_run(&probe, 0, size, err)) return 0;
-    program_instances **grown =
-        kiln_array_reserve(p->instances, &p->instances_capacity, p->instances_count + 1, sizeof *grown);
-    program_instances *b = grown ? calloc(1, sizeof *b) : NULL;
-    if (grown) p->instances = grown;
+    program_instances *b = program_id_table_reserve(&p->instances, 1) ? calloc(1, sizeof *b) : NULL;
     uint8_t *records = b ? calloc((size_t)bytes, 1) : NULL;
     if (!records) {
         free(b);
-        refuse(err, KILN_INSTANCES_TOO_LARGE, "out of memory for %llu bytes of records", (unsigned long long)bytes);
+        REFUSE(err, KILN_INSTANCES_TOO_LARGE, "out of memory for %llu bytes of records", (unsigned long long)bytes);
         return 0;
     }
     if (size) memcpy(records, desc->records, size);
     *b = (program_instances){.layout = desc->layout, .stride = stride, .capacity = desc->capacity,
                              .records = records, .dirty_end = desc->capacity};
-    p->instances[p->instances_count++] = b;
-    p->instance_uploads_pending = true;
-    return p->instances_count;
+    p->instances.uploads_pending = true;
+    return program_id_table_add(&p->instances, b);
 }
 
 bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uint32_t first, const void *records,
@@ -113,11 +94,11 @@ bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uin
     kiln_instances_error local;
     if (!err) err = &local;
     *err = (kiln_instances_error){0};
-    if (!p) return refuse(err, KILN_INSTANCES_UNKNOWN_ID, "no program runtime");
+    if (!p) return REFUSE(err, KILN_INSTANCES_UNKNOWN_ID, "no program runtime");
     program_instances *b = program_instances_lookup(p, instances_id);
     size_t size = records ? records_size : 0;
     bool ok = b ? check_run(b, first, size, err)
-                : refuse(err, KILN_INSTANCES_UNKNOWN_ID, "instances_id: instance buffer %u is not live", instances_id);
+                : REFUSE(err, KILN_INSTANCES_UNKNOWN_ID, "instances_id: instance buffer %u is not live", instances_id);
     if (!ok) {
         kiln_log_add(&p->log, KILN_LOG_WARN, "program", "dropped update_instances of instance buffer %u (%s): %s; "
                      "every record is as it was", instances_id, kiln_instances_class_name(err->cls), err->message);
@@ -126,7 +107,7 @@ bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uin
     uint32_t count = (uint32_t)(size / b->stride);
     if (count == 0) return true;
     memcpy(b->records + (size_t)first * b->stride, records, size);
-    p->instance_uploads_pending = true;
+    p->instances.uploads_pending = true;
     /* One run covers every write since the last upload: a few updates per frame stay a few bytes. */
     if (b->dirty_first == b->dirty_end) {
         b->dirty_first = first;
@@ -139,31 +120,22 @@ bool kiln_programs_update_instances(kiln_programs *p, uint32_t instances_id, uin
 }
 
 bool kiln_programs_destroy_instances(kiln_programs *p, uint32_t instances_id) {
-    program_instances *b = program_instances_lookup(p, instances_id);
-    if (!b) {
+    if (!program_instances_lookup(p, instances_id)) {
         if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_instances: unknown instance buffer id %u",
                             instances_id);
         return false;
     }
-    b->retired = true;
-    if (b->holders) return true;
-    free_instances(p, b, true);
-    p->instances[instances_id - 1] = NULL;
+    /* A held buffer lives for its sets until the last lets go: the release frees it. */
+    free_instances(p, program_id_table_retire(&p->instances, instances_id), true);
     return true;
 }
 
 void program_instances_hold(kiln_programs *p, uint32_t id) {
-    program_instances *b = program_instances_held(p, id);
-    if (b) b->holders++;
+    program_id_table_hold(&p->instances, id);
 }
 
 void program_instances_release(kiln_programs *p, uint32_t id) {
-    program_instances *b = program_instances_held(p, id);
-    if (!b || !b->holders) return;
-    if (--b->holders == 0 && b->retired) {
-        free_instances(p, b, true);
-        p->instances[id - 1] = NULL;
-    }
+    free_instances(p, program_id_table_release(&p->instances, id), true);
 }
 
 bool program_instances_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
@@ -187,40 +159,28 @@ bool program_instances_realize(kiln_programs *p, uint32_t id, kiln_error *err) {
     return true;
 }
 
+/* A buffer waits in the upload queue while it has no GPU buffer or a run of records to upload. */
+static bool needs_upload(const void *item) {
+    const program_instances *b = item;
+    return !b->buffer.id || b->dirty_first != b->dirty_end;
+}
+
+static const program_upload_queue UPLOADS = {
+    "instance upload queue", PROGRAM_GEOMETRY_UPLOADS_PER_RECORD, needs_upload, program_instances_realize};
+
 void program_instances_upload_queue(kiln_programs *p) {
-    if (!p->instance_uploads_pending) return;
-    uint32_t done = 0, looked = 0;
-    bool failed = false;
-    for (; looked < p->instances_count && done < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD; looked++) {
-        uint32_t i = p->instances_upload_cursor++ % p->instances_count;
-        program_instances *b = p->instances[i];
-        if (!b || (b->buffer.id && b->dirty_first == b->dirty_end)) continue;
-        kiln_error err = {0};
-        if (!program_instances_realize(p, i + 1, &err)) {
-            kiln_log_add(&p->log, KILN_LOG_WARN, "program", "instance upload queue: %s (tried again later)",
-                         err.message);
-            failed = true;
-        }
-        done++;
-    }
-    if (looked == p->instances_count && done < PROGRAM_GEOMETRY_UPLOADS_PER_RECORD && !failed)
-        p->instance_uploads_pending = false;
+    program_id_table_upload_step(&p->instances, &UPLOADS, p, &p->log);
 }
 
 void program_instances_free_all(kiln_programs *p) {
-    for (uint32_t i = 0; i < p->instances_count; i++) free_instances(p, p->instances[i], false);
-    free(p->instances);
-    p->instances = NULL;
-    p->instances_count = p->instances_capacity = 0;
+    for (uint32_t id = 1; id <= p->instances.count; id++) free_instances(p, program_instances_held(p, id), false);
+    program_id_table_free(&p->instances);
 }
 
 void program_instances_move(kiln_programs *fresh, kiln_programs *old) {
-    for (uint32_t i = 0; i < old->instances_count; i++)
-        if (old->instances[i]) release_buffer(old, old->instances[i], false);
-    fresh->instances = old->instances;
-    fresh->instance_uploads_pending = true;
-    fresh->instances_count = old->instances_count;
-    fresh->instances_capacity = old->instances_capacity;
-    old->instances = NULL;
-    old->instances_count = old->instances_capacity = 0;
+    for (uint32_t id = 1; id <= old->instances.count; id++) {
+        program_instances *b = program_instances_held(old, id);
+        if (b) release_buffer(old, b, false);
+    }
+    program_id_table_move(&fresh->instances, &old->instances);
 }

@@ -9,7 +9,10 @@
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
  *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing
  *   program_scopes.c     error scopes around setup and each pass, and the messages naming them
- *   program_geometry.c   geometry resources: ids, CPU copies, GPU buffers, the upload queue
+ *   program_geometry.c   geometry resources: CPU copies, GPU buffers, the upload queue
+ *   program_instances.c  instance buffers: records, GPU buffers, the dirty run, the upload queue
+ *   program_draw_sets.c  draw sets: draws, the holds they take on geometry and instance buffers
+ *   program_id_table.c   the ids, holds and retirement of programs and those three
  *   program_layout.c     the vertex-format table and the layout and geometry checks (pure CPU) */
 #ifndef KILN_PROGRAM_INTERNAL_H
 #define KILN_PROGRAM_INTERNAL_H
@@ -18,6 +21,8 @@
 #include <kiln/program.h>
 #include <kiln/shader/library.h>
 #include <kiln/shader/wgsl_reflect.h>
+
+#include "program_id_table.h"
 
 #define PROGRAM_NONE UINT32_MAX
 /* Uniform bind groups the runtime keeps: one per distinct group 0 layout in use. */
@@ -170,6 +175,32 @@ typedef struct program_retired_buffer {
     uint64_t retired_at;        /* kiln_programs.record_calls when it was outgrown */
 } program_retired_buffer;
 
+/* The uniform ring (program_executor.c): each record call stages its windows and uploads them with
+ * one queue write into the next free stretch of a ring at least PROGRAM_UNIFORM_INTACT_CALLS + 2
+ * times the largest call (the calls before it, the call, and the tail a wrap may skip), so the
+ * stretches of the PROGRAM_UNIFORM_INTACT_CALLS calls before it stay intact: a few record calls
+ * into one encoder before its submit do not overwrite each other's windows. */
+typedef struct program_uniform_ring {
+    uint8_t *staging;
+    size_t staging_capacity;
+    kiln_buffer buffer;                     /* id 0 until the first record call with work */
+    uint64_t size;
+    uint64_t cursor;
+} program_uniform_ring;
+
+/* The failed dispatches of the last record (program_executor.c): one entry per texture a failed
+ * dispatch writes, with that dispatch's error (the first failure wins for a texture). */
+typedef struct program_write_failure {
+    uint32_t texture_id;
+    kiln_error error;
+} program_write_failure;
+
+typedef struct program_write_failures {
+    program_write_failure *items;
+    uint32_t count, capacity;
+    uint32_t dispatches;                    /* dispatches of the last record that failed */
+} program_write_failures;
+
 /* A geometry resource: the layout it was created with, its CPU copy (the source of truth) and its
  * GPU buffers once realized on the current device. */
 typedef struct program_geometry {
@@ -178,8 +209,6 @@ typedef struct program_geometry {
     uint8_t *vertices, *indices;
     size_t vertices_size, indices_size;
     kiln_buffer vertex_buffer, index_buffer; /* id 0 until realized */
-    uint32_t holders;           /* draw sets holding it */
-    bool retired;               /* destroyed: its id names nothing, it lives while held */
 } program_geometry;
 
 /* An instance buffer: its layout, its records (the source of truth), its GPU buffer once realized
@@ -190,8 +219,6 @@ typedef struct program_instances {
     uint8_t *records;           /* capacity * stride bytes */
     kiln_buffer buffer;         /* id 0 until realized */
     uint32_t dirty_first, dirty_end; /* records to upload; equal: none */
-    uint32_t holders;
-    bool retired;
 } program_instances;
 
 /* How many draws of one set name one buffer: the set holds the buffer while this is above 0. */
@@ -232,6 +259,14 @@ typedef struct program_pooled_buffer {
     uint32_t size;
     uint64_t used_at;           /* kiln_programs.record_calls when last taken */
 } program_pooled_buffer;
+
+/* The pool of program buffers (program_buffers.c), and the zeros a taken buffer is cleared with. */
+typedef struct program_buffer_pool {
+    program_pooled_buffer *items;
+    uint32_t count, capacity;
+    uint8_t *zeros;
+    size_t zeros_size;
+} program_buffer_pool;
 
 /* A queued dispatch: the ids and the blob live in the queue's shared arrays. */
 typedef struct program_dispatch {
@@ -289,44 +324,25 @@ struct kiln_programs {
     kiln_bind_group_cache *uniform_groups;
     kiln_sampler samplers[2][2][2];         /* [wrap][mips][linear] */
     kiln_sampler depth_compare;             /* every Compare depth input: LessEqual, clamp, linear */
-    program_geometry **geometries;          /* geometries[id - 1]; NULL once destroyed */
-    uint32_t geometry_count, geometry_capacity; /* ids handed out; the next id is count + 1 */
-    uint32_t geometry_upload_cursor;        /* where the upload queue looks next */
-    /* Set by whatever leaves a geometry or instance buffer to upload (a create, an update, a
-     * device replacement), cleared by a queue scan that finds nothing left: a steady frame loop
-     * does not walk every geometry and buffer each record call. */
-    bool geometry_uploads_pending, instance_uploads_pending;
-    program_instances **instances;          /* instances[id - 1]; NULL once released */
-    uint32_t instances_count, instances_capacity;
-    uint32_t instances_upload_cursor;
+    program_id_table geometries;            /* program_geometry items, held by draw sets */
+    program_id_table instances;             /* program_instances items, held by draw sets */
     /* Program buffers: a pool by size; a buffer taken by a record call is not taken again until
      * PROGRAM_UNIFORM_INTACT_CALLS later ones (an unsubmitted encoder may still use it), and goes
      * after PROGRAM_POOL_IDLE_RECORDS record calls unused. */
-    program_pooled_buffer *buffer_pool;
-    uint32_t buffer_pool_count, buffer_pool_capacity;
+    program_buffer_pool buffer_pool;        /* program_buffers.c */
     kiln_buffer *dispatch_buffers;          /* per queued dispatch, its buffers (program_span.buffers_at) */
     uint32_t dispatch_buffer_count, dispatch_buffer_capacity;
-    uint8_t *zeros;                         /* what a taken buffer is cleared with */
-    size_t zeros_size;
-    program_draw_set **draw_sets;           /* draw_sets[id - 1]; NULL once destroyed */
-    uint32_t draw_set_count, draw_set_capacity;
-    program **programs;                     /* programs[id - 1]; NULL once destroyed */
+    program_id_table draw_sets;             /* program_draw_set items (never held) */
+    program_id_table programs;              /* program items (never held) */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
                                              * replacement device (kiln_programs_recreate); NULL: none */
-    uint32_t program_count, program_capacity; /* ids handed out; the next id is count + 1 */
     program_queue queue;
-    /* Uniforms: each record call stages its windows and uploads them with one queue write into the
-     * next free stretch of a ring at least PROGRAM_UNIFORM_INTACT_CALLS + 2 times the largest call
-     * (the calls before it, the call, and the tail a wrap may skip), so the stretches of the
-     * PROGRAM_UNIFORM_INTACT_CALLS calls before it stay intact: a few record calls into one
-     * encoder before its submit do not overwrite each other's windows. */
-    uint8_t *staging;
-    size_t staging_capacity;
-    kiln_buffer uniforms;
-    uint64_t uniforms_size;
-    uint64_t uniforms_cursor;
+    program_uniform_ring uniforms;          /* program_executor.c */
     uint64_t record_calls;                  /* record calls that had work */
-    program_retired_buffer *retired;        /* outgrown uniform buffers an unsubmitted encoder may use */
+    /* Buffers an unsubmitted encoder may still use (an outgrown uniform ring, a geometry or
+     * instance buffer replaced or destroyed): destroyed PROGRAM_UNIFORM_INTACT_CALLS record calls
+     * later (program_retire_buffer). */
+    program_retired_buffer *retired;
     uint32_t retired_count, retired_capacity;
     /* Transients: one frame graph per runtime, declared afresh by every record call with work,
      * whose pool (over `res`) persists across record calls. */
@@ -334,14 +350,7 @@ struct kiln_programs {
     kiln_fg_resource order;                 /* the buffer every step writes: keeps passes in sequence */
     program_step *steps;
     uint32_t step_count, step_capacity;
-    /* The failed dispatches of the last record: one entry per texture a failed dispatch writes,
-     * with that dispatch's error (the first failure wins for a texture). */
-    struct program_write_failure {
-        uint32_t texture_id;
-        kiln_error error;
-    } *write_failures;
-    uint32_t write_failure_count, write_failure_capacity;
-    uint32_t failed_dispatches;
+    program_write_failures write_failures;  /* program_executor.c */
     program_span *spans;                    /* per queued dispatch */
     uint32_t span_capacity;
     uint32_t textures_last_dispatch;        /* pooled textures the last recorded dispatch used */

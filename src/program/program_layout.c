@@ -4,10 +4,12 @@
  * slots with the same layout rules a create_geometry meets, so a slot no geometry could fill is
  * refused at register. */
 #include "program_layout.h"
+
+#include <string.h>
+
 #include <kiln/core/utf8.h>
 
-#include <stdarg.h>
-#include <string.h>
+#include "program_refuse.h"
 
 #define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -91,39 +93,27 @@ const char *program_layout_text(const kiln_geometry_layout *layout, char *buf, s
 
 /* ---- validation --------------------------------------------------------------------------------- */
 
-static kiln_geometry_class refuse(kiln_geometry_error *err, kiln_geometry_class cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static kiln_geometry_class refuse(kiln_geometry_error *err, kiln_geometry_class cls, const char *fmt, ...) {
-    if (err) {
-        err->cls = cls;
-        va_list args;
-        va_start(args, fmt);
-        kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-        va_end(args);
-    }
-    return cls;
-}
-
 kiln_geometry_class program_layout_check(const kiln_geometry_layout *layout, kiln_geometry_error *err) {
     if (!layout || layout->attribute_count == 0)
-        return refuse(err, KILN_GEOMETRY_EMPTY_LAYOUT, "layout: declares no attribute");
+        return REFUSE_CLASS(err, KILN_GEOMETRY_EMPTY_LAYOUT, "layout: declares no attribute");
     if (layout->attribute_count > KILN_PROGRAM_MAX_ATTRIBUTES)
-        return refuse(err, KILN_GEOMETRY_LAYOUT_TOO_LONG, "layout: %u attributes; a layout declares at most %d",
-                      layout->attribute_count, KILN_PROGRAM_MAX_ATTRIBUTES);
+        return REFUSE_CLASS(err, KILN_GEOMETRY_LAYOUT_TOO_LONG, "layout: %u attributes; a layout declares at most %d",
+                            layout->attribute_count, KILN_PROGRAM_MAX_ATTRIBUTES);
     for (uint32_t i = 0; i < layout->attribute_count; i++)
         if (!program_vertex_format_of(layout->attributes[i].format))
-            return refuse(err, KILN_GEOMETRY_UNKNOWN_FORMAT, "layout[%u]: format %d is not a kiln_vertex_format", i,
-                          (int)layout->attributes[i].format);
+            return REFUSE_CLASS(err, KILN_GEOMETRY_UNKNOWN_FORMAT, "layout[%u]: format %d is not a kiln_vertex_format",
+                                i, (int)layout->attributes[i].format);
     for (uint32_t i = 0; i < layout->attribute_count; i++)
         if (layout->attributes[i].location > KILN_PROGRAM_MAX_LOCATION)
-            return refuse(err, KILN_GEOMETRY_BAD_LOCATION, "layout[%u]: location %u is past the last location (%d)", i,
-                          layout->attributes[i].location, KILN_PROGRAM_MAX_LOCATION);
+            return REFUSE_CLASS(err, KILN_GEOMETRY_BAD_LOCATION,
+                                "layout[%u]: location %u is past the last location (%d)", i,
+                                layout->attributes[i].location, KILN_PROGRAM_MAX_LOCATION);
     for (uint32_t i = 0; i < layout->attribute_count; i++)
         for (uint32_t j = 0; j < i; j++)
             if (layout->attributes[i].location == layout->attributes[j].location)
-                return refuse(err, KILN_GEOMETRY_DUPLICATE_LOCATION,
-                              "layout[%u]: location %u is declared already by layout[%u]", i,
-                              layout->attributes[i].location, j);
+                return REFUSE_CLASS(err, KILN_GEOMETRY_DUPLICATE_LOCATION,
+                                    "layout[%u]: location %u is declared already by layout[%u]", i,
+                                    layout->attributes[i].location, j);
     if (err) *err = (kiln_geometry_error){0};
     return KILN_GEOMETRY_OK;
 }
@@ -136,33 +126,35 @@ kiln_geometry_class kiln_geometry_validate(const kiln_geometry_layout *layout, c
                                            kiln_geometry_error *err) {
     kiln_geometry_class cls = program_layout_check(layout, err);
     if (cls != KILN_GEOMETRY_OK) return cls;
-    if (!desc) return refuse(err, KILN_GEOMETRY_VERTEX_BYTES, "vertices: no geometry given");
+    if (!desc) return REFUSE_CLASS(err, KILN_GEOMETRY_VERTEX_BYTES, "vertices: no geometry given");
     size_t vertices = desc->vertices ? desc->vertices_size : 0;
     size_t indices = desc->indices ? desc->indices_size : 0;
     if (vertices > KILN_GEOMETRY_MAX_BYTES)
-        return refuse(err, KILN_GEOMETRY_TOO_LARGE, "vertices: %zu bytes; a geometry holds at most %u", vertices,
-                      KILN_GEOMETRY_MAX_BYTES);
+        return REFUSE_CLASS(err, KILN_GEOMETRY_TOO_LARGE, "vertices: %zu bytes; a geometry holds at most %u", vertices,
+                            KILN_GEOMETRY_MAX_BYTES);
     if (indices > KILN_GEOMETRY_MAX_BYTES)
-        return refuse(err, KILN_GEOMETRY_TOO_LARGE, "indices: %zu bytes; a geometry holds at most %u", indices,
-                      KILN_GEOMETRY_MAX_BYTES);
+        return REFUSE_CLASS(err, KILN_GEOMETRY_TOO_LARGE, "indices: %zu bytes; a geometry holds at most %u", indices,
+                            KILN_GEOMETRY_MAX_BYTES);
     uint32_t stride = kiln_geometry_layout_stride(layout);
     if (vertices == 0 || vertices % stride)
-        return refuse(err, KILN_GEOMETRY_VERTEX_BYTES,
-                      "vertices: %zu bytes is not a whole, non-zero number of %u-byte vertices", vertices, stride);
+        return REFUSE_CLASS(err, KILN_GEOMETRY_VERTEX_BYTES,
+                            "vertices: %zu bytes is not a whole, non-zero number of %u-byte vertices", vertices,
+                            stride);
     if (indices % 4)
-        return refuse(err, KILN_GEOMETRY_INDEX_BYTES, "indices: %zu bytes is not a whole number of u32 indices",
-                      indices);
+        return REFUSE_CLASS(err, KILN_GEOMETRY_INDEX_BYTES, "indices: %zu bytes is not a whole number of u32 indices",
+                            indices);
     size_t index_count = indices / 4;
     if (index_count == 0 || index_count % 3)
-        return refuse(err, KILN_GEOMETRY_INDEX_COUNT,
-                      "indices: %zu indices is not a whole, non-zero number of triangles (3 per triangle)", index_count);
+        return REFUSE_CLASS(err, KILN_GEOMETRY_INDEX_COUNT,
+                            "indices: %zu indices is not a whole, non-zero number of triangles (3 per triangle)",
+                            index_count);
     size_t vertex_count = vertices / stride;
     const uint8_t *bytes = desc->indices;
     for (size_t i = 0; i < index_count; i++) {
         uint32_t v = read_u32(bytes + 4 * i);
         if (v >= vertex_count)
-            return refuse(err, KILN_GEOMETRY_INDEX_RANGE, "indices[%zu]: %u is past the last vertex (%zu vertices)", i,
-                          v, vertex_count);
+            return REFUSE_CLASS(err, KILN_GEOMETRY_INDEX_RANGE,
+                                "indices[%zu]: %u is past the last vertex (%zu vertices)", i, v, vertex_count);
     }
     if (err) *err = (kiln_geometry_error){0};
     return KILN_GEOMETRY_OK;

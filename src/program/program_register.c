@@ -6,27 +6,16 @@
 #include "program_internal.h"
 #include <kiln/core/utf8.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_layout.h"
+#include "program_refuse.h"
 #include "program_validate.h"
 
 /* The name program modules carry in their diagnostics ("program.wgsl:3:5: error: ..."). */
 #define PROGRAM_SOURCE_NAME "program.wgsl"
-
-static bool fail(kiln_program_error *err, kiln_program_class cls, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool fail(kiln_program_error *err, kiln_program_class cls, const char *fmt, ...) {
-    err->cls = cls;
-    va_list args;
-    va_start(args, fmt);
-    kiln_utf8_vformat(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-    return false;
-}
 
 static uint32_t round_up(uint32_t v, uint32_t to) {
     return (v + to - 1) / to * to;
@@ -178,16 +167,16 @@ static bool within_device_limits(const kiln_programs *p, const program *prog, ki
     for (uint32_t i = 0; i < prog->pass_count; i++) {
         const program_pass *pass = &prog->passes[i];
         if (pass->uniform_bind_size > limits->maxUniformBufferBindingSize)
-            return fail(err, KILN_PROGRAM_DEVICE_LIMIT,
-                        "pass %u (%s): its uniform block of %u bytes is past the device's maxUniformBufferBindingSize (%u)",
-                        i, pass->entry, pass->uniform_bind_size, (unsigned)limits->maxUniformBufferBindingSize);
+            return REFUSE(err, KILN_PROGRAM_DEVICE_LIMIT,
+                          "pass %u (%s): its uniform block of %u bytes is past the device's maxUniformBufferBindingSize (%u)",
+                          i, pass->entry, pass->uniform_bind_size, (unsigned)limits->maxUniformBufferBindingSize);
     }
     uint64_t ring = (uint64_t)prog->uniform_bytes * (PROGRAM_UNIFORM_INTACT_CALLS + 2);
     if (ring > limits->maxBufferSize)
-        return fail(err, KILN_PROGRAM_DEVICE_LIMIT,
-                    "one dispatch stages %zu uniform bytes, and the ring of %u dispatches' worth (%llu bytes) is past "
-                    "the device's maxBufferSize (%llu)", prog->uniform_bytes, PROGRAM_UNIFORM_INTACT_CALLS + 2,
-                    (unsigned long long)ring, (unsigned long long)limits->maxBufferSize);
+        return REFUSE(err, KILN_PROGRAM_DEVICE_LIMIT,
+                      "one dispatch stages %zu uniform bytes, and the ring of %u dispatches' worth (%llu bytes) is past "
+                      "the device's maxBufferSize (%llu)", prog->uniform_bytes, PROGRAM_UNIFORM_INTACT_CALLS + 2,
+                      (unsigned long long)ring, (unsigned long long)limits->maxBufferSize);
     return true;
 }
 
@@ -300,7 +289,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
                                 .dynamic_offset = true, .min_binding_size = pass->uniform_bind_size};
     pass->group0_layout = kiln_object_cache_bind_group_layout(p->objects, "program uniforms", &group0, 1, &e);
     if (!pass->group0_layout.id)
-        return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+        return REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
 
     kiln_bind_group_layout layouts[3] = {pass->group0_layout};
     uint32_t layout_count = 1;
@@ -311,11 +300,11 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
         for (uint32_t n = 0; n < pass->spec.input_count; n++) input_layout(prog, pass, n, entries, &count);
         pass->group1_layout = kiln_object_cache_bind_group_layout(p->objects, "program inputs", entries, count, &e);
         if (!pass->group1_layout.id)
-            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+            return REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
         layouts[layout_count++] = pass->group1_layout;
         pass->input_groups = kiln_bind_group_cache_create(p->res, PROGRAM_BIND_CACHE, &e);
         if (!pass->input_groups)
-            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+            return REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
     }
     if (pass->spec.buffer_count) {
         kiln_layout_entry entries[KILN_PROGRAM_MAX_BUFFER_USES];
@@ -327,17 +316,17 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
                                                                   pass->spec.buffer_count, &e);
         pass->buffer_groups = pass->group2_layout.id ? kiln_bind_group_cache_create(p->res, PROGRAM_BIND_CACHE, &e) : NULL;
         if (!pass->buffer_groups)
-            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+            return REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
         layouts[layout_count++] = pass->group2_layout;
     }
     pass->layout = kiln_object_cache_pipeline_layout(p->objects, "program pass", layouts, layout_count, &e);
-    if (!pass->layout.id) return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
+    if (!pass->layout.id) return REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, e.message);
     if (pass->compute) {
         kiln_compute_pipeline_desc cd = {.label = "program compute pass", .layout = pass->layout,
                                          .shader = prog->module, .entry = pass->entry};
         pass->compute_pipeline = kiln_resources_create_compute_pipeline(p->res, &cd, &e);
         if (!pass->compute_pipeline.id)
-            return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
+            return REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
         return true;
     }
 
@@ -364,7 +353,7 @@ static bool build_pass(kiln_programs *p, program *prog, uint32_t i, kiln_program
     d.sample_count = four ? 4 : 1;
     pass->pipeline = kiln_object_cache_render_pipeline(p->objects, &d, &e);
     if (!pass->pipeline.id)
-        return fail(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
+        return REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "pass %u (%s): %s", i, pass->entry, dawn_reason(e.message));
     return true;
 }
 
@@ -373,13 +362,13 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
     program *prog = calloc(1, sizeof *prog);
     if (!prog) {
         kiln_resources_destroy_shader(p->res, shader, NULL);
-        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+        REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
         return NULL;
     }
     prog->module = shader;
     if (!copy_desc(prog, desc)) {
         program_free(p, prog);
-        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+        REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
         return NULL;
     }
     plan_slots(prog);
@@ -398,12 +387,6 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
 
 /* ---- register ------------------------------------------------------------------------------------ */
 
-static bool reserve_id(kiln_programs *p) {
-    program **grown = kiln_array_reserve(p->programs, &p->program_capacity, p->program_count + 1, sizeof *grown);
-    if (grown) p->programs = grown;
-    return grown != NULL;
-}
-
 /* Scans, compiles, validates and builds a program on p's device: everything register does but
  * the id (kiln_programs_recreate rebuilds registered programs through it). Keeps a copy of the
  * WGSL, which a device replacement compiles again. */
@@ -411,7 +394,7 @@ program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t
     kiln_error e = {0};
     kiln_wgsl_module *module = kiln_wgsl_reflect(desc->wgsl, wgsl_bytes, PROGRAM_SOURCE_NAME, &e);
     if (!module) {
-        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
+        REFUSE(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
         return NULL;
     }
     if (!kiln_program_check_flat(module, err)) {
@@ -421,14 +404,14 @@ program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t
     WGPUShaderModule raw = kiln_gfx_compile_shader(p->gfx, PROGRAM_SOURCE_NAME, desc->wgsl, NULL, &e);
     if (!raw) {
         kiln_wgsl_module_free(module);
-        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
+        REFUSE(err, KILN_PROGRAM_INVALID_WGSL, "%s", e.message);
         return NULL;
     }
     /* Adopted before validation so that every path out releases it through kiln_resources. */
     kiln_shader shader = kiln_resources_adopt_shader(p->res, raw, PROGRAM_SOURCE_NAME, &e);
     if (!shader.id) {
         kiln_wgsl_module_free(module);
-        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "%s", e.message);
+        REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "%s", e.message);
         return NULL;
     }
     program *prog = NULL;
@@ -443,7 +426,7 @@ program *program_compile(kiln_programs *p, const kiln_program_desc *desc, size_t
     kiln_wgsl_module_free(module);
     if (prog && !(prog->wgsl = malloc(wgsl_bytes + 1))) {
         program_free(p, prog);
-        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+        REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
         return NULL;
     }
     if (prog) {
@@ -467,20 +450,20 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
     if (!err) err = &local;
     *err = (kiln_program_error){0};
     if (!p || !desc || !desc->wgsl) {
-        fail(err, KILN_PROGRAM_INVALID_WGSL, "%s", p ? "the program has no WGSL source" : "no program runtime");
+        REFUSE(err, KILN_PROGRAM_INVALID_WGSL, "%s", p ? "the program has no WGSL source" : "no program runtime");
         return 0;
     }
     /* The same cap as a WGSL file (kiln-run's wgsl_path): scanning and compiling a source is work
      * proportional to its size, and a multi-megabyte module is no shader anyone writes by hand. */
     size_t wgsl_bytes = strnlen(desc->wgsl, KILN_WGSL_MAX_FILE_BYTES + 1);
     if (wgsl_bytes > KILN_WGSL_MAX_FILE_BYTES) {
-        fail(err, KILN_PROGRAM_INVALID_WGSL, "the WGSL source is over the %zu-byte limit for a WGSL source",
-             (size_t)KILN_WGSL_MAX_FILE_BYTES);
+        REFUSE(err, KILN_PROGRAM_INVALID_WGSL, "the WGSL source is over the %zu-byte limit for a WGSL source",
+               (size_t)KILN_WGSL_MAX_FILE_BYTES);
         name_label(desc, err);
         return 0;
     }
-    if (!reserve_id(p)) {
-        fail(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
+    if (!program_id_table_reserve(&p->programs, 1)) {
+        REFUSE(err, KILN_PROGRAM_PIPELINE_FAILED, "out of memory registering the program");
         return 0;
     }
 
@@ -489,7 +472,6 @@ uint32_t kiln_programs_register(kiln_programs *p, const kiln_program_desc *desc,
         name_label(desc, err);
         return 0;
     }
-    prog->id = ++p->program_count;
-    p->programs[prog->id - 1] = prog;
+    prog->id = program_id_table_add(&p->programs, prog);
     return prog->id;
 }

@@ -71,16 +71,14 @@ kiln_programs *kiln_programs_recreate(kiln_programs *old, kiln_gfx *gfx, kiln_re
     }
     kiln_programs *fresh = kiln_programs_create(gfx, res, textures, err);
     if (!fresh) return NULL;
-    uint32_t count = old->program_count;
+    uint32_t count = old->programs.count;
     if (count) {
-        fresh->programs = calloc(count, sizeof *fresh->programs);
         fresh->quarantined = calloc(count, 1);
-        if (!fresh->programs || !fresh->quarantined) {
+        if (!fresh->quarantined || !program_id_table_reserve(&fresh->programs, count)) {
             kiln_programs_destroy(fresh);
             kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "kiln_programs_recreate: out of memory for %u programs", count);
             return NULL;
         }
-        fresh->program_capacity = count;
     }
     /* A carried measurement keeps its number, so the new device's ones must come after it. */
     if (fresh->gpu_timing && old->gpu_timing) fresh->gpu_timing->next_measurement = old->gpu_timing->next_measurement;
@@ -90,21 +88,18 @@ kiln_programs *kiln_programs_recreate(kiln_programs *old, kiln_gfx *gfx, kiln_re
     program_instances_move(fresh, old);
     program_draw_sets_move(fresh, old);
     /* Ids are never reused, so the id sequence goes on from where it was, holes and all. */
-    fresh->program_count = count;
     for (uint32_t i = 0; i < count; i++) {
-        const program *prog = old->programs[i];
-        if (!prog) {
-            fresh->quarantined[i] = old->quarantined ? old->quarantined[i] : 0;
-            continue;
-        }
+        const program *prog = programs_lookup(old, i + 1);
+        program *rebuilt = NULL;
         kiln_program_error why = {0};
-        fresh->programs[i] = rebuild(fresh, prog, &why);
-        if (!fresh->programs[i]) {
+        if (!prog) fresh->quarantined[i] = old->quarantined ? old->quarantined[i] : 0;
+        else if (!(rebuilt = rebuild(fresh, prog, &why))) {
             fresh->quarantined[i] = 1;
             kiln_log_add(&fresh->log, KILN_LOG_WARN, "program",
                          "program %u is quarantined: its pipelines did not build on the replacement device (%s: %s)",
                          i + 1, kiln_program_class_name(why.cls), why.message);
         }
+        program_id_table_add(&fresh->programs, rebuilt);
     }
     kiln_programs_destroy(old);
     return fresh;

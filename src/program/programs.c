@@ -76,8 +76,8 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
 
 void kiln_programs_destroy(kiln_programs *p) {
     if (!p) return;
-    for (uint32_t i = 0; i < p->program_count; i++) program_free(p, p->programs[i]);
-    free(p->programs);
+    for (uint32_t id = 1; id <= p->programs.count; id++) program_free(p, programs_lookup(p, id));
+    program_id_table_free(&p->programs);
     free(p->quarantined);
     program_queue_free(&p->queue);
     program_executor_free(p);
@@ -102,8 +102,7 @@ void kiln_programs_destroy(kiln_programs *p) {
 }
 
 program *programs_lookup(const kiln_programs *p, uint32_t id) {
-    if (!p || id == 0 || id > p->program_count) return NULL;
-    return p->programs[id - 1];
+    return p ? program_id_table_lookup(&p->programs, id) : NULL;
 }
 
 /* The pass's own objects go; the shared ones lose its reference, and go with the last one. */
@@ -157,13 +156,11 @@ void program_free(kiln_programs *p, program *prog) {
 }
 
 bool kiln_programs_destroy_program(kiln_programs *p, uint32_t program_id) {
-    program *prog = programs_lookup(p, program_id);
-    if (!prog) {
+    if (!programs_lookup(p, program_id)) {
         if (p) kiln_log_add(&p->log, KILN_LOG_WARN, "program", "destroy_program: unknown program id %u", program_id);
         return false;
     }
-    program_free(p, prog);
-    p->programs[program_id - 1] = NULL;
+    program_free(p, program_id_table_retire(&p->programs, program_id));
     /* Uniform groups are remade at the next dispatch of each layout; dropping them here means a
      * group of a layout no program holds any more does not outlive it. */
     kiln_bind_group_cache_clear(p->uniform_groups);
@@ -195,6 +192,12 @@ uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln
         };
     }
     return n;
+}
+
+void kiln_programs_await_timings(kiln_programs *p) {
+    if (!p || !p->gfx->features.timestamp_query || !kiln_gfx_wait_for_queue(p->gfx, NULL)) return;
+    /* A readback's map callback runs on a pump after the queue is idle; a few pumps deliver them all. */
+    for (int i = 0; i < 4; i++) kiln_gfx_pump(p->gfx, true);
 }
 
 void program_resolve_extent(kiln_slot_extent extent, uint32_t ref_w, uint32_t ref_h, uint32_t *w, uint32_t *h,

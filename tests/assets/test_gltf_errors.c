@@ -25,7 +25,7 @@ static const struct {
     {"3.1", HEAD "\"buffers\":[{\"byteLength\":36,\"uri\":\"data:application/octet-stream,AAAA\"}]}",
      "test.gltf: buffers[0].uri: data URI is not base64 (want \"data:<type>;base64,...\")"},
     {"3.2", HEAD "\"buffers\":[{\"byteLength\":3,\"uri\":\"data:application/octet-stream;base64,AA*A\"}]}",
-     "test.gltf: buffers[0].uri: data URI: invalid base64 character at 2"},
+     "test.gltf: buffers[0].uri: data URI: invalid base64 character '*' at offset 2"},
     {"3.3", HEAD "\"buffers\":[{\"byteLength\":40,\"uri\":\"@BUF@\"}]}",
      "test.gltf: buffers[0].byteLength: 40 is more than the 36 bytes present"},
     {"3.4", HEAD "\"buffers\":[{\"byteLength\":4,\"uri\":\"missing%20file.bin\"}]}",

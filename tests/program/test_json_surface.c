@@ -948,6 +948,63 @@ static bool runtime_refuses(void *rt, const char *message, kiln_json_error *err)
     return refused;
 }
 
+/* The reply's compact text (the reply released), as kiln_json_runtime_handle writes it. */
+static char *dumped(json_t *reply) {
+    char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+    json_decref(reply);
+    return text;
+}
+
+/* A host holding a parsed message (kiln-run) hands the value over and gets the reply its text
+ * would get: every runtime refusal row, then an accepted create, byte for byte. */
+TEST(a_parsed_message_gets_the_reply_its_text_gets) {
+    surface_env e;
+    ENV_OPEN(e);
+    for (size_t i = 0; i < sizeof RUNTIME_REFUSALS / sizeof RUNTIME_REFUSALS[0]; i++) {
+        const char *message = RUNTIME_REFUSALS[i].message;
+        json_t *value = parse(message);
+        char *from_value = dumped(kiln_json_runtime_handle_value(e.rt, value));
+        char *from_text = kiln_json_runtime_handle(e.rt, message, strlen(message));
+        CHECK_MSG(from_value && from_text && strcmp(from_value, from_text) == 0, "%s: %s vs %s",
+                  RUNTIME_REFUSALS[i].id, from_value, from_text);
+        free(from_value);
+        free(from_text);
+        json_decref(value);
+    }
+    json_t *create = parse(EXAMPLES[0].message);
+    char *reply = dumped(kiln_json_runtime_handle_value(e.rt, create));
+    CHECK_MSG(reply && strcmp(reply, "{\"Ok\":{\"texture_id\":1}}") == 0, "%s", reply);
+    free(reply);
+    json_decref(create);
+    ENV_CLOSE_CLEAN(e);
+}
+
+TEST(a_parsed_message_without_a_runtime_object_or_kind_is_bad_message) {
+    surface_env e;
+    ENV_OPEN(e);
+    json_t *frame = parse("{\"kind\": \"frame\"}"), *list = parse("[1]"), *unknown = parse("{\"kind\": \"paint\"}");
+    static const char *const expected[] = {
+        "{\"Err\":{\"class\":\"bad_message\",\"error\":\"no runtime: kiln_json_runtime_handle_value was given NULL\"}}",
+        "{\"Err\":{\"class\":\"bad_message\",\"error\":\"message: expected an object, got nothing\"}}",
+        "{\"Err\":{\"class\":\"bad_message\",\"error\":\"message: expected an object, got an array\"}}",
+        "{\"Err\":{\"class\":\"bad_message\",\"error\":\"kind: unknown kind \\\"paint\\\"\"}}",
+    };
+    char *replies[] = {
+        dumped(kiln_json_runtime_handle_value(NULL, frame)),
+        dumped(kiln_json_runtime_handle_value(e.rt, NULL)),
+        dumped(kiln_json_runtime_handle_value(e.rt, list)),
+        dumped(kiln_json_runtime_handle_value(e.rt, unknown)),
+    };
+    for (size_t i = 0; i < sizeof replies / sizeof replies[0]; i++) {
+        CHECK_MSG(replies[i] && strcmp(replies[i], expected[i]) == 0, "case %zu: %s", i, replies[i]);
+        free(replies[i]);
+    }
+    json_decref(frame);
+    json_decref(list);
+    json_decref(unknown);
+    ENV_CLOSE_CLEAN(e);
+}
+
 /* ...and none of the refusals consumed a texture or program id. */
 TEST(runtime_refusals_reply_their_class_and_error) {
     surface_env e;
@@ -1289,7 +1346,9 @@ TEST_MAIN(T(every_slot_shape_sampling_and_extent_form_decodes), T(a_draw_program
           T(every_described_kind_reaches_a_handler), T(spec_forms_register_dispatch_and_read_back_a_program),
           T(read_texture_records_queued_dispatches_first),
           T(the_json_runtime_recreated_after_device_loss_keeps_its_ids),
-          T(a_dispatch_sees_its_input_as_it_was_when_the_dispatch_arrived), T(a_failed_dispatch_fails_only_the_reads_of_what_it_writes), T(runtime_refusals_reply_their_class_and_error), T(error_text_cut_mid_character_still_replies_its_class),
+          T(a_dispatch_sees_its_input_as_it_was_when_the_dispatch_arrived), T(a_failed_dispatch_fails_only_the_reads_of_what_it_writes), T(runtime_refusals_reply_their_class_and_error),
+          T(a_parsed_message_gets_the_reply_its_text_gets),
+          T(a_parsed_message_without_a_runtime_object_or_kind_is_bad_message), T(error_text_cut_mid_character_still_replies_its_class),
           T(dropped_dispatch_replies_its_class_and_the_logged_warning),
           T(dispatch_naming_geometries_drops_with_geometry_count), T(update_then_read_returns_the_exact_float_pixels),
           T(timings_have_one_row_per_pass), T(the_label_names_the_program_in_register_and_dispatch_replies))

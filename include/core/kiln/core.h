@@ -1,8 +1,9 @@
-/* kiln core: everything below the GPU layer. Math, frustum culling, byte layouts, errors, the
- * log, handle pools, half floats, CPU images and the version. Nothing here touches the GPU. */
+/* kiln core: everything below the GPU layer. Math, frustum culling, byte layouts, base64, errors,
+ * the log, handle pools, half floats, CPU images and the version. Nothing here touches the GPU. */
 #ifndef KILN_CORE_H
 #define KILN_CORE_H
 
+#include <kiln/core/base64.h>
 #include <kiln/core/bytes.h>
 #include <kiln/core/color.h>
 #include <kiln/core/containers.h>

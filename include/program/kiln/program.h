@@ -45,6 +45,8 @@ typedef enum kiln_pass_stage {
     KILN_STAGE_DRAW_SETS,
     KILN_STAGE_COMPUTE,
 } kiln_pass_stage;
+/* The name the JSON surface spells a stage by ("Fragment", "DrawSets"); "?" outside the enum. */
+const char *kiln_pass_stage_name(kiln_pass_stage stage);
 
 /* ---- geometry ------------------------------------------------------------------------------------
  * A geometry is a triangle list: packed vertex bytes, little-endian u32 indices and the layout that
@@ -698,6 +700,12 @@ typedef struct kiln_pass_timing {
 } kiln_pass_timing;
 /* Writes up to max kiln_pass_timing rows for program_id, in pass order; 0 for an unknown id. */
 uint32_t kiln_programs_timings(const kiln_programs *p, uint32_t program_id, kiln_pass_timing *rows, uint32_t max);
+/* Waits for the GPU work submitted so far and delivers its timestamp readbacks, so that the next
+ * kiln_programs_timings reports the GPU time of every frame submitted before this call (it
+ * otherwise reports what the pumps since have delivered). Blocks until the queue is idle: for a
+ * caller between frames, as the JSON surface's program.timings is. Returns at once without
+ * timestamp queries or a runtime. */
+void kiln_programs_await_timings(kiln_programs *p);
 
 /* Transient pool statistics, read from the runtime's frame graph pool. */
 typedef struct kiln_pool_stats {

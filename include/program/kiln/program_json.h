@@ -59,6 +59,12 @@ bool kiln_json_runtime_recreate(kiln_json_runtime *rt, kiln_gfx *gfx, kiln_resou
  * frees (NULL only when memory runs out). A NULL rt, or a NULL message with a non-zero length, is
  * refused with a bad_message reply saying so. */
 char *kiln_json_runtime_handle(kiln_json_runtime *rt, const char *message, size_t length);
+/* Handles one message a host has already parsed (a jansson object, borrowed: kiln-run resolves a
+ * script's names and typed blobs on the value and hands it over as it is, with no text round
+ * trip). Returns the reply as a new jansson object the caller releases with json_decref (NULL
+ * only when memory runs out); its content is what kiln_json_runtime_handle would answer. A NULL
+ * rt, or a message that is not an object with a known "kind", is refused as bad_message. */
+struct json_t *kiln_json_runtime_handle_value(kiln_json_runtime *rt, const struct json_t *message);
 /* The runtime's texture registry, owned by it: the ids messages name. */
 kiln_texture_registry *kiln_json_runtime_textures(kiln_json_runtime *rt);
 /* The runtime's program runtime, owned by it: the ids program.register returns. */
@@ -72,14 +78,25 @@ typedef struct kiln_json_error {
     char message[512];          /* NUL-terminated, naming the field path at fault */
 } kiln_json_error;
 
+/* Fills err (when not NULL) with class `cls` and a printf-formatted message, cut at a UTF-8
+ * character boundary when long; always returns false. Every refusal of the surface, decoder and
+ * runtime alike, is filled through it; a host refusing messages of its own in the surface's form
+ * can use it too. */
+bool kiln_json_error_set(kiln_json_error *err, const char *cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Parses message text into an object with a known "kind". On success *out is a new reference the
  * caller releases with json_decref and *kind points into it. Fails with malformed_json (line and
  * column) or bad_message (not an object, no kind, an unknown kind). */
 bool kiln_json_parse_message(const char *text, size_t length, struct json_t **out, const char **kind,
                              kiln_json_error *err);
+/* The envelope check of kiln_json_parse_message for a value already parsed: true with *kind (pointing
+ * into message) when message is an object whose "kind" is a known kind; bad_message otherwise. */
+bool kiln_json_message_kind(const struct json_t *message, const char **kind, kiln_json_error *err);
 
-/* A byte blob: a JSON array of byte values 0..255, or a base64 string (standard alphabet, padding
- * optional). path names the field in errors. out->bytes is malloc'd (NULL when empty). */
+/* A byte blob: a JSON array of byte values 0..255, or a base64 string (kiln_base64_decode: the
+ * standard or URL-safe alphabet, padding optional). path names the field in errors. out->bytes is
+ * malloc'd (NULL when empty). */
 typedef struct kiln_json_blob {
     uint8_t *bytes;             /* malloc'd; NULL when size is 0 */
     size_t size;                /* bytes */
@@ -88,7 +105,8 @@ typedef struct kiln_json_blob {
 bool kiln_json_decode_blob(const struct json_t *value, const char *path, kiln_json_blob *out, kiln_json_error *err);
 /* Frees blob->bytes and zeroes *blob; NULL is a no-op. */
 void kiln_json_blob_free(kiln_json_blob *blob);
-/* Standard base64 with padding; malloc'd, NUL-terminated; NULL when memory runs out. */
+/* kiln_base64_encode (kiln/core/base64.h) under the JSON surface's name: standard base64 with
+ * padding; malloc'd, NUL-terminated; NULL when memory runs out. */
 char *kiln_json_base64_encode(const void *bytes, size_t size);
 
 /* A required unsigned 32-bit integer field of a message ("texture_id", "program_id"). */
