@@ -1,5 +1,5 @@
 /* What the benchmarks share: a monotonic clock in milliseconds, the median of a run, and the
- * --size WxH / --frames N command line. */
+ * --size WxH / --frames N flags over the tools' parser (tools/tool_options.h). */
 #ifndef KILN_BENCH_COMMON_H
 #define KILN_BENCH_COMMON_H
 
@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "tool_options.h"
 
 static inline double bench_now_ms(void) {
     struct timespec t;
@@ -27,24 +29,31 @@ static inline double bench_median(double *values, uint32_t n) {
     return values[n / 2];
 }
 
-/* [--size WxH] [--frames 1..max_frames] into *width, *height, *frames (left as given when a flag
- * is absent); false, with the bad argument and the usage of `tool` on stderr, otherwise. */
-static inline bool bench_parse_size_and_frames(int argc, char **argv, const char *tool, uint32_t max_frames,
-                                               uint32_t *width, uint32_t *height, uint32_t *frames) {
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--size") && v && sscanf(v, "%ux%u", width, height) == 2 && *width && *height &&
-            *width <= 8192 && *height <= 8192) {
-            i++;
-        } else if (!strcmp(argv[i], "--frames") && v && (*frames = (uint32_t)atoi(v)) >= 1 && *frames <= max_frames) {
-            i++;
-        } else {
-            fprintf(stderr, "%s: bad argument '%s'\nusage: %s [--size WxH] [--frames 1..%u]\n", tool, argv[i], tool,
-                    max_frames);
-            return false;
-        }
-    }
+/* The --size and --frames rows of the benchmarks' flag tables that take them. */
+#define BENCH_SIZE_FLAG {"--size", "WxH", "the target's size"}
+#define BENCH_FRAMES_FLAG {"--frames", "N", "frames measured"}
+
+/* What --size and --frames set: the target's size and the frames measured, at most max_frames. */
+typedef struct bench_frame_options {
+    uint32_t width, height, frames, max_frames;
+} bench_frame_options;
+
+/* A tool_args_run reader for --size and --frames (user: a bench_frame_options), and the last
+ * reader of a benchmark with flags of its own: a positional is refused. */
+static inline bool bench_read_frame_flag(tool_args *a, void *user) {
+    bench_frame_options *o = user;
+    uint64_t frames;
+    if (!a->flag) return tool_args_unexpected(a), false;
+    if (tool_args_is(a, "--size")) return tool_args_size(a, &o->width, &o->height);
+    if (!tool_args_uint(a, 1, o->max_frames, &frames)) return false;
+    o->frames = (uint32_t)frames;
     return true;
+}
+
+/* Parses argv over cli with `read`; TOOL_RUN to go on, else the exit status. */
+static inline int bench_parse(const tool_cli *cli, int argc, char **argv, bool (*read)(tool_args *a, void *user), void *user) {
+    tool_args a = tool_args_begin(cli, argc, argv, NULL, stdout, stderr);
+    return tool_args_run(&a, read, user);
 }
 
 #endif

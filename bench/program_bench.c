@@ -124,29 +124,30 @@ static bool bench_size(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry
     return ok;
 }
 
-/* Takes --passes N (2..65536) out of argv, leaving the rest for the shared parser; 0 when absent. */
-static uint32_t take_passes(int *argc, char **argv, bool *bad) {
-    uint32_t passes = 0;
-    for (int i = 1; i + 1 < *argc; i++) {
-        if (strcmp(argv[i], "--passes")) continue;
-        passes = (uint32_t)atoi(argv[i + 1]);
-        *bad = passes < 2 || passes > 65536;
-        for (int j = i; j + 2 <= *argc; j++) argv[j] = argv[j + 2];
-        *argc -= 2;
-        break;
-    }
-    return passes;
+/* The command line: the shared --size and --frames, and --passes N (0 when absent). */
+typedef struct program_bench_options {
+    bench_frame_options frame;
+    uint32_t passes;
+} program_bench_options;
+
+static bool read_flag(tool_args *a, void *user) {
+    program_bench_options *o = user;
+    uint64_t passes;
+    if (!tool_args_is(a, "--passes")) return bench_read_frame_flag(a, &o->frame);
+    if (!tool_args_uint(a, 2, 65536, &passes)) return false;
+    o->passes = (uint32_t)passes;
+    return true;
 }
 
 int main(int argc, char **argv) {
-    uint32_t width = 1, height = 1, frames = 20;
-    bool bad_passes = false;
-    uint32_t only = take_passes(&argc, argv, &bad_passes);
-    if (bad_passes) {
-        fprintf(stderr, "kiln-program-bench: --passes takes 2..65536\n");
-        return 2;
-    }
-    if (!bench_parse_size_and_frames(argc, argv, "kiln-program-bench", MAX_FRAMES, &width, &height, &frames)) return 2;
+    static const tool_flag flags[] = {BENCH_SIZE_FLAG, BENCH_FRAMES_FLAG,
+                                      {"--passes", "N", "only the program of N passes, in [2, 65536]"}, {NULL, NULL, NULL}};
+    static const tool_cli cli = {.tool = "kiln-program-bench",
+                                 .synopsis = "kiln-program-bench [--size WxH] [--frames N] [--passes N]", .flags = flags};
+    program_bench_options o = {.frame = {.width = 1, .height = 1, .frames = 20, .max_frames = MAX_FRAMES}};
+    int status = bench_parse(&cli, argc, argv, read_flag, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t width = o.frame.width, height = o.frame.height, frames = o.frame.frames, only = o.passes;
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-program-bench"}, &err);
     kiln_resources *res = gfx ? kiln_resources_create(gfx, 0, &err) : NULL;

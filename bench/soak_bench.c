@@ -205,27 +205,28 @@ static bool frame(soak *s, kiln_render_target target, uint32_t i, kiln_error *er
     return kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(s->gfx, err);
 }
 
-static bool parse(int argc, char **argv, uint32_t *width, uint32_t *height, uint32_t *frames, uint64_t *seed) {
-    int kept = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            char *end;
-            *seed = strtoull(argv[++i], &end, 10);
-            if (*end || !*seed) {
-                fprintf(stderr, "kiln-soak-bench: --seed wants a positive integer, got '%s'\n", argv[i]);
-                return false;
-            }
-        } else {
-            argv[kept++] = argv[i];
-        }
-    }
-    return bench_parse_size_and_frames(kept, argv, "kiln-soak-bench", MAX_FRAMES, width, height, frames);
+/* The command line: the shared --size and --frames, and --seed S. */
+typedef struct soak_options {
+    bench_frame_options frame;
+    uint64_t seed;
+} soak_options;
+
+static bool read_flag(tool_args *a, void *user) {
+    soak_options *o = user;
+    if (!tool_args_is(a, "--seed")) return bench_read_frame_flag(a, &o->frame);
+    return tool_args_uint(a, 1, UINT64_MAX, &o->seed);
 }
 
 int main(int argc, char **argv) {
-    uint32_t width = 320, height = 180, frames = 10000;
-    uint64_t seed = 1;
-    if (!parse(argc, argv, &width, &height, &frames, &seed)) return 2;
+    static const tool_flag flags[] = {BENCH_SIZE_FLAG, BENCH_FRAMES_FLAG,
+                                      {"--seed", "S", "the churn's random seed, from 1 (default 1)"}, {NULL, NULL, NULL}};
+    static const tool_cli cli = {.tool = "kiln-soak-bench", .synopsis = "kiln-soak-bench [--size WxH] [--frames N] [--seed S]",
+                                 .flags = flags};
+    soak_options o = {.frame = {.width = 320, .height = 180, .frames = 10000, .max_frames = MAX_FRAMES}, .seed = 1};
+    int status = bench_parse(&cli, argc, argv, read_flag, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t width = o.frame.width, height = o.frame.height, frames = o.frame.frames;
+    uint64_t seed = o.seed;
     soak s = {.rng = seed};
     kiln_error err = {0};
     kiln_texture target = {0};

@@ -1,16 +1,10 @@
 /* kiln-render: headless rendering from the command line.
  *
- *   kiln-render MODEL.glb|MODEL.gltf -o out.png [common flags] [--scene N] [--time SECONDS]
- *               [--camera N | --look-from X,Y,Z --look-at X,Y,Z [--up X,Y,Z] [--fov-y RADIANS]]
- *               [--sun X,Y,Z | --no-sun] [--sun-lux F]
- *   kiln-render --demo -o out/demo.png [common flags]
- *   common flags: [--size WxH] [--tonemap NAME] [--exposure F] [--msaa 1|4] [--fxaa]
- *                 [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
- *                 [--no-shadows] [--shadow-distance M] [--no-ao] [--ao-radius M] [--wireframe]
- *                 [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]
- *                 [--debug none|normals|clusters|overdraw|albedo|cascades|ao|lod] [--stats] [--graph]
+ *   kiln-render MODEL.glb|MODEL.gltf -o out.png [flags] [render settings]
+ *   kiln-render --demo -o out/demo.png [flags] [render settings]
  *   kiln-render --batch MANIFEST.jsonl [--shard I/N] [--resume] [--jobs 1] [--report FILE]
  *   kiln-render --help | --version
+ * (the flags: kiln_render_options.c; the render settings' flags: the library's settings table)
  *
  * Renders a glTF model (imported with kiln_gltf_import) or the built-in demo scene offscreen,
  * reads it back and writes a PNG. A model without a camera flag is framed from its bounds and the
@@ -203,13 +197,9 @@ static void report_load(void *user, const char *stage, uint32_t done, uint32_t t
 
 int main(int argc, char **argv) {
     if (kiln_render_batch_requested(argc, argv)) return kiln_render_batch_main(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) return kiln_render_options_usage(stdout, 0);
-        if (!strcmp(argv[i], "--version")) return printf("kiln-render %s\n", kiln_version()), 0;
-    }
     kiln_render_options o;
-    int rc = kiln_render_options_parse(argc, argv, &o, stderr);
-    if (rc) return rc;
+    int rc = kiln_render_options_parse(argc, argv, &o, stdout, stderr);
+    if (rc != TOOL_RUN) return rc;
     kiln_error err = {0};
     /* The model is read before a device is made, so a bad file fails at once. */
     kiln_gltf *doc = NULL;

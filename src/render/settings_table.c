@@ -51,8 +51,8 @@ static const kiln_render_setting rows[] = {
     {.key = "debug", .flag = "--debug", .type = KILN_SETTING_ENUM, FIELD(debug), .name = debug_mode_at,
      .doc = "a debug view instead of the lit image"},
     {.key = "worker_threads", .flag = "--worker-threads", .type = KILN_SETTING_UINT, FIELD(worker_threads), .min = 0,
-     .max = KILN_MAX_WORKER_THREADS, .slider_min = 0, .slider_max = 8, .placeholder = "N",
-     .doc = "threads sharing a frame's per-instance work (0: one per core up to 8)"},
+     .max = KILN_MAX_WORKER_THREADS, .slider_min = 0, .slider_max = 8, .placeholder = "N", .at_creation = true,
+     .doc = "threads sharing a frame's per-instance work; 0: one per core up to 8"},
 };
 #define ROW_COUNT (uint32_t)(sizeof rows / sizeof rows[0])
 

@@ -52,6 +52,7 @@ typedef struct kiln_render_setting {
     double default_value;           /* what resolve makes of zero (ENUM: the enum's value) */
     double slider_min, slider_max;  /* UINT and FLOAT: the span a UI control offers, inside the range */
     const char *placeholder;        /* UINT and FLOAT: the value in a usage line ("M", "F", "N") */
+    bool at_creation;               /* read only when the renderer is made (kiln_renderer_create) */
     const char *doc;                /* one line, no full stop */
 } kiln_render_setting;
 
