@@ -133,20 +133,23 @@ int tool_args_run(tool_args *a, bool (*read)(tool_args *a, void *user), void *us
 
 /* ---- values -------------------------------------------------------------------------------- */
 
-bool tool_args_size(tool_args *a, uint32_t *width, uint32_t *height) {
-    const char *p = a->value;
+bool tool_parse_size(const char *text, uint32_t *width, uint32_t *height) {
+    const char *p = text;
     unsigned long dims[2];
     for (int k = 0; k < 2; k++) {
         char *end = (char *)p;
         errno = 0;
         dims[k] = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
-        if (!dims[k] || errno || dims[k] > 8192 || *end != (k == 0 ? 'x' : '\0'))
-            return tool_args_bad_value(a, "WxH in [1, 8192]"), false;
+        if (!dims[k] || errno || dims[k] > 8192 || *end != (k == 0 ? 'x' : '\0')) return false;
         p = end + 1;
     }
     *width = (uint32_t)dims[0];
     *height = (uint32_t)dims[1];
     return true;
+}
+
+bool tool_args_size(tool_args *a, uint32_t *width, uint32_t *height) {
+    return tool_parse_size(a->value, width, height) || (tool_args_bad_value(a, "WxH in [1, 8192]"), false);
 }
 
 bool tool_args_uint(tool_args *a, uint64_t min, uint64_t max, uint64_t *out) {

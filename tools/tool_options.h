@@ -83,6 +83,8 @@ int tool_args_unexpected(tool_args *a);
  * returns false after refusing (a->status 2). */
 /* "WxH", two whole numbers in [1, 8192] joined by 'x', nothing before, between or after. */
 bool tool_args_size(tool_args *a, uint32_t *width, uint32_t *height);
+/* The same rule on any text (a script's "resize WxH"), refusing nothing aloud: false when bad. */
+bool tool_parse_size(const char *text, uint32_t *width, uint32_t *height);
 /* A whole number in [min, max]. */
 bool tool_args_uint(tool_args *a, uint64_t min, uint64_t max, uint64_t *out);
 /* A finite float, then in [min, max] ("[0, inf)", "(0, 3.14159)": the range as shown). */

@@ -1,6 +1,7 @@
 /* The render settings table (kiln/render/settings_table.h): every field of kiln_render_settings
- * has a row, every row's default and range agree with kiln_render_settings_resolve, and each
- * refusal of a value from text has its exact message. No GPU. */
+ * has a row, every row's default and range agree with kiln_render_settings_resolve, each
+ * refusal of a value from text has its exact message, and the kiln-render and batch guides list
+ * what the table holds. No GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +163,60 @@ TEST(each_bad_value_is_refused_with_its_exact_message_and_changes_nothing) {
     }
 }
 
+/* The text of `path` under the source tree, malloc'd; NULL with the reason printed. */
+static char *read_doc(const char *path) {
+    char full[1024], *text = NULL;
+    size_t size = 0;
+    kiln_error err = {0};
+    snprintf(full, sizeof full, "%s/%s", KILN_SOURCE_DIR, path);
+    if (!kiln_read_file(full, &text, &size, &err)) fprintf(stderr, "%s\n", err.message);
+    return text;
+}
+
+/* The kiln-render guide's "Render settings" table and the settings table list the same flags:
+ * each row's flag starts a line of the guide's table, and each line's flag is a row. */
+TEST(the_kiln_render_guide_lists_every_settings_flag_and_no_other) {
+    char *guide = read_doc("docs/guides/kiln_render.md");
+    CHECK(guide);
+    char *section = strstr(guide, "\n## Render settings\n"), *end = section ? strstr(section + 1, "\n## ") : NULL;
+    CHECK_MSG(section && end, "docs/guides/kiln_render.md has no \"Render settings\" section");
+    *end = '\0';
+    char missing[512] = "", unknown[512] = "";
+    for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
+        char start[64];
+        snprintf(start, sizeof start, "\n| `%s", kiln_render_setting_at(i)->flag);
+        const char *at = strstr(section, start);
+        char after = at ? at[strlen(start)] : '\0';
+        if (!at || (after != ' ' && after != '`'))
+            strncat(missing, kiln_render_setting_at(i)->flag, sizeof missing - strlen(missing) - 2), strcat(missing, " ");
+    }
+    for (const char *line = strstr(section, "\n| `--"); line; line = strstr(line + 1, "\n| `--")) {
+        char flag[64];
+        size_t n = strcspn(line + 4, " `");
+        snprintf(flag, sizeof flag, "%.*s", (int)n, line + 4);
+        if (!kiln_render_setting_find(flag)) strncat(unknown, flag, sizeof unknown - strlen(unknown) - 2), strcat(unknown, " ");
+    }
+    free(guide);
+    CHECK_MSG(!missing[0], "docs/guides/kiln_render.md's Render settings lack %s", missing);
+    CHECK_MSG(!unknown[0], "docs/guides/kiln_render.md's Render settings list %s, which the table lacks", unknown);
+}
+
+/* The batch guide names every key the manifest's "settings" takes. */
+TEST(the_batch_guide_names_every_settings_key) {
+    char *guide = read_doc("docs/guides/batch.md");
+    CHECK(guide);
+    char missing[512] = "";
+    for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "`%s`", kiln_render_setting_at(i)->key);
+        if (!strstr(guide, quoted)) strncat(missing, quoted, sizeof missing - strlen(missing) - 1);
+    }
+    free(guide);
+    CHECK_MSG(!missing[0], "docs/guides/batch.md does not name %s", missing);
+}
+
 TEST_MAIN(T(every_field_of_the_settings_is_a_row_of_the_table), T(every_default_is_what_the_resolver_makes_of_zero),
           T(the_resolver_accepts_both_ends_of_every_range_and_every_choice),
           T(each_flag_is_its_key_with_dashes_and_both_find_the_row), T(values_from_text_reach_their_fields),
-          T(each_bad_value_is_refused_with_its_exact_message_and_changes_nothing))
+          T(each_bad_value_is_refused_with_its_exact_message_and_changes_nothing),
+          T(the_kiln_render_guide_lists_every_settings_flag_and_no_other), T(the_batch_guide_names_every_settings_key))
