@@ -29,25 +29,37 @@ static inline double bench_median(double *values, uint32_t n) {
     return values[n / 2];
 }
 
-/* The --size and --frames rows of the benchmarks' flag tables that take them. */
-#define BENCH_SIZE_FLAG {"--size", "WxH", "the target's size"}
-#define BENCH_FRAMES_FLAG {"--frames", "N", "frames measured"}
-
-/* What --size and --frames set: the target's size and the frames measured, at most max_frames. */
+/* The command line of a frame benchmark: [--size WxH] [--frames N] and at most one whole-number
+ * flag of its own (--passes, --seed). Set the defaults, then bench_parse_frame_options. */
 typedef struct bench_frame_options {
     uint32_t width, height, frames, max_frames;
+    bool no_size;                 /* the benchmark draws no target of a chosen size: no --size */
+    tool_flag extra_flag;         /* its own flag ({"--seed", "S", doc}); a NULL name: none */
+    uint64_t extra_min, extra_max, extra;
 } bench_frame_options;
 
-/* A tool_args_run reader for --size and --frames (user: a bench_frame_options), and the last
- * reader of a benchmark with flags of its own: a positional is refused. */
 static inline bool bench_read_frame_flag(tool_args *a, void *user) {
     bench_frame_options *o = user;
     uint64_t frames;
     if (!a->flag) return tool_args_unexpected(a), false;
     if (tool_args_is(a, "--size")) return tool_args_size(a, &o->width, &o->height);
+    if (!tool_args_is(a, "--frames")) return tool_args_uint(a, o->extra_min, o->extra_max, &o->extra);
     if (!tool_args_uint(a, 1, o->max_frames, &frames)) return false;
     o->frames = (uint32_t)frames;
     return true;
+}
+
+/* Parses argv into *o for `tool` (its usage line `synopsis`); TOOL_RUN to go on, else the exit
+ * status. */
+static inline int bench_parse_frame_options(const char *tool, const char *synopsis, int argc, char **argv,
+                                            bench_frame_options *o) {
+    tool_flag flags[4] = {{"--frames", "N", "frames measured"}};
+    int n = 1;
+    if (!o->no_size) flags[n++] = (tool_flag){"--size", "WxH", "the target's size"};
+    if (o->extra_flag.name) flags[n++] = o->extra_flag;
+    const tool_cli cli = {.tool = tool, .synopsis = synopsis, .flags = flags};
+    tool_args a = tool_args_begin(&cli, argc, argv, NULL, stdout, stderr);
+    return tool_args_run(&a, bench_read_frame_flag, o);
 }
 
 /* Parses argv over cli with `read`; TOOL_RUN to go on, else the exit status. */

@@ -163,10 +163,8 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, uint32_t count, uint32_t
 }
 
 int main(int argc, char **argv) {
-    static const tool_flag flags[] = {BENCH_SIZE_FLAG, BENCH_FRAMES_FLAG, {NULL, NULL, NULL}};
-    static const tool_cli cli = {.tool = "kiln-cluster-bench", .synopsis = "kiln-cluster-bench [--size WxH] [--frames N]", .flags = flags};
     bench_frame_options o = {.width = 1280, .height = 720, .frames = 30, .max_frames = MAX_FRAMES};
-    int status = bench_parse(&cli, argc, argv, bench_read_frame_flag, &o);
+    int status = bench_parse_frame_options("kiln-cluster-bench", "kiln-cluster-bench [--size WxH] [--frames N]", argc, argv, &o);
     if (status != TOOL_RUN) return status;
     uint32_t width = o.width, height = o.height, frames = o.frames;
     const uint32_t light_counts[] = {10, 256, KILN_MAX_LIGHTS};

@@ -123,10 +123,8 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const config *c, uint32_
 }
 
 int main(int argc, char **argv) {
-    static const tool_flag flags[] = {BENCH_SIZE_FLAG, BENCH_FRAMES_FLAG, {NULL, NULL, NULL}};
-    static const tool_cli cli = {.tool = "kiln-frame-bench", .synopsis = "kiln-frame-bench [--size WxH] [--frames N]", .flags = flags};
     bench_frame_options o = {.width = 1280, .height = 720, .frames = 30, .max_frames = MAX_FRAMES};
-    int status = bench_parse(&cli, argc, argv, bench_read_frame_flag, &o);
+    int status = bench_parse_frame_options("kiln-frame-bench", "kiln-frame-bench [--size WxH] [--frames N]", argc, argv, &o);
     if (status != TOOL_RUN) return status;
     uint32_t width = o.width, height = o.height, frames = o.frames;
     const config configs[] = {

@@ -197,10 +197,8 @@ static bool frame_us(bench_objects *o, bench_config config, double *us, kiln_err
 }
 
 int main(int argc, char **argv) {
-    static const tool_flag flags[] = {BENCH_FRAMES_FLAG, {NULL, NULL, NULL}};
-    static const tool_cli cli = {.tool = "kiln-pass-bench", .synopsis = "kiln-pass-bench [--frames N]", .flags = flags};
-    bench_frame_options options = {.frames = 100, .max_frames = MAX_FRAMES};
-    int status = bench_parse(&cli, argc, argv, bench_read_frame_flag, &options);
+    bench_frame_options options = {.frames = 100, .max_frames = MAX_FRAMES, .no_size = true};
+    int status = bench_parse_frame_options("kiln-pass-bench", "kiln-pass-bench [--frames N]", argc, argv, &options);
     if (status != TOOL_RUN) return status;
     uint32_t frames = options.frames;
     kiln_error err = {0};

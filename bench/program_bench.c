@@ -124,30 +124,15 @@ static bool bench_size(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry
     return ok;
 }
 
-/* The command line: the shared --size and --frames, and --passes N (0 when absent). */
-typedef struct program_bench_options {
-    bench_frame_options frame;
-    uint32_t passes;
-} program_bench_options;
-
-static bool read_flag(tool_args *a, void *user) {
-    program_bench_options *o = user;
-    uint64_t passes;
-    if (!tool_args_is(a, "--passes")) return bench_read_frame_flag(a, &o->frame);
-    if (!tool_args_uint(a, 2, 65536, &passes)) return false;
-    o->passes = (uint32_t)passes;
-    return true;
-}
 
 int main(int argc, char **argv) {
-    static const tool_flag flags[] = {BENCH_SIZE_FLAG, BENCH_FRAMES_FLAG,
-                                      {"--passes", "N", "only the program of N passes, in [2, 65536]"}, {NULL, NULL, NULL}};
-    static const tool_cli cli = {.tool = "kiln-program-bench",
-                                 .synopsis = "kiln-program-bench [--size WxH] [--frames N] [--passes N]", .flags = flags};
-    program_bench_options o = {.frame = {.width = 1, .height = 1, .frames = 20, .max_frames = MAX_FRAMES}};
-    int status = bench_parse(&cli, argc, argv, read_flag, &o);
+    bench_frame_options o = {.width = 1, .height = 1, .frames = 20, .max_frames = MAX_FRAMES,
+                             .extra_flag = {"--passes", "N", "only the program of N passes, in [2, 65536]"}, .extra_min = 2,
+                             .extra_max = 65536};
+    int status = bench_parse_frame_options("kiln-program-bench", "kiln-program-bench [--size WxH] [--frames N] [--passes N]",
+                                           argc, argv, &o);
     if (status != TOOL_RUN) return status;
-    uint32_t width = o.frame.width, height = o.frame.height, frames = o.frame.frames, only = o.passes;
+    uint32_t width = o.width, height = o.height, frames = o.frames, only = (uint32_t)o.extra;
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-program-bench"}, &err);
     kiln_resources *res = gfx ? kiln_resources_create(gfx, 0, &err) : NULL;

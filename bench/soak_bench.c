@@ -205,28 +205,16 @@ static bool frame(soak *s, kiln_render_target target, uint32_t i, kiln_error *er
     return kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(s->gfx, err);
 }
 
-/* The command line: the shared --size and --frames, and --seed S. */
-typedef struct soak_options {
-    bench_frame_options frame;
-    uint64_t seed;
-} soak_options;
-
-static bool read_flag(tool_args *a, void *user) {
-    soak_options *o = user;
-    if (!tool_args_is(a, "--seed")) return bench_read_frame_flag(a, &o->frame);
-    return tool_args_uint(a, 1, UINT64_MAX, &o->seed);
-}
 
 int main(int argc, char **argv) {
-    static const tool_flag flags[] = {BENCH_SIZE_FLAG, BENCH_FRAMES_FLAG,
-                                      {"--seed", "S", "the churn's random seed, from 1 (default 1)"}, {NULL, NULL, NULL}};
-    static const tool_cli cli = {.tool = "kiln-soak-bench", .synopsis = "kiln-soak-bench [--size WxH] [--frames N] [--seed S]",
-                                 .flags = flags};
-    soak_options o = {.frame = {.width = 320, .height = 180, .frames = 10000, .max_frames = MAX_FRAMES}, .seed = 1};
-    int status = bench_parse(&cli, argc, argv, read_flag, &o);
+    bench_frame_options o = {.width = 320, .height = 180, .frames = 10000, .max_frames = MAX_FRAMES,
+                             .extra_flag = {"--seed", "S", "the churn's random seed, from 1 (default 1)"}, .extra_min = 1,
+                             .extra_max = UINT64_MAX, .extra = 1};
+    int status = bench_parse_frame_options("kiln-soak-bench", "kiln-soak-bench [--size WxH] [--frames N] [--seed S]", argc,
+                                           argv, &o);
     if (status != TOOL_RUN) return status;
-    uint32_t width = o.frame.width, height = o.frame.height, frames = o.frame.frames;
-    uint64_t seed = o.seed;
+    uint32_t width = o.width, height = o.height, frames = o.frames;
+    uint64_t seed = o.extra;
     soak s = {.rng = seed};
     kiln_error err = {0};
     kiln_texture target = {0};

@@ -61,8 +61,8 @@ typedef struct stress_scene {
 /* ---- the command line ---------------------------------------------------------------------- */
 
 static const tool_flag stress_flags[] = {
-    BENCH_FRAMES_FLAG,
-    BENCH_SIZE_FLAG,
+    {"--frames", "N", "frames measured (default 60)"},
+    {"--size", "WxH", "the target's size (default 640x360)"},
     {"--instances", "N", "instances in the scene (default 10000)"},
     {"--lights", "N", "point lights (default 256)"},
     {"--threads", "N", "the renderer's worker threads (0: automatic)"},
