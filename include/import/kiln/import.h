@@ -149,13 +149,14 @@ float kiln_import_shadow_distance(const kiln_mesh_bounds *bounds, const kiln_cam
 /* The sun a model gets when it brings no light of its own (the golden images' set-up): white,
  * KILN_IMPORT_DEFAULT_SUN_LUX lux, shining along KILN_IMPORT_DEFAULT_SUN_DIRECTION. */
 #define KILN_IMPORT_DEFAULT_SUN_LUX 3.0f
+/* The default sun's direction, the way its light travels (see KILN_IMPORT_DEFAULT_SUN_LUX). */
 #define KILN_IMPORT_DEFAULT_SUN_DIRECTION ((kiln_vec3){-0.5f, -1.0f, -0.4f})
 
 /* Zero-initialised: the default sun for a scene without lights, none for a scene with its own. */
 typedef struct kiln_import_sun {
     bool none;             /* no sun, even for a scene without lights */
     bool direction_given;  /* shine along `direction`, and add the sun to a scene with lights too */
-    kiln_vec3 direction;
+    kiln_vec3 direction;   /* with direction_given: the way the sun's light travels */
     float lux;             /* above 0: this illuminance, and add the sun to a scene with lights too */
 } kiln_import_sun;
 

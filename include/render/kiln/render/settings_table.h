@@ -31,6 +31,7 @@
 extern "C" {
 #endif
 
+/* How a row's value is written as text and stored in its field. */
 typedef enum kiln_setting_type {
     KILN_SETTING_SWITCH,      /* a bool: as a flag it takes no value and sets true; as text "true" or "false" */
     KILN_SETTING_UINT,        /* a uint32_t: a whole number in [min, max], or one of choices */
@@ -39,18 +40,23 @@ typedef enum kiln_setting_type {
     KILN_SETTING_BACKGROUND,  /* background and background_color: "sky", "transparent" or R,G,B in [0, 1] */
 } kiln_setting_type;
 
+/* One setting: how it is named, read, bounded and shown. */
 typedef struct kiln_render_setting {
     const char *key;                /* "ao_radius": the manifest's and an embedder's name */
     const char *flag;               /* "--ao-radius": the key with dashes */
-    kiln_setting_type type;
+    kiln_setting_type type;         /* how its text reads and its field is stored */
+    /*@{*/
     size_t offset, size;            /* the field in kiln_render_settings */
     double min, max;                /* UINT and FLOAT: the range, max INFINITY for none */
+    /*@}*/
     bool min_exclusive;             /* FLOAT: above min, not at it (zero would mean the default) */
     const uint32_t *choices;        /* UINT: the only values allowed, choice_count of them; NULL: the range */
-    uint32_t choice_count;
+    uint32_t choice_count;          /* entries of choices */
     const char *(*name)(int value); /* ENUM: a value's name, NULL past the last */
     double default_value;           /* what resolve makes of zero (ENUM: the enum's value) */
+    /*@{*/
     double slider_min, slider_max;  /* UINT and FLOAT: the span a UI control offers, inside the range */
+    /*@}*/
     const char *placeholder;        /* UINT and FLOAT: the value in a usage line ("M", "F", "N") */
     bool at_creation;               /* read only when the renderer is made (kiln_renderer_create) */
     const char *doc;                /* one line, no full stop */
