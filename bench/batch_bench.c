@@ -100,30 +100,49 @@ static bool same_bytes(const char *a, const char *b) {
 
 static bool quotable(const char *s) { return !strchr(s, '\''); }
 
+/* The command line: the turntable's views and image size, where the models and kiln-render are. */
+typedef struct batch_bench_options {
+    uint64_t views, size;
+    const char *assets;
+    char render[PATH_SIZE];
+} batch_bench_options;
+
+static bool read_flag(tool_args *a, void *user) {
+    batch_bench_options *o = user;
+    if (!a->flag) return tool_args_unexpected(a), false;
+    if (tool_args_is(a, "--views")) return tool_args_uint(a, 1, 360, &o->views);
+    if (tool_args_is(a, "--size")) return tool_args_uint(a, 16, 4096, &o->size);
+    if (tool_args_is(a, "--assets")) return o->assets = a->value, true;
+    snprintf(o->render, sizeof o->render, "%s", a->value); /* --render */
+    return true;
+}
+
 int kiln_bench_batch(int argc, char **argv) {
-    uint32_t views = 8, size = 256;
-    const char *assets = getenv("KILN_ASSETS") ? getenv("KILN_ASSETS") : "../shared/assets";
-    char render[PATH_SIZE] = "";
-    for (int i = 1; i < argc; i++) {
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        long v = next ? strtol(next, NULL, 10) : 0;
-        if (!strcmp(argv[i], "--views") && v >= 1 && v <= 360) views = (uint32_t)v, i++;
-        else if (!strcmp(argv[i], "--size") && v >= 16 && v <= 4096) size = (uint32_t)v, i++;
-        else if (!strcmp(argv[i], "--assets") && next) assets = next, i++;
-        else if (!strcmp(argv[i], "--render") && next) snprintf(render, sizeof render, "%s", next), i++;
-        else {
-            fprintf(stderr, "kiln-bench batch: bad argument '%s' (want --views 1..360, --size 16..4096, --assets DIR, "
-                            "--render PATH)\n", argv[i]);
-            return 2;
-        }
-    }
+    static const tool_flag flags[] = {
+        {"--views", "N", "turntable views per model, in [1, 360] (default 8)"},
+        {"--size", "S", "each image's width and height, in [16, 4096] (default 256)"},
+        {"--assets", "DIR", "the sample assets (default $KILN_ASSETS, else ../shared/assets)"},
+        {"--render", "PATH", "the kiln-render run (default: the one beside this binary)"},
+        {NULL, NULL, NULL},
+    };
+    static const tool_cli cli = {.tool = "kiln-bench batch",
+                                 .synopsis = "kiln-bench batch [--views N] [--size S] [--assets DIR] [--render PATH]",
+                                 .flags = flags};
+    static batch_bench_options o;
+    o = (batch_bench_options){.views = 8, .size = 256,
+                              .assets = getenv("KILN_ASSETS") ? getenv("KILN_ASSETS") : "../shared/assets"};
+    int status = bench_parse(&cli, argc, argv, read_flag, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t views = (uint32_t)o.views, size = (uint32_t)o.size;
+    const char *assets = o.assets;
+    char *render = o.render;
     if (!render[0]) {
         /* kiln-render beside this binary, as the build and the install put them. */
         char self[PATH_SIZE] = "";
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         char *slash = n > 0 ? (self[n] = '\0', strrchr(self, '/')) : NULL;
         if (slash) *slash = '\0';
-        snprintf(render, sizeof render, "%s/kiln-render", slash ? self : ".");
+        snprintf(render, PATH_SIZE, "%s/kiln-render", slash ? self : ".");
     }
     if (access(render, X_OK) || !quotable(render)) {
         fprintf(stderr, "kiln-bench batch: no usable kiln-render at %s (give --render PATH)\n", render);

@@ -1,5 +1,5 @@
 /* What the benchmarks share: a monotonic clock in milliseconds, the median of a run, and the
- * --size WxH / --frames N command line. */
+ * --size WxH / --frames N flags over the tools' parser (tools/tool_options.h). */
 #ifndef KILN_BENCH_COMMON_H
 #define KILN_BENCH_COMMON_H
 
@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "tool_options.h"
 
 static inline double bench_now_ms(void) {
     struct timespec t;
@@ -27,24 +29,43 @@ static inline double bench_median(double *values, uint32_t n) {
     return values[n / 2];
 }
 
-/* [--size WxH] [--frames 1..max_frames] into *width, *height, *frames (left as given when a flag
- * is absent); false, with the bad argument and the usage of `tool` on stderr, otherwise. */
-static inline bool bench_parse_size_and_frames(int argc, char **argv, const char *tool, uint32_t max_frames,
-                                               uint32_t *width, uint32_t *height, uint32_t *frames) {
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--size") && v && sscanf(v, "%ux%u", width, height) == 2 && *width && *height &&
-            *width <= 8192 && *height <= 8192) {
-            i++;
-        } else if (!strcmp(argv[i], "--frames") && v && (*frames = (uint32_t)atoi(v)) >= 1 && *frames <= max_frames) {
-            i++;
-        } else {
-            fprintf(stderr, "%s: bad argument '%s'\nusage: %s [--size WxH] [--frames 1..%u]\n", tool, argv[i], tool,
-                    max_frames);
-            return false;
-        }
-    }
+/* The command line of a frame benchmark: [--size WxH] [--frames N] and at most one whole-number
+ * flag of its own (--passes, --seed). Set the defaults, then bench_parse_frame_options. */
+typedef struct bench_frame_options {
+    uint32_t width, height, frames, max_frames;
+    bool no_size;                 /* the benchmark draws no target of a chosen size: no --size */
+    tool_flag extra_flag;         /* its own flag ({"--seed", "S", doc}); a NULL name: none */
+    uint64_t extra_min, extra_max, extra;
+} bench_frame_options;
+
+static inline bool bench_read_frame_flag(tool_args *a, void *user) {
+    bench_frame_options *o = user;
+    uint64_t frames;
+    if (!a->flag) return tool_args_unexpected(a), false;
+    if (tool_args_is(a, "--size")) return tool_args_size(a, &o->width, &o->height);
+    if (!tool_args_is(a, "--frames")) return tool_args_uint(a, o->extra_min, o->extra_max, &o->extra);
+    if (!tool_args_uint(a, 1, o->max_frames, &frames)) return false;
+    o->frames = (uint32_t)frames;
     return true;
+}
+
+/* Parses argv into *o for `tool` (its usage line `synopsis`); TOOL_RUN to go on, else the exit
+ * status. */
+static inline int bench_parse_frame_options(const char *tool, const char *synopsis, int argc, char **argv,
+                                            bench_frame_options *o) {
+    tool_flag flags[4] = {{"--frames", "N", "frames measured"}};
+    int n = 1;
+    if (!o->no_size) flags[n++] = (tool_flag){"--size", "WxH", "the target's size"};
+    if (o->extra_flag.name) flags[n++] = o->extra_flag;
+    const tool_cli cli = {.tool = tool, .synopsis = synopsis, .flags = flags};
+    tool_args a = tool_args_begin(&cli, argc, argv, NULL, stdout, stderr);
+    return tool_args_run(&a, bench_read_frame_flag, o);
+}
+
+/* Parses argv over cli with `read`; TOOL_RUN to go on, else the exit status. */
+static inline int bench_parse(const tool_cli *cli, int argc, char **argv, bool (*read)(tool_args *a, void *user), void *user) {
+    tool_args a = tool_args_begin(cli, argc, argv, NULL, stdout, stderr);
+    return tool_args_run(&a, read, user);
 }
 
 #endif

@@ -163,8 +163,10 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, uint32_t count, uint32_t
 }
 
 int main(int argc, char **argv) {
-    uint32_t width = 1280, height = 720, frames = 30;
-    if (!bench_parse_size_and_frames(argc, argv, "kiln-cluster-bench", MAX_FRAMES, &width, &height, &frames)) return 2;
+    bench_frame_options o = {.width = 1280, .height = 720, .frames = 30, .max_frames = MAX_FRAMES};
+    int status = bench_parse_frame_options("kiln-cluster-bench", "kiln-cluster-bench [--size WxH] [--frames N]", argc, argv, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t width = o.width, height = o.height, frames = o.frames;
     const uint32_t light_counts[] = {10, 256, KILN_MAX_LIGHTS};
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-cluster-bench"}, &err);

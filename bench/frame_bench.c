@@ -123,8 +123,10 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const config *c, uint32_
 }
 
 int main(int argc, char **argv) {
-    uint32_t width = 1280, height = 720, frames = 30;
-    if (!bench_parse_size_and_frames(argc, argv, "kiln-frame-bench", MAX_FRAMES, &width, &height, &frames)) return 2;
+    bench_frame_options o = {.width = 1280, .height = 720, .frames = 30, .max_frames = MAX_FRAMES};
+    int status = bench_parse_frame_options("kiln-frame-bench", "kiln-frame-bench [--size WxH] [--frames N]", argc, argv, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t width = o.width, height = o.height, frames = o.frames;
     const config configs[] = {
         {"all off", {.disable_shadows = true, .disable_bloom = true, .disable_ao = true}},
         {"defaults (shadows, ao, bloom)", {0}},

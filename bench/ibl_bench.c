@@ -83,20 +83,31 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const char *path, uint32
     return ok;
 }
 
-int main(int argc, char **argv) {
-    uint32_t runs = 10;
+/* The command line: --runs N and up to 16 maps. */
+typedef struct ibl_options {
+    uint64_t runs;
     const char *paths[16];
-    int path_count = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-            runs = (uint32_t)atoi(argv[++i]);
-            if (runs < 1 || runs > MAX_RUNS) return fprintf(stderr, "kiln-ibl-bench: --runs wants 1..%d\n", MAX_RUNS), 2;
-        } else if (argv[i][0] != '-' && path_count < 16) {
-            paths[path_count++] = argv[i];
-        } else {
-            return fprintf(stderr, "usage: kiln-ibl-bench [--runs N] [FILE.hdr ...]\n"), 2;
-        }
-    }
+    int path_count;
+} ibl_options;
+
+static bool read_flag(tool_args *a, void *user) {
+    ibl_options *o = user;
+    if (a->flag) return tool_args_uint(a, 1, MAX_RUNS, &o->runs);
+    if (o->path_count == 16) return tool_args_unexpected(a), false;
+    o->paths[o->path_count++] = a->value;
+    return true;
+}
+
+int main(int argc, char **argv) {
+    static const tool_flag flags[] = {{"--runs", "N", "bakes measured per map (default 10)"}, {NULL, NULL, NULL}};
+    static const tool_cli cli = {.tool = "kiln-ibl-bench", .synopsis = "kiln-ibl-bench [--runs N] [FILE.hdr ...]",
+                                 .flags = flags, .notes = "Up to 16 maps; none: the sample environment.\n"};
+    ibl_options o = {.runs = 10};
+    int status = bench_parse(&cli, argc, argv, read_flag, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t runs = (uint32_t)o.runs;
+    const char **paths = o.paths;
+    int path_count = o.path_count;
     static char fallback[1024];
     if (!path_count) {
         const char *assets = getenv("KILN_ASSETS");

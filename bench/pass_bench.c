@@ -197,12 +197,10 @@ static bool frame_us(bench_objects *o, bench_config config, double *us, kiln_err
 }
 
 int main(int argc, char **argv) {
-    uint32_t frames = 100;
-    if (argc == 3 && !strcmp(argv[1], "--frames")) frames = (uint32_t)atoi(argv[2]);
-    if ((argc != 1 && argc != 3) || (argc == 3 && strcmp(argv[1], "--frames")) || frames < 1 || frames > MAX_FRAMES) {
-        fprintf(stderr, "usage: kiln-pass-bench [--frames 1..%d]\n", MAX_FRAMES);
-        return 2;
-    }
+    bench_frame_options options = {.frames = 100, .max_frames = MAX_FRAMES, .no_size = true};
+    int status = bench_parse_frame_options("kiln-pass-bench", "kiln-pass-bench [--frames N]", argc, argv, &options);
+    if (status != TOOL_RUN) return status;
+    uint32_t frames = options.frames;
     kiln_error err = {0};
     bench_objects o = {0};
     o.gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-pass-bench"}, &err);

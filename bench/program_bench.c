@@ -124,29 +124,15 @@ static bool bench_size(kiln_gfx *gfx, kiln_resources *res, kiln_texture_registry
     return ok;
 }
 
-/* Takes --passes N (2..65536) out of argv, leaving the rest for the shared parser; 0 when absent. */
-static uint32_t take_passes(int *argc, char **argv, bool *bad) {
-    uint32_t passes = 0;
-    for (int i = 1; i + 1 < *argc; i++) {
-        if (strcmp(argv[i], "--passes")) continue;
-        passes = (uint32_t)atoi(argv[i + 1]);
-        *bad = passes < 2 || passes > 65536;
-        for (int j = i; j + 2 <= *argc; j++) argv[j] = argv[j + 2];
-        *argc -= 2;
-        break;
-    }
-    return passes;
-}
 
 int main(int argc, char **argv) {
-    uint32_t width = 1, height = 1, frames = 20;
-    bool bad_passes = false;
-    uint32_t only = take_passes(&argc, argv, &bad_passes);
-    if (bad_passes) {
-        fprintf(stderr, "kiln-program-bench: --passes takes 2..65536\n");
-        return 2;
-    }
-    if (!bench_parse_size_and_frames(argc, argv, "kiln-program-bench", MAX_FRAMES, &width, &height, &frames)) return 2;
+    bench_frame_options o = {.width = 1, .height = 1, .frames = 20, .max_frames = MAX_FRAMES,
+                             .extra_flag = {"--passes", "N", "only the program of N passes, in [2, 65536]"}, .extra_min = 2,
+                             .extra_max = 65536};
+    int status = bench_parse_frame_options("kiln-program-bench", "kiln-program-bench [--size WxH] [--frames N] [--passes N]",
+                                           argc, argv, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t width = o.width, height = o.height, frames = o.frames, only = (uint32_t)o.extra;
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-program-bench"}, &err);
     kiln_resources *res = gfx ? kiln_resources_create(gfx, 0, &err) : NULL;

@@ -205,27 +205,16 @@ static bool frame(soak *s, kiln_render_target target, uint32_t i, kiln_error *er
     return kiln_encoder_finish_and_submit(&enc, err) && kiln_gfx_wait_for_queue(s->gfx, err);
 }
 
-static bool parse(int argc, char **argv, uint32_t *width, uint32_t *height, uint32_t *frames, uint64_t *seed) {
-    int kept = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            char *end;
-            *seed = strtoull(argv[++i], &end, 10);
-            if (*end || !*seed) {
-                fprintf(stderr, "kiln-soak-bench: --seed wants a positive integer, got '%s'\n", argv[i]);
-                return false;
-            }
-        } else {
-            argv[kept++] = argv[i];
-        }
-    }
-    return bench_parse_size_and_frames(kept, argv, "kiln-soak-bench", MAX_FRAMES, width, height, frames);
-}
 
 int main(int argc, char **argv) {
-    uint32_t width = 320, height = 180, frames = 10000;
-    uint64_t seed = 1;
-    if (!parse(argc, argv, &width, &height, &frames, &seed)) return 2;
+    bench_frame_options o = {.width = 320, .height = 180, .frames = 10000, .max_frames = MAX_FRAMES,
+                             .extra_flag = {"--seed", "S", "the churn's random seed, from 1 (default 1)"}, .extra_min = 1,
+                             .extra_max = UINT64_MAX, .extra = 1};
+    int status = bench_parse_frame_options("kiln-soak-bench", "kiln-soak-bench [--size WxH] [--frames N] [--seed S]", argc,
+                                           argv, &o);
+    if (status != TOOL_RUN) return status;
+    uint32_t width = o.width, height = o.height, frames = o.frames;
+    uint64_t seed = o.extra;
     soak s = {.rng = seed};
     kiln_error err = {0};
     kiln_texture target = {0};

@@ -60,45 +60,39 @@ typedef struct stress_scene {
 
 /* ---- the command line ---------------------------------------------------------------------- */
 
-static bool parse_count(const char *flag, const char *value, uint32_t min, uint32_t max, uint32_t *out) {
-    char *end = NULL;
-    unsigned long v = value ? strtoul(value, &end, 10) : 0;
-    if (!value || !*value || *end || v < min || v > max) {
-        fprintf(stderr, "kiln-bench stress: %s needs a whole number from %u to %u, not '%s'\n", flag, min, max,
-                value ? value : "");
-        return false;
-    }
+static const tool_flag stress_flags[] = {
+    {"--frames", "N", "frames measured (default 60)"},
+    {"--size", "WxH", "the target's size (default 640x360)"},
+    {"--instances", "N", "instances in the scene (default 10000)"},
+    {"--lights", "N", "point lights (default 256)"},
+    {"--threads", "N", "the renderer's worker threads (0: automatic)"},
+    {"--sweep", NULL, "runs 1k, 2k, 5k, 10k, 20k and 50k instances, a fresh renderer each"},
+    {NULL, NULL, NULL},
+};
+
+static const tool_cli stress_cli = {
+    .tool = "kiln-bench stress",
+    .synopsis = "kiln-bench stress [--frames N] [--size WxH] [--instances N] [--lights N] [--threads N] [--sweep]",
+    .flags = stress_flags,
+};
+
+/* A whole number flag of the stress options into *out. */
+static bool read_count(tool_args *a, uint64_t min, uint64_t max, uint32_t *out) {
+    uint64_t v;
+    if (!tool_args_uint(a, min, max, &v)) return false;
     *out = (uint32_t)v;
     return true;
 }
 
-static bool parse_options(int argc, char **argv, stress_options *o) {
-    for (int i = 1; i < argc; i++) {
-        const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok;
-        if (!strcmp(flag, "--sweep")) {
-            o->sweep = true;
-            continue;
-        } else if (!strcmp(flag, "--frames")) {
-            ok = parse_count(flag, value, 1, MAX_FRAMES, &o->frames);
-        } else if (!strcmp(flag, "--instances")) {
-            ok = parse_count(flag, value, 1, MAX_INSTANCES, &o->instances);
-        } else if (!strcmp(flag, "--lights")) {
-            ok = parse_count(flag, value, 0, KILN_MAX_LIGHTS, &o->lights);
-        } else if (!strcmp(flag, "--threads")) {
-            ok = parse_count(flag, value, 0, KILN_MAX_WORKER_THREADS, &o->threads);
-        } else if (!strcmp(flag, "--size")) {
-            ok = value && sscanf(value, "%ux%u", &o->width, &o->height) == 2 && o->width && o->height &&
-                 o->width <= 8192 && o->height <= 8192;
-            if (!ok) fprintf(stderr, "kiln-bench stress: --size needs WxH, 1 to 8192 each, not '%s'\n", value ? value : "");
-        } else {
-            fprintf(stderr, "kiln-bench stress: unknown flag '%s'\n", flag);
-            return false;
-        }
-        if (!ok) return false;
-        i++;
-    }
-    return true;
+static bool read_flag(tool_args *a, void *user) {
+    stress_options *o = user;
+    if (!a->flag) return tool_args_unexpected(a), false;
+    if (tool_args_is(a, "--sweep")) return o->sweep = true;
+    if (tool_args_is(a, "--size")) return tool_args_size(a, &o->width, &o->height);
+    if (tool_args_is(a, "--frames")) return read_count(a, 1, MAX_FRAMES, &o->frames);
+    if (tool_args_is(a, "--instances")) return read_count(a, 1, MAX_INSTANCES, &o->instances);
+    if (tool_args_is(a, "--lights")) return read_count(a, 0, KILN_MAX_LIGHTS, &o->lights);
+    return read_count(a, 0, KILN_MAX_WORKER_THREADS, &o->threads); /* --threads */
 }
 
 /* ---- the meshes and materials -------------------------------------------------------------- */
@@ -346,7 +340,8 @@ static bool measure(kiln_gfx *gfx, kiln_resources *res, const stress_options *o,
 
 int kiln_bench_stress(int argc, char **argv) {
     stress_options o = {.frames = 60, .width = 640, .height = 360, .instances = 10000, .lights = 256};
-    if (!parse_options(argc, argv, &o)) return 2;
+    int status = bench_parse(&stress_cli, argc, argv, read_flag, &o);
+    if (status != TOOL_RUN) return status;
     static const uint32_t SWEEP[] = {1000, 2000, 5000, 10000, 20000, 50000};
     kiln_error err = {0};
     kiln_gfx *gfx = kiln_gfx_create(&(kiln_gfx_desc){.label = "kiln-bench stress"}, &err);

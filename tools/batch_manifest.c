@@ -215,13 +215,6 @@ static bool read_env_rotation(parse_context *c, const char *f, const json_t *v) 
     return read_float(c, f, v, "radians", &c->item->env_rotation);
 }
 
-static bool read_tonemap(parse_context *c, const char *f, const json_t *v) {
-    const char *name = json_string_value(v);
-    if (!name || !kiln_tonemapper_from_name(name, &c->item->settings.tonemapper)) return wrong(c, f, "a tone mapper's name", v);
-    return true;
-}
-
-static bool read_exposure(parse_context *c, const char *f, const json_t *v) { return read_positive(c, f, v, &c->item->settings.exposure); }
 static bool read_sun(parse_context *c, const char *f, const json_t *v) {
     c->item->sun_given = true;
     return read_vec3(c, f, v, &c->item->sun);
@@ -296,76 +289,55 @@ static bool read_view(parse_context *c, const char *f, const json_t *v) {
     return read_object(c, "view.", v, view_fields, sizeof view_fields / sizeof view_fields[0]);
 }
 
-/* ---- "settings": kiln-render's flags, spelled without the dashes ---- */
+/* ---- the render settings: the library's table (kiln/render/settings_table.h) ---- */
 
-static bool read_msaa(parse_context *c, const char *f, const json_t *v) {
-    if (!json_is_integer(v) || (json_integer_value(v) != 1 && json_integer_value(v) != 4)) return wrong(c, f, "1 or 4", v);
-    c->item->settings.msaa = (uint32_t)json_integer_value(v);
-    return true;
-}
-static bool read_fxaa(parse_context *c, const char *f, const json_t *v) { return read_bool(c, f, v, &c->item->settings.fxaa); }
-static bool read_wireframe(parse_context *c, const char *f, const json_t *v) { return read_bool(c, f, v, &c->item->settings.wireframe); }
-static bool read_no_bloom(parse_context *c, const char *f, const json_t *v) { return read_bool(c, f, v, &c->item->settings.disable_bloom); }
-static bool read_no_shadows(parse_context *c, const char *f, const json_t *v) {
-    return read_bool(c, f, v, &c->item->settings.disable_shadows);
-}
-static bool read_no_ao(parse_context *c, const char *f, const json_t *v) { return read_bool(c, f, v, &c->item->settings.disable_ao); }
-static bool read_bloom_strength(parse_context *c, const char *f, const json_t *v) {
-    return read_positive(c, f, v, &c->item->settings.bloom_strength);
-}
-static bool read_bloom_threshold(parse_context *c, const char *f, const json_t *v) {
-    return read_positive(c, f, v, &c->item->settings.bloom_threshold);
-}
-static bool read_shadow_distance(parse_context *c, const char *f, const json_t *v) {
-    return read_positive(c, f, v, &c->item->settings.shadow_distance);
-}
-static bool read_ao_radius(parse_context *c, const char *f, const json_t *v) { return read_positive(c, f, v, &c->item->settings.ao_radius); }
-static bool read_env_intensity(parse_context *c, const char *f, const json_t *v) {
-    return read_positive(c, f, v, &c->item->settings.ibl_intensity);
-}
-static bool read_debug(parse_context *c, const char *f, const json_t *v) {
-    const char *name = json_string_value(v);
-    if (!name || !kiln_debug_mode_from_name(name, &c->item->settings.debug)) return wrong(c, f, "a debug mode's name", v);
+/* `value`'s JSON text into out, NUL-terminated; false when it does not fit. */
+static bool dump_into(const json_t *value, char *out, size_t size) {
+    size_t n = json_dumpb(value, out, size - 1, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+    if (n == 0 || n > size - 1) return false;
+    out[n] = '\0';
     return true;
 }
 
-/* "sky", "transparent", or [R, G, B] of display values in 0..1 (kiln-render's --background). */
-static bool read_background(parse_context *c, const char *f, const json_t *v) {
-    const char *wants = "\"sky\", \"transparent\" or [R, G, B] in 0..1";
-    kiln_render_settings *s = &c->item->settings;
-    const char *name = json_string_value(v);
-    if (name && !strcmp(name, "sky")) return s->background = KILN_BACKGROUND_SKY, true;
-    if (name && !strcmp(name, "transparent")) return s->background = KILN_BACKGROUND_TRANSPARENT, true;
-    kiln_vec3 rgb;
-    char ignored[512];
-    parse_context quiet = *c;
-    quiet.why = ignored, quiet.why_size = sizeof ignored;
-    if (name || !read_vec3(&quiet, f, v, &rgb) || rgb.x < 0 || rgb.x > 1 || rgb.y < 0 || rgb.y > 1 || rgb.z < 0 || rgb.z > 1)
-        return wrong(c, f, wants, v);
-    s->background = KILN_BACKGROUND_COLOR;
-    s->background_color = rgb;
+/* The value as the table reads it from text: a string's contents, an array's items joined by
+ * commas ([R, G, B] as "R,G,B"), any other value as its JSON (true, 0.5); false when it does
+ * not fit in size. */
+static bool setting_text(const json_t *value, char *out, size_t size) {
+    if (json_is_string(value)) return (size_t)snprintf(out, size, "%s", json_string_value(value)) < size;
+    if (!json_is_array(value)) return dump_into(value, out, size);
+    out[0] = '\0';
+    for (size_t i = 0, n = 0; i < json_array_size(value); i++, n = strlen(out)) {
+        if (i && n + 1 < size) out[n++] = ',', out[n] = '\0';
+        if (n + 1 >= size || !dump_into(json_array_get(value, i), out + n, size - n)) return false;
+    }
     return true;
 }
 
-static const field_reader settings_fields[] = {
-    {"background", read_background},
-    {"msaa", read_msaa},
-    {"fxaa", read_fxaa},
-    {"wireframe", read_wireframe},
-    {"no_bloom", read_no_bloom},
-    {"bloom_strength", read_bloom_strength},
-    {"bloom_threshold", read_bloom_threshold},
-    {"no_shadows", read_no_shadows},
-    {"shadow_distance", read_shadow_distance},
-    {"no_ao", read_no_ao},
-    {"ao_radius", read_ao_radius},
-    {"env_intensity", read_env_intensity},
-    {"debug", read_debug},
-};
+/* `key` of the settings table set from `value`, refused in the table's words behind the field's
+ * path ("line 3: settings.msaa: 2 is not one of 1|4"). */
+static bool read_setting(parse_context *c, const char *field, const char *key, const json_t *value) {
+    const kiln_render_setting *row = kiln_render_setting_find(key);
+    if (!row) return fail(c, "unknown field \"%s\"", field);
+    if (row->at_creation) return fail(c, "%s: is read when the renderer is made, not per item", field);
+    char text[256], got[48];
+    if (!setting_text(value, text, sizeof text)) return fail(c, "%s: %s is too long", field, shown(value, got, sizeof got));
+    kiln_error err = {0};
+    return kiln_render_setting_set(row, &c->item->settings, text, field, &err) || fail(c, "%s", err.message);
+}
+
+/* "tonemap" and "exposure" on the line itself, as kiln-render's first flags. */
+static bool read_line_setting(parse_context *c, const char *f, const json_t *v) { return read_setting(c, f, f, v); }
 
 static bool read_settings(parse_context *c, const char *f, const json_t *v) {
     if (!json_is_object(v)) return wrong(c, f, "an object", v);
-    return read_object(c, "settings.", v, settings_fields, sizeof settings_fields / sizeof settings_fields[0]);
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)v, key, value) {
+        char field[96];
+        snprintf(field, sizeof field, "settings.%s", key);
+        if (!read_setting(c, field, key, value)) return false;
+    }
+    return true;
 }
 
 /* ---- "outputs" ---- */
@@ -406,7 +378,7 @@ static const field_reader line_fields[] = {
     {"model", read_model},       {"out", read_out},         {"size", read_size},
     {"camera", read_camera},     {"view", read_view},       {"time", read_time},
     {"env", read_env},           {"env_rotation", read_env_rotation},
-    {"tonemap", read_tonemap},   {"exposure", read_exposure}, {"settings", read_settings},
+    {"tonemap", read_line_setting}, {"exposure", read_line_setting}, {"settings", read_settings},
     {"outputs", read_outputs},   {"sun", read_sun},         {"sun_lux", read_sun_lux},
     {"no_sun", read_no_sun},
 };

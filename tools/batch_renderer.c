@@ -9,9 +9,6 @@
 #include <kiln/import.h>
 #include "batch_output.h"
 
-/* kiln-render's default sun (tools/kiln_render.c): white, 3 lux, along (-0.5, -1.0, -0.4). */
-#define DEFAULT_SUN_LUX 3.0f
-static const kiln_vec3 default_sun = {-0.5f, -1.0f, -0.4f};
 static const WGPUTextureFormat output_format = WGPUTextureFormat_RGBA8UnormSrgb;
 
 /* The model imported into the renderer, and what its import depended on. */
@@ -159,12 +156,9 @@ static bool use_environment(batch_renderer *b, const batch_item *item, kiln_erro
     if (!item->env[0]) return true;
     kiln_image env = {0};
     if (!kiln_image_load_hdr(&env, item->env, err)) return false;
-    kiln_texture_create_desc d = {.format = KILN_FORMAT_RGBA16_FLOAT, .width = env.width, .height = env.height,
-                                  .pixels = env.pixels, .pixels_size = kiln_image_byte_size(&env)};
-    kiln_error add_err = {0};
-    b->env_texture = kiln_texture_registry_add(reg, &d, &add_err);
+    b->env_texture = kiln_import_environment(b->renderer, &env, item->env, err);
     kiln_image_free(&env);
-    if (!b->env_texture) return kiln_error_set(err, add_err.code, "%s: %s", item->env, add_err.message);
+    if (!b->env_texture) return false;
     if (b->env_texture > b->texture_high) b->texture_high = b->env_texture;
     snprintf(b->env_path, sizeof b->env_path, "%s", item->env);
     b->counts.environment_loads++;
@@ -254,21 +248,9 @@ static kiln_camera item_camera(const batch_item *item, const kiln_imported_scene
 
 /* The model's lights, behind kiln-render's sun where the item wants one. */
 static bool item_lights(batch_renderer *b, const batch_item *item, kiln_render_scene *scene, kiln_error *err) {
-    const kiln_render_scene *model = &b->model.scene.scene;
-    bool sun = !item->no_sun && (item->sun_given || item->sun_lux > 0.0f || model->light_count == 0);
-    if (!sun) return true;
-    uint32_t count = model->light_count + 1;
-    if (count > b->light_capacity) {
-        kiln_light *grown = realloc(b->lights, count * sizeof *grown);
-        if (!grown) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory for %u lights", count);
-        b->lights = grown, b->light_capacity = count;
-    }
-    b->lights[0] = kiln_light_sun(item->sun_given ? item->sun : default_sun, (kiln_vec3){1, 1, 1},
-                                  item->sun_lux > 0.0f ? item->sun_lux : DEFAULT_SUN_LUX);
-    if (model->light_count) memcpy(b->lights + 1, model->lights, model->light_count * sizeof *b->lights);
-    scene->lights = b->lights;
-    scene->light_count = count;
-    return true;
+    kiln_import_sun sun = {.none = item->no_sun, .direction_given = item->sun_given, .direction = item->sun,
+                           .lux = item->sun_lux};
+    return kiln_import_add_sun(scene, &sun, &b->lights, &b->light_capacity, err);
 }
 
 /* sRGB-encoded bytes back to the linear values the shader wrote: the normals view writes

@@ -1,16 +1,10 @@
 /* kiln-render: headless rendering from the command line.
  *
- *   kiln-render MODEL.glb|MODEL.gltf -o out.png [common flags] [--scene N] [--time SECONDS]
- *               [--camera N | --look-from X,Y,Z --look-at X,Y,Z [--up X,Y,Z] [--fov-y RADIANS]]
- *               [--sun X,Y,Z | --no-sun] [--sun-lux F]
- *   kiln-render --demo -o out/demo.png [common flags]
- *   common flags: [--size WxH] [--tonemap NAME] [--exposure F] [--msaa 1|4] [--fxaa]
- *                 [--no-bloom] [--bloom-strength F] [--bloom-threshold F]
- *                 [--no-shadows] [--shadow-distance M] [--no-ao] [--ao-radius M] [--wireframe]
- *                 [--env FILE.hdr] [--env-rotation RADIANS] [--env-intensity F]
- *                 [--debug none|normals|clusters|overdraw|albedo|cascades|ao|lod] [--stats] [--graph]
+ *   kiln-render MODEL.glb|MODEL.gltf -o out.png [flags] [render settings]
+ *   kiln-render --demo -o out/demo.png [flags] [render settings]
  *   kiln-render --batch MANIFEST.jsonl [--shard I/N] [--resume] [--jobs 1] [--report FILE]
  *   kiln-render --help | --version
+ * (the flags: kiln_render_options.c; the render settings' flags: the library's settings table)
  *
  * Renders a glTF model (imported with kiln_gltf_import) or the built-in demo scene offscreen,
  * reads it back and writes a PNG. A model without a camera flag is framed from its bounds and the
@@ -31,11 +25,6 @@
 #include "kiln_render_options.h"
 #include "load_progress.h"
 #include "vulkan_driver_pin.h"
-
-/* The default sun of a model, the golden images' set-up: a white sun of 3 lux shining along
- * (-0.5, -1.0, -0.4). */
-#define DEFAULT_SUN_LUX 3.0f
-static const kiln_vec3 default_sun = {-0.5f, -1.0f, -0.4f};
 
 /* Prints a JSON string; pass names are plain text, but a quote or backslash must not break the line. */
 static void print_json_string(const char *text) {
@@ -78,25 +67,13 @@ typedef struct frame_scene {
     demo_scene demo;
     kiln_imported_scene model;
     kiln_light *lights;              /* the model's lights behind the added sun; NULL: none added */
+    uint32_t light_capacity;
     const kiln_render_scene *scene;  /* demo.scene or model.scene */
 } frame_scene;
 
 static const char *base_name(const char *path) {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
-}
-
-/* The sun goes first, so it is the one the renderer uses (it keeps a scene's first sun). */
-static bool add_sun(const kiln_render_options *o, frame_scene *f, kiln_error *err) {
-    kiln_render_scene *s = &f->model.scene;
-    if (!(f->lights = malloc((s->light_count + 1) * sizeof *f->lights)))
-        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory for %u lights", s->light_count + 1);
-    f->lights[0] = kiln_light_sun(o->sun_given ? o->sun : default_sun, (kiln_vec3){1, 1, 1},
-                                  o->sun_lux > 0.0f ? o->sun_lux : DEFAULT_SUN_LUX);
-    if (s->light_count) memcpy(f->lights + 1, s->lights, s->light_count * sizeof *f->lights);
-    s->lights = f->lights;
-    s->light_count++;
-    return true;
 }
 
 static bool build_model(kiln_renderer *r, const kiln_render_options *o, const kiln_gltf *doc, frame_scene *f, kiln_error *err) {
@@ -118,8 +95,8 @@ static bool build_model(kiln_renderer *r, const kiln_render_options *o, const ki
     /* Unless --shadow-distance says otherwise, the cascades cover the model and no more. */
     if (o->settings.shadow_distance == 0.0f)
         kiln_renderer_settings(r)->shadow_distance = kiln_import_shadow_distance(&f->model.bounds, &s->camera);
-    bool sun = !o->no_sun && (o->sun_given || o->sun_lux > 0.0f || s->light_count == 0);
-    return !sun || add_sun(o, f, err);
+    kiln_import_sun sun = {.none = o->no_sun, .direction_given = o->sun_given, .direction = o->sun, .lux = o->sun_lux};
+    return kiln_import_add_sun(s, &sun, &f->lights, &f->light_capacity, err);
 }
 
 static void free_scene(frame_scene *f) {
@@ -128,20 +105,15 @@ static void free_scene(frame_scene *f) {
     free(f->lights);
 }
 
-/* Renders the demo scene, or `doc` when a model was given, and reads the frame back into img. */
-/* The map into the renderer's texture registry, named by the scene's environment. */
+/* The --env map into the renderer's texture registry, named by the scene's environment. */
 static bool use_environment(kiln_renderer *r, const kiln_render_options *o, const kiln_image *env, kiln_render_scene *scene,
                             kiln_error *err) {
-    kiln_texture_create_desc d = {.format = KILN_FORMAT_RGBA16_FLOAT, .width = env->width, .height = env->height,
-                                  .pixels = env->pixels, .pixels_size = kiln_image_byte_size(env)};
-    kiln_error add_err = {0};
-    uint32_t id = kiln_texture_registry_add(kiln_renderer_texture_registry(r), &d, &add_err);
-    if (!id) return kiln_error_set(err, add_err.code, "%s: %s", o->env_path, add_err.message);
-    scene->environment.equirect = id;
+    scene->environment.equirect = kiln_import_environment(r, env, o->env_path, err);
     scene->environment.rotation = o->env_rotation;
-    return true;
+    return scene->environment.equirect != 0;
 }
 
+/* Renders the demo scene, or `doc` when a model was given, and reads the frame back into img. */
 static bool render_frame(kiln_gfx *gfx, kiln_resources *res, const kiln_render_options *o, const kiln_gltf *doc,
                          const kiln_image *env, kiln_image *img, kiln_error *err) {
     WGPUTextureFormat format = WGPUTextureFormat_RGBA8UnormSrgb;
@@ -203,13 +175,9 @@ static void report_load(void *user, const char *stage, uint32_t done, uint32_t t
 
 int main(int argc, char **argv) {
     if (kiln_render_batch_requested(argc, argv)) return kiln_render_batch_main(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) return kiln_render_options_usage(stdout, 0);
-        if (!strcmp(argv[i], "--version")) return printf("kiln-render %s\n", kiln_version()), 0;
-    }
     kiln_render_options o;
-    int rc = kiln_render_options_parse(argc, argv, &o, stderr);
-    if (rc) return rc;
+    int rc = kiln_render_options_parse(argc, argv, &o, stdout, stderr);
+    if (rc != TOOL_RUN) return rc;
     kiln_error err = {0};
     /* The model is read before a device is made, so a bad file fails at once. */
     kiln_gltf *doc = NULL;

@@ -12,6 +12,7 @@
 #include "batch_manifest.h"
 #include "batch_output.h"
 #include "batch_renderer.h"
+#include "tool_options.h"
 
 typedef struct batch_options {
     const char *manifest, *report;
@@ -31,15 +32,24 @@ void kiln_render_batch_shard_range(uint32_t items, uint32_t index, uint32_t coun
     *end = (uint32_t)((uint64_t)items * (index + 1) / count);
 }
 
-static int batch_usage(FILE *out, int status) {
-    fprintf(out, "usage: kiln-render --batch MANIFEST.jsonl [--shard I/N] [--resume] [--jobs 1] [--report FILE]\n"
-                 "                   [--lose-device-at LINE]\n"
-                 "Renders shard I of N (0 <= I < N, default 0/1: all of it), a contiguous range of the\n"
-                 "manifest's lines, on one device. Settings go in the manifest (docs/guides/batch.md).\n"
-                 "A lost device is replaced and the item rendered again; --lose-device-at loses it before\n"
-                 "that line, to test the recovery.\n");
-    return status;
-}
+static const tool_flag batch_flags[] = {
+    {"--batch", "MANIFEST.jsonl", "the manifest: one render per line (docs/guides/batch.md)"},
+    {"--shard", "I/N", "renders shard I of N, a contiguous range of the lines (default 0/1: all)"},
+    {"--resume", NULL, "skips the items the report already lists as done"},
+    {"--jobs", "1", "processes per device: 1 (more devices or machines are more shards)"},
+    {"--report", "FILE", "the report's path (default MANIFEST.report-I-of-N.jsonl)"},
+    {"--lose-device-at", "LINE", "testing: loses the device before that line, to test the recovery"},
+    {NULL, NULL, NULL},
+};
+
+static const tool_cli batch_cli = {
+    .tool = "kiln-render",
+    .synopsis = "kiln-render --batch MANIFEST.jsonl [--shard I/N] [--resume] [--jobs 1] [--report FILE] [--lose-device-at LINE]",
+    .flags = batch_flags,
+    .notes = "Renders shard I of N (0 <= I < N) of the manifest's lines on one device. Per-item settings\n"
+             "go in the manifest, not on the command line. A lost device is replaced and the item rendered\n"
+             "again.\n",
+};
 
 /* A decimal number in 0..UINT32_MAX, nothing else. */
 static bool parse_count(const char *text, const char *end_at, uint32_t *out) {
@@ -52,38 +62,35 @@ static bool parse_count(const char *text, const char *end_at, uint32_t *out) {
     return true;
 }
 
+static bool read_shard(tool_args *a, batch_options *o) {
+    const char *v = a->value, *slash = strchr(v, '/');
+    if (!slash || !parse_count(v, slash, &o->shard) || !parse_count(slash + 1, slash + 1 + strlen(slash + 1), &o->shards) ||
+        o->shards == 0 || o->shard >= o->shards)
+        return tool_args_bad_value(a, "I/N with 0 <= I < N"), false;
+    return true;
+}
+
+/* One of the batch's flags; false after refusing it. */
+static bool read_batch_flag(tool_args *a, void *user) {
+    batch_options *o = user;
+    uint64_t line;
+    if (!a->flag) return tool_args_unexpected(a), false;
+    if (tool_args_is(a, "--batch")) return o->manifest = a->value, true;
+    if (tool_args_is(a, "--report")) return o->report = a->value, true;
+    if (tool_args_is(a, "--resume")) return o->resume = true;
+    if (tool_args_is(a, "--shard")) return read_shard(a, o);
+    if (tool_args_is(a, "--lose-device-at"))
+        return tool_args_uint(a, 1, UINT32_MAX, &line) && (o->lose_device_at = (uint32_t)line, true);
+    /* --jobs: one process drives one device; more devices or machines are more shards. */
+    if (strcmp(a->value, "1"))
+        return tool_args_bad_value(a, "1 (one process renders on one device: run more shards for more devices)"), false;
+    return true;
+}
+
 static int parse_options(int argc, char **argv, batch_options *o) {
     *o = (batch_options){.shards = 1};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = !strcmp(a, "--batch") || !strcmp(a, "--shard") || !strcmp(a, "--jobs") || !strcmp(a, "--report") ||
-                           !strcmp(a, "--lose-device-at");
-        if (takes_value && !v) return fprintf(stderr, "kiln-render: %s needs a value\n", a), 2;
-        if (!strcmp(a, "--batch")) o->manifest = v, i++;
-        else if (!strcmp(a, "--report")) o->report = v, i++;
-        else if (!strcmp(a, "--resume")) o->resume = true;
-        else if (!strcmp(a, "--shard")) {
-            const char *slash = strchr(v, '/');
-            if (!slash || !parse_count(v, slash, &o->shard) || !parse_count(slash + 1, slash + 1 + strlen(slash + 1), &o->shards) ||
-                o->shards == 0 || o->shard >= o->shards)
-                return fprintf(stderr, "kiln-render: --shard wants I/N with 0 <= I < N, got '%s'\n", v), 2;
-            i++;
-        } else if (!strcmp(a, "--lose-device-at")) {
-            if (!parse_count(v, v + strlen(v), &o->lose_device_at) || o->lose_device_at == 0)
-                return fprintf(stderr, "kiln-render: --lose-device-at wants a manifest line number from 1, got '%s'\n", v), 2;
-            i++;
-        } else if (!strcmp(a, "--jobs")) {
-            /* One process drives one device; more devices or machines are more shards. */
-            if (strcmp(v, "1"))
-                return fprintf(stderr, "kiln-render: --jobs wants 1 (one process renders on one device: run more shards "
-                                       "for more devices), got '%s'\n", v), 2;
-            i++;
-        } else {
-            fprintf(stderr, "kiln-render: --batch takes no '%s': per-item settings go in the manifest\n", a);
-            return batch_usage(stderr, 2);
-        }
-    }
-    return 0;
+    tool_args a = tool_args_begin(&batch_cli, argc, argv, NULL, stdout, stderr);
+    return tool_args_run(&a, read_batch_flag, o);
 }
 
 /* MANIFEST without .jsonl, then .report-I-of-N.jsonl. */
@@ -241,7 +248,7 @@ static bool batch_run_close(batch_run *run) {
 int kiln_render_batch_main(int argc, char **argv) {
     static batch_run run;
     int rc = parse_options(argc, argv, &run.options);
-    if (rc) return rc;
+    if (rc != TOOL_RUN) return rc;
     if ((rc = batch_run_open(&run))) {
         batch_run_close(&run);
         return rc;

@@ -1,8 +1,8 @@
 /* kiln-render's command line: the flags read into one struct, checked strictly, without a device.
  *
  * Its own file so that the tool and the flag parser's fuzz target (tests/fuzz/fuzz_cli.c) link the
- * same code. The parser never exits and never writes to stdout: every refusal is one line (and for
- * an unknown argument or a missing model, the usage) on the stream the caller passes. */
+ * same code. The parser never exits: every refusal is one line on the stream the caller passes
+ * (a command line without a model or an output is answered with the usage there). */
 #ifndef KILN_RENDER_OPTIONS_H
 #define KILN_RENDER_OPTIONS_H
 
@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include <kiln/render.h>
+
+#include "tool_options.h"
 
 typedef struct kiln_render_options {
     const char *out_path, *model, *env_path;
@@ -25,12 +27,10 @@ typedef struct kiln_render_options {
     float fov_y, sun_lux, time;
 } kiln_render_options;
 
-/* Prints the usage on out (stdout for --help, stderr for a bad command line); returns status. */
-int kiln_render_options_usage(FILE *out, int status);
-
-/* Reads argv[1..argc-1] into *o (argv[0] is the program's name and is not read). Returns 0 when
- * the command line is complete and consistent, else 2 with the reason written to messages.
- * --help and --version are the caller's to handle before this. The strings in *o point into argv. */
-int kiln_render_options_parse(int argc, char **argv, kiln_render_options *o, FILE *messages);
+/* Reads argv[1..argc-1] into *o (argv[0] is the program's name and is not read) over the tools'
+ * parser (tool_options.h), the render settings' flags from the library's table. Returns TOOL_RUN
+ * when the command line is complete and consistent; 0 after --help or --version, printed on out;
+ * else 2 with the reason written to messages. The strings in *o point into argv. */
+int kiln_render_options_parse(int argc, char **argv, kiln_render_options *o, FILE *out, FILE *messages);
 
 #endif

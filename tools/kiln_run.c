@@ -18,17 +18,38 @@
 #include <kiln/program_json.h>
 
 #include "program_script.h"
+#include "tool_options.h"
 #include "vulkan_driver_pin.h"
 
 /* ---- main ------------------------------------------------------------------------------------- */
 
-/* The usage on out (stdout for --help, stderr for a bad command line); returns status. */
-static int usage(FILE *out, int status) {
-    fprintf(out, "usage: kiln-run SCRIPT.json [--out DIR] [--allow-outside-paths]\n"
-                 "       kiln-run --help | --version\n"
-                 "wgsl_path files are read from the script's directory or below it, and save_texture\n"
-                 "writes under --out (default .), symbolic links included; --allow-outside-paths lifts both.\n");
-    return status;
+static const tool_flag flags[] = {
+    {"--out", "DIR", "where save_texture writes (default .)"},
+    {"--allow-outside-paths", NULL, "lets wgsl_path and save_texture leave their directories"},
+    {NULL, NULL, NULL},
+};
+
+static const tool_cli cli = {
+    .tool = "kiln-run",
+    .synopsis = "kiln-run SCRIPT.json [--out DIR] [--allow-outside-paths]\nkiln-run --help | --version",
+    .flags = flags,
+    .notes = "wgsl_path files are read from the script's directory or below it, and save_texture\n"
+             "writes under --out, symbolic links included; --allow-outside-paths lifts both.\n",
+};
+
+typedef struct run_options {
+    const char *script_path, *out_dir;
+    bool allow_outside_paths;
+} run_options;
+
+/* The script, or one of the flags; false after refusing it. */
+static bool read_flag(tool_args *a, void *user) {
+    run_options *o = user;
+    if (!a->flag && o->script_path) return tool_args_unexpected(a), false;
+    if (!a->flag) o->script_path = a->value;
+    else if (tool_args_is(a, "--out")) o->out_dir = a->value;
+    else o->allow_outside_paths = true;
+    return true;
 }
 
 /* Long GPU work (a large frame on a software rasteriser) shows it is alive rather than hung. */
@@ -38,22 +59,13 @@ static void report_wait(void *user, const char *what, double seconds) {
 }
 
 int main(int argc, char **argv) {
-    const char *script_path = NULL, *out_dir = ".";
-    bool allow_outside_paths = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) return usage(stdout, 0);
-        if (strcmp(argv[i], "--version") == 0) return printf("kiln-run %s\n", kiln_version()), 0;
-    }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_dir = argv[++i];
-        else if (strcmp(argv[i], "--allow-outside-paths") == 0) allow_outside_paths = true;
-        else if (argv[i][0] != '-' && !script_path) script_path = argv[i];
-        else {
-            fprintf(stderr, "kiln-run: unknown argument '%s'\n", argv[i]);
-            return usage(stderr, 2);
-        }
-    }
-    if (!script_path) return usage(stderr, 2);
+    run_options o = {.out_dir = "."};
+    tool_args a = tool_args_begin(&cli, argc, argv, NULL, stdout, stderr);
+    int parsed = tool_args_run(&a, read_flag, &o);
+    if (parsed != TOOL_RUN) return parsed;
+    if (!o.script_path) return tool_cli_usage(&cli, stderr, 2);
+    const char *script_path = o.script_path, *out_dir = o.out_dir;
+    bool allow_outside_paths = o.allow_outside_paths;
     char why[2048];
     json_t *script = program_script_load(script_path, why, sizeof why);
     if (!script) {

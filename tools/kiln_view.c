@@ -597,7 +597,8 @@ static bool open_viewer(viewer *v, kiln_error *err) {
     if (!kiln_swapchain_init(&v->swapchain, v->gfx, (uint32_t)w, (uint32_t)h, true, true, err)) return false;
     if (!kiln_swapchain_set_vsync(&v->swapchain, o->vsync))
         fprintf(stderr, "kiln-view: warning: the surface presents with vsync only (Fifo)\n");
-    kiln_render_settings settings = {.shader_dir = o->shader_dir};
+    kiln_render_settings settings = o->settings;
+    settings.shader_dir = o->shader_dir;
     if (!(v->renderer = kiln_renderer_create(v->gfx, v->res, &settings, v->swapchain.format, err))) return false;
     /* The framing is made for the --size the window was asked for, as kiln-render makes it. */
     if (!view_scene_open(&v->scene, v->renderer, o->model, (float)o->width / (float)o->height, o->time, v->clip, err))
@@ -673,12 +674,10 @@ static int resolve_clip(viewer *v) {
 }
 
 int main(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help")) return kiln_view_options_usage(stdout, 0);
     static viewer v = {.watch = {.fd = -1}};
-    int rc = kiln_view_options_parse(argc, argv, &v.options, stderr);
-    if (!rc) rc = resolve_clip(&v);
-    if (rc) return rc;
+    int rc = kiln_view_options_parse(argc, argv, &v.options, stdout, stderr);
+    if (rc != TOOL_RUN) return rc;
+    if ((rc = resolve_clip(&v))) return rc;
     kiln_error err = {0};
     bool ok = open_viewer(&v, &err);
     if (!ok) fprintf(stderr, "kiln-view: %s\n", err.message);

@@ -1,12 +1,16 @@
 /* kiln-view's command line, read into one struct and checked strictly without a window or a
- * device; every refusal is one line on the stream the caller passes (an unknown argument or no
- * model also prints the usage). */
+ * device over the tools' parser (tool_options.h); every refusal is one line on the stream the
+ * caller passes (a command line with nothing to open is answered with the usage there). */
 #ifndef KILN_VIEW_OPTIONS_H
 #define KILN_VIEW_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include <kiln/render.h>
+
+#include "tool_options.h"
 
 typedef struct kiln_view_options {
     const char *model;            /* MODEL.gltf|.glb; NULL with demo (or a program alone: the demo behind it) */
@@ -25,12 +29,12 @@ typedef struct kiln_view_options {
     const char *program_path;     /* --program SCRIPT.json: a program script run into the window (kiln_view_program.h) */
     const char *program_texture;  /* --program-texture NAME: the texture shown, by "as" name or id */
     bool allow_outside_paths;     /* --allow-outside-paths: the script's wgsl_path may leave its directory */
+    kiln_render_settings settings; /* the render settings' flags; shader_dir is --shader-dir's */
 } kiln_view_options;
 
-/* Prints the usage on out; returns status. */
-int kiln_view_options_usage(FILE *out, int status);
-/* Reads argv[1..argc-1] into *o. 0 when complete and consistent, else 2 with the reason written
- * to messages. --help is the caller's to handle first. The strings point into argv. */
-int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *messages);
+/* Reads argv[1..argc-1] into *o. TOOL_RUN when complete and consistent; 0 after --help or
+ * --version, printed on out; else 2 with the reason written to messages. The strings point
+ * into argv. */
+int kiln_view_options_parse(int argc, char **argv, kiln_view_options *o, FILE *out, FILE *messages);
 
 #endif

@@ -144,15 +144,9 @@ static bool import_doc(kiln_renderer *r, const char *path, float aspect, float t
     if (!kiln_gltf_import(&posed, r, &io, &m->model, err)) return model_parts_free(m), false;
     note_material_ids(m, first_material);
     for (uint32_t i = 0; i < m->model.warning_count; i++) fprintf(stderr, "kiln-view: warning: %s\n", m->model.warnings[i]);
-    if (m->model.scene.light_count == 0) {
-        if (!(m->lights = malloc(sizeof *m->lights))) {
-            model_parts_free(m);
-            return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "out of memory for the default sun");
-        }
-        m->lights[0] = kiln_light_sun((kiln_vec3){-0.5f, -1.0f, -0.4f}, (kiln_vec3){1, 1, 1}, VIEW_SCENE_SUN_LUX);
-        m->model.scene.lights = m->lights;
-        m->model.scene.light_count = 1;
-    }
+    uint32_t light_capacity = 0;
+    if (!kiln_import_add_sun(&m->model.scene, &(kiln_import_sun){0}, &m->lights, &light_capacity, err))
+        return model_parts_free(m), false;
     m->cameras = file_cameras(m->doc, &m->camera_count);
     m->hidden_nodes = calloc(m->doc->node_count + 1, sizeof *m->hidden_nodes);
     m->shown = calloc(m->model.scene.instance_count + 1, sizeof *m->shown);
@@ -535,14 +529,10 @@ bool view_scene_set_node_hidden(view_scene *vs, uint32_t node, bool hidden) {
 bool view_scene_set_environment(view_scene *vs, kiln_renderer *r, const char *hdr_path, kiln_error *err) {
     kiln_image env = {0};
     if (!kiln_image_load_hdr(&env, hdr_path, err)) return false;
-    kiln_texture_create_desc d = {.format = KILN_FORMAT_RGBA16_FLOAT, .width = env.width, .height = env.height,
-                                  .pixels = env.pixels, .pixels_size = kiln_image_byte_size(&env)};
-    kiln_error add_err = {0};
-    kiln_texture_registry *textures = kiln_renderer_texture_registry(r);
-    uint32_t id = kiln_texture_registry_add(textures, &d, &add_err);
+    uint32_t id = kiln_import_environment(r, &env, hdr_path, err);
     kiln_image_free(&env);
-    if (!id) return kiln_error_set(err, add_err.code, "%s: %s", hdr_path, add_err.message);
-    if (vs->environment) kiln_texture_registry_remove(textures, vs->environment, NULL);
+    if (!id) return false;
+    if (vs->environment) kiln_texture_registry_remove(kiln_renderer_texture_registry(r), vs->environment, NULL);
     vs->environment = id;
     vs->scene.environment.equirect = id;
     return true;

@@ -18,8 +18,6 @@
 
 #include "demo_scene.h"
 
-/* kiln-render's default sun for a model without lights: white, 3 lux, along (-0.5, -1, -0.4). */
-#define VIEW_SCENE_SUN_LUX 3.0f
 
 typedef struct view_scene {
     char *model_path;                /* owned copy; NULL: the demo */

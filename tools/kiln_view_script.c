@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_options.h"
+
 static bool fail(kiln_error *err, const char *path, uint32_t line, const char *why, const char *what) {
     return kiln_error_set(err, KILN_ERR_FORMAT, "%s:%u: %s%s%s%s", path, line, why, what ? " '" : "", what ? what : "",
                           what ? "'" : "");
@@ -37,11 +39,7 @@ static bool parse_line(char *text, const char *path, uint32_t line, view_action 
     bool wants_text = false;
     if (!strcmp(verb, "resize")) {
         a->kind = VIEW_ACTION_RESIZE;
-        unsigned w = 0, h = 0;
-        char tail;
-        if (sscanf(rest, "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 8192 || h > 8192)
-            return fail(err, path, line, "resize wants WxH, got", rest);
-        a->width = w, a->height = h;
+        if (!tool_parse_size(rest, &a->width, &a->height)) return fail(err, path, line, "resize wants WxH, got", rest);
     } else if (!strcmp(verb, "minimise")) a->kind = VIEW_ACTION_MINIMISE;
     else if (!strcmp(verb, "restore")) a->kind = VIEW_ACTION_RESTORE;
     else if (!strcmp(verb, "lose-device")) a->kind = VIEW_ACTION_LOSE_DEVICE;

@@ -260,35 +260,34 @@ void view_ui_log(view_ui *ui, kiln_log_level level, const char *category, const 
 
 // ---- panels ---------------------------------------------------------------------------------
 
-// A combo over one of the renderer's name tables (kiln_tonemapper_name, kiln_debug_mode_name).
-template <typename E>
-static bool name_combo(const char *label, E *value, const char *(*name)(E)) {
-    bool changed = false;
-    const char *current = name(*value);
-    if (ImGui::BeginCombo(label, current ? current : "?")) {
-        for (int i = 0; name((E)i); i++) {
-            bool selected = (int)*value == i;
-            if (ImGui::Selectable(name((E)i), selected)) *value = (E)i, changed = true;
-            if (selected) ImGui::SetItemDefaultFocus();
-        }
-        ImGui::EndCombo();
+// ---- the render settings: one control per row of the library's settings table ----------------
+// (kiln/render/settings_table.h: the names, ranges and defaults are the rows'; this file only
+// lays them out). Zero fields mean their default, so each control shows the resolved value and
+// writes an explicit one.
+
+// A combo over an enum row's names.
+static void enum_combo(const kiln_render_setting *row, int *value) {
+    const char *current = row->name(*value);
+    if (!ImGui::BeginCombo(row->key, current ? current : "?")) return;
+    for (int i = 0; row->name(i); i++) {
+        bool selected = *value == i;
+        if (ImGui::Selectable(row->name(i), selected)) *value = i;
+        if (selected) ImGui::SetItemDefaultFocus();
     }
-    return changed;
+    ImGui::EndCombo();
 }
 
-// The switches that default to on are disable_* fields; the panel shows them as what they turn on.
-static void enabled_checkbox(const char *label, bool *disable) {
-    bool on = !*disable;
-    if (ImGui::Checkbox(label, &on)) *disable = !on;
-}
-
-// A choice among the powers of two from `low` to `high` (atlas sizes and tiles, which must
-// divide each other: powers of two always do).
-static void power_of_two_combo(const char *label, uint32_t *field, uint32_t resolved, uint32_t low, uint32_t high) {
+// A whole-number row: its choices, or the powers of two across its slider span (the texel
+// sizes, which must divide each other: powers of two always do).
+static void uint_combo(const kiln_render_setting *row, uint32_t *field, uint32_t resolved) {
     char current[16];
     std::snprintf(current, sizeof current, "%u", resolved);
-    if (!ImGui::BeginCombo(label, current)) return;
-    for (uint32_t v = low; v <= high; v *= 2) {
+    if (!ImGui::BeginCombo(row->key, current)) return;
+    uint32_t count = row->choices ? row->choice_count : 32;
+    for (uint32_t i = 0, v = (uint32_t)row->slider_min; i < count; i++) {
+        if (row->choices) v = row->choices[i];
+        else if (i) v *= 2;
+        if (v > row->slider_max) break;
         char text[16];
         std::snprintf(text, sizeof text, "%u", v);
         if (ImGui::Selectable(text, v == resolved)) *field = v;
@@ -296,10 +295,48 @@ static void power_of_two_combo(const char *label, uint32_t *field, uint32_t reso
     ImGui::EndCombo();
 }
 
-// Every field of kiln_render_settings but the two read at creation (shader_dir, worker_threads,
-// shown as text). Zero fields mean their default, so each control shows the resolved value and
-// writes an explicit one.
+static void background_control(kiln_render_settings *s) {
+    int background = (int)s->background;
+    if (ImGui::Combo("background", &background, "sky\0colour\0transparent\0")) s->background = (kiln_background_mode)background;
+    if (s->background == KILN_BACKGROUND_COLOR) ImGui::ColorEdit3("colour", &s->background_color.x, ImGuiColorEditFlags_NoInputs);
+}
+
+// The control of the row named `key`, its doc line as the tooltip.
+static void setting_control(const char *key, kiln_render_settings *s, const kiln_render_settings *resolved) {
+    const kiln_render_setting *row = kiln_render_setting_find(key);
+    char *field = (char *)s + row->offset;
+    const char *shown = (const char *)resolved + row->offset;
+    switch (row->type) {
+    case KILN_SETTING_SWITCH: ImGui::Checkbox(row->key, (bool *)field); break;
+    case KILN_SETTING_ENUM: enum_combo(row, (int *)field); break;
+    case KILN_SETTING_UINT: uint_combo(row, (uint32_t *)field, *(const uint32_t *)shown); break;
+    case KILN_SETTING_BACKGROUND: background_control(s); break;
+    case KILN_SETTING_FLOAT: {
+        float v = *(const float *)shown;
+        if (ImGui::SliderFloat(row->key, &v, (float)row->slider_min, (float)row->slider_max, "%.3g",
+                               ImGuiSliderFlags_Logarithmic))
+            *(float *)field = v;
+        break;
+    }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%s)", row->doc, row->flag);
+}
+
+template <size_t N>
+static bool listed(const char *const (&keys)[N], const char *key) {
+    for (const char *k : keys)
+        if (!std::strcmp(k, key)) return true;
+    return false;
+}
+
+// Every row of the settings table but those read at creation (worker_threads, shown as text;
+// shader_dir is no row), grouped as kiln-render's usage groups them.
 static void settings_panel(const view_ui_state *st) {
+    static const char *const general[] = {"tonemap", "exposure", "debug", "msaa", "fxaa", "wireframe", "no_culling",
+                                          "background"};
+    static const char *const lighting[] = {"env_intensity", "no_shadows", "shadow_distance", "cascade_resolution",
+                                           "atlas_size", "atlas_tile", "no_ao", "ao_radius"};
+    static const char *const bloom[] = {"no_bloom", "bloom_strength", "bloom_threshold"};
     kiln_render_settings *s = kiln_renderer_settings(st->renderer);
     kiln_render_settings r = *s;
     kiln_render_settings_resolve(s, &r, nullptr);
@@ -307,36 +344,18 @@ static void settings_panel(const view_ui_state *st) {
     ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Render settings", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return ImGui::End();
     ImGui::PushItemWidth(150);
-    name_combo("tone mapper", &s->tonemapper, kiln_tonemapper_name);
-    if (ImGui::SliderFloat("exposure", &r.exposure, 0.05f, 16.0f, "%.2f", ImGuiSliderFlags_Logarithmic)) s->exposure = r.exposure;
-    name_combo("debug view", &s->debug, kiln_debug_mode_name);
-    int msaa = r.msaa == 4 ? 1 : 0;
-    if (ImGui::Combo("MSAA", &msaa, "1x\0004x\0")) s->msaa = msaa ? 4 : 1;
-    ImGui::Checkbox("FXAA", &s->fxaa);
-    ImGui::Checkbox("wireframe", &s->wireframe);
-    enabled_checkbox("frustum culling", &s->disable_culling);
-    int background = (int)s->background;
-    if (ImGui::Combo("background", &background, "sky\0colour\0transparent\0")) s->background = (kiln_background_mode)background;
-    if (s->background == KILN_BACKGROUND_COLOR) ImGui::ColorEdit3("colour", &s->background_color.x, ImGuiColorEditFlags_NoInputs);
-    if (ImGui::CollapsingHeader("Lighting", ImGuiTreeNodeFlags_DefaultOpen)) {
-        if (ImGui::SliderFloat("IBL intensity", &r.ibl_intensity, 0.01f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic))
-            s->ibl_intensity = r.ibl_intensity;
-        enabled_checkbox("shadows", &s->disable_shadows);
-        if (ImGui::SliderFloat("shadow distance", &r.shadow_distance, 1.0f, 500.0f, "%.1f m", ImGuiSliderFlags_Logarithmic))
-            s->shadow_distance = r.shadow_distance;
-        int cascade = (int)r.cascade_resolution;
-        if (ImGui::SliderInt("cascade texels", &cascade, 256, 4096)) s->cascade_resolution = (uint32_t)cascade;
-        power_of_two_combo("atlas texels", &s->atlas_size, r.atlas_size, 1024, 8192);
-        power_of_two_combo("atlas tile", &s->atlas_tile, r.atlas_tile, 64, r.atlas_size < 1024 ? r.atlas_size : 1024);
-        enabled_checkbox("ambient occlusion", &s->disable_ao);
-        if (ImGui::SliderFloat("AO radius", &r.ao_radius, 0.05f, 5.0f, "%.2f m", ImGuiSliderFlags_Logarithmic)) s->ao_radius = r.ao_radius;
-    }
-    if (ImGui::CollapsingHeader("Bloom", ImGuiTreeNodeFlags_DefaultOpen)) {
-        enabled_checkbox("bloom", &s->disable_bloom);
-        // From just above 0: a zero strength would mean the default again.
-        if (ImGui::SliderFloat("strength", &r.bloom_strength, 0.001f, 0.5f, "%.3f")) s->bloom_strength = r.bloom_strength;
-        if (ImGui::SliderFloat("threshold", &r.bloom_threshold, 0.1f, 16.0f, "%.2f", ImGuiSliderFlags_Logarithmic))
-            s->bloom_threshold = r.bloom_threshold;
+    for (const char *key : general) setting_control(key, s, &r);
+    if (ImGui::CollapsingHeader("Lighting", ImGuiTreeNodeFlags_DefaultOpen))
+        for (const char *key : lighting) setting_control(key, s, &r);
+    if (ImGui::CollapsingHeader("Bloom", ImGuiTreeNodeFlags_DefaultOpen))
+        for (const char *key : bloom) setting_control(key, s, &r);
+    // A row none of the groups names still gets its control, here.
+    bool more_open = false, more_shown = false;
+    for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
+        const kiln_render_setting *row = kiln_render_setting_at(i);
+        if (row->at_creation || listed(general, row->key) || listed(lighting, row->key) || listed(bloom, row->key)) continue;
+        if (!more_shown) more_open = ImGui::CollapsingHeader("More", ImGuiTreeNodeFlags_DefaultOpen), more_shown = true;
+        if (more_open) setting_control(row->key, s, &r);
     }
     ImGui::PopItemWidth();
     ImGui::TextDisabled("workers %u, shaders %s", kiln_renderer_worker_threads(st->renderer),

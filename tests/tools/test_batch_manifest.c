@@ -54,7 +54,8 @@ TEST(every_field_is_read) {
         " \"view\": {\"azimuth\": 1, \"elevation\": -0.5, \"distance_scale\": 2, \"fov_y\": 0.5},"
         " \"settings\": {\"msaa\": 4, \"fxaa\": true, \"wireframe\": true, \"no_bloom\": true, \"bloom_strength\": 0.1,"
         " \"bloom_threshold\": 2, \"no_shadows\": true, \"shadow_distance\": 9, \"no_ao\": true, \"ao_radius\": 0.25,"
-        " \"env_intensity\": 3, \"debug\": \"albedo\", \"background\": [0.25, 0.5, 1]}}";
+        " \"env_intensity\": 3, \"debug\": \"albedo\", \"background\": [0.25, 0.5, 1], \"no_culling\": true,"
+        " \"cascade_resolution\": 1024, \"atlas_size\": 2048, \"atlas_tile\": 256}}";
     CHECK_MSG(parse(line, &item, why, sizeof why), "%s", why);
     CHECK(!strcmp(item.model, "/data/set/m/Duck.glb"));
     CHECK(!strcmp(item.env, "/data/set/sky.hdr"));
@@ -72,6 +73,7 @@ TEST(every_field_is_read) {
     CHECK(s->fxaa && s->wireframe && s->disable_bloom && s->disable_shadows && s->disable_ao);
     CHECK(s->bloom_strength == 0.1f && s->bloom_threshold == 2.0f && s->shadow_distance == 9.0f);
     CHECK(s->ao_radius == 0.25f && s->ibl_intensity == 3.0f);
+    CHECK(s->disable_culling && s->cascade_resolution == 1024 && s->atlas_size == 2048 && s->atlas_tile == 256);
     CHECK_EQ_INT(s->debug, KILN_DEBUG_ALBEDO);
     CHECK_EQ_INT(s->background, KILN_BACKGROUND_COLOR);
     CHECK(s->background_color.x == 0.25f && s->background_color.y == 0.5f && s->background_color.z == 1.0f);
@@ -149,8 +151,8 @@ TEST(each_bad_line_is_refused_naming_its_line_and_field) {
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"time\": -1}", "line 7: time: wants a finite number of seconds >= 0, got -1"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"time\": 1e300}", "line 7: time: wants a finite number of seconds >= 0, got 1e300"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"env_rotation\": \"1\"}", "line 7: env_rotation: wants radians, got \"1\""},
-        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"tonemap\": \"filmic\"}", "line 7: tonemap: wants a tone mapper's name, got \"filmic\""},
-        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"exposure\": 0}", "line 7: exposure: wants a positive number, got 0"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"tonemap\": \"filmic\"}", "line 7: tonemap: \"filmic\" is not one of agx|aces|aces-hill|aces-hill-boost|pbr-neutral|none"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"exposure\": 0}", "line 7: exposure: 0 is not in (0, inf)"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"sun\": [0, -1]}", "line 7: sun: wants [X, Y, Z], got [0,-1]"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"no_sun\": 1}", "line 7: no_sun: wants true or false, got 1"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"no_sun\": true, \"sun_lux\": 2}", "line 7: \"no_sun\" is exclusive with \"sun\" and \"sun_lux\""},
@@ -165,15 +167,20 @@ TEST(each_bad_line_is_refused_naming_its_line_and_field) {
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"view\": {\"elevation\": 2}}", "line 7: view.elevation: wants radians in (-pi/2, pi/2), got 2"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"view\": {\"distance_scale\": -1}}", "line 7: view.distance_scale: wants a positive number, got -1"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"view\": {\"fov_y\": 4}}", "line 7: view.fov_y: wants radians in (0, pi), got 4"},
-        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"msaa\": 2}}", "line 7: settings.msaa: wants 1 or 4, got 2"},
-        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"fxaa\": \"yes\"}}", "line 7: settings.fxaa: wants true or false, got \"yes\""},
-        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"debug\": \"depth\"}}", "line 7: settings.debug: wants a debug mode's name, got \"depth\""},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"msaa\": 2}}", "line 7: settings.msaa: 2 is not one of 1|4"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"fxaa\": \"yes\"}}", "line 7: settings.fxaa: \"yes\" is not true or false"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"debug\": \"depth\"}}", "line 7: settings.debug: \"depth\" is not one of none|normals|clusters|overdraw|albedo|cascades|ao|lod"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"bloom\": false}}", "line 7: unknown field \"settings.bloom\""},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": []}", "line 7: settings: wants an object, got []"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"background\": \"white\"}}",
-         "line 7: settings.background: wants \"sky\", \"transparent\" or [R, G, B] in 0..1, got \"white\""},
+         "line 7: settings.background: \"white\" is not sky, transparent or R,G,B in [0, 1]"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"background\": [1, 2, 0]}}",
-         "line 7: settings.background: wants \"sky\", \"transparent\" or [R, G, B] in 0..1, got [1,2,0]"},
+         "line 7: settings.background: \"1,2,0\" is not sky, transparent or R,G,B in [0, 1]"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"msaa\": 4.5}}", "line 7: settings.msaa: \"4.5\" is not a whole number"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"cascade_resolution\": 8}}",
+         "line 7: settings.cascade_resolution: 8 is not in [16, 8192]"},
+        {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"settings\": {\"worker_threads\": 2}}",
+         "line 7: settings.worker_threads: is read when the renderer is made, not per item"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": []}", "line 7: outputs: wants a non-empty array of output names, got []"},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": [\"color\", \"albedo\"]}", "line 7: outputs[1]: wants color, normals, depth or mask, got \"albedo\""},
         {"{\"model\": \"a.glb\", \"out\": \"a.png\", \"outputs\": [\"color\", \"color\"]}", "line 7: outputs[1]: color is listed twice"},

@@ -187,14 +187,14 @@ row() {
     [ "$got" -eq "$status" ] && [ "$(head -1 "$tmp/err")" = "$want" ] ||
         fail "kiln-render $*: want status $status and '$want'; got $got: $(cat "$tmp/err")"
 }
-row 2 "kiln-render: --shard wants I/N with 0 <= I < N, got '3/3'" -- --batch "$tmp/manifest.jsonl" --shard 3/3
-row 2 "kiln-render: --shard wants I/N with 0 <= I < N, got '1/0'" -- --batch "$tmp/manifest.jsonl" --shard 1/0
-row 2 "kiln-render: --shard wants I/N with 0 <= I < N, got '-1/3'" -- --batch "$tmp/manifest.jsonl" --shard -1/3
-row 2 "kiln-render: --jobs wants 1 (one process renders on one device: run more shards for more devices), got '4'" \
+row 2 'kiln-render: --shard: "3/3" is not I/N with 0 <= I < N' -- --batch "$tmp/manifest.jsonl" --shard 3/3
+row 2 'kiln-render: --shard: "1/0" is not I/N with 0 <= I < N' -- --batch "$tmp/manifest.jsonl" --shard 1/0
+row 2 'kiln-render: --shard: "-1/3" is not I/N with 0 <= I < N' -- --batch "$tmp/manifest.jsonl" --shard -1/3
+row 2 'kiln-render: --jobs: "4" is not 1 (one process renders on one device: run more shards for more devices)' \
     -- --batch "$tmp/manifest.jsonl" --jobs 4
-row 2 "kiln-render: --batch takes no '--size': per-item settings go in the manifest" -- --batch "$tmp/manifest.jsonl" --size 64x64
+row 2 "kiln-render: unknown option '--size' (see --help)" -- --batch "$tmp/manifest.jsonl" --size 64x64
 row 2 "kiln-render: --batch needs a value" -- --batch
-row 2 "kiln-render: --lose-device-at wants a manifest line number from 1, got '0'" -- --batch "$tmp/manifest.jsonl" --lose-device-at 0
+row 2 'kiln-render: --lose-device-at: 0 is not in [1, 4294967295]' -- --batch "$tmp/manifest.jsonl" --lose-device-at 0
 row 0 "kiln-render: batch: shard 0/20 of $tmp/manifest.jsonl has no items; report $tmp/manifest.report-0-of-20.jsonl" \
     -- --batch "$tmp/manifest.jsonl" --shard 0/20
 row 2 "kiln-render: $tmp/none.jsonl: cannot open: No such file or directory" -- --batch "$tmp/none.jsonl"

@@ -38,13 +38,13 @@ printf '{ not json' >"$tmp/malformed.gltf"
 row 1 "kiln-render: $tmp/missing.glb: cannot open: *"          -- "$tmp/missing.glb" -o "$tmp/x.png"
 row 1 "kiln-render: malformed.gltf: JSON: 1:*"                  -- "$tmp/malformed.gltf" -o "$tmp/x.png"
 row 1 "kiln-render: Box.glb: cameras\\[0\\]: out of range (0 cameras)" -- "$box" -o "$tmp/x.png" --camera 0
-row 2 "kiln-render: --look-at wants X,Y,Z, got '1,2'"           -- "$box" -o "$tmp/x.png" --look-from 0,0,5 --look-at 1,2
+row 2 'kiln-render: --look-at: "1,2" is not X,Y,Z'              -- "$box" -o "$tmp/x.png" --look-from 0,0,5 --look-at 1,2
 row 2 "kiln-render: --camera is exclusive with *"               -- "$box" -o "$tmp/x.png" --camera 0 --look-from 0,0,5 --look-at 0,0,0
 row 2 "kiln-render: --demo and a model are exclusive"           -- "$box" --demo -o "$tmp/x.png"
 row 2 "kiln-render: --sun and --no-sun are exclusive"           -- "$box" -o "$tmp/x.png" --sun 0,-1,0 --no-sun
-row 2 "kiln-render: --time wants a finite number of seconds >= 0, got '-1'" -- "$box" -o "$tmp/x.png" --time -1
-row 2 "kiln-render: --time wants a finite number of seconds >= 0, got 'inf'" -- "$box" -o "$tmp/x.png" --time inf
-row 2 "kiln-render: --time wants a finite number of seconds >= 0, got '2s'" -- "$box" -o "$tmp/x.png" --time 2s
+row 2 'kiln-render: --time: -1 is not in [0, inf)' -- "$box" -o "$tmp/x.png" --time -1
+row 2 'kiln-render: --time: "inf" is not a finite number' -- "$box" -o "$tmp/x.png" --time inf
+row 2 'kiln-render: --time: "2s" is not a finite number' -- "$box" -o "$tmp/x.png" --time 2s
 row 2 "kiln-render: --time needs a value"                         -- "$box" -o "$tmp/x.png" --time
 
 [ "$failures" -eq 0 ] || { echo "test_kiln_render_model: $failures row(s) failed"; exit 1; }

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # kiln-view's command line, one row per behaviour: --help, and each refusal as its exit status
-# and exactly one line on stderr (the usage follows the line for an unknown argument or no
-# model). No window is opened: flags and scripts are checked first, and without a display the
+# and exactly one line on stderr (a command line with nothing to open gets the usage). No window is opened: flags and scripts are checked first, and without a display the
 # window fails with one line.
 #   test_view_cli.sh BIN_DIR SCRATCH_DIR MODELS_DIR
 set -uo pipefail
@@ -37,18 +36,19 @@ printf 'at 2 key F\nat 1 key C\n' >"$tmp/backwards.script"
 printf 'at 1 key X\n' >"$tmp/key.script"
 printf 'at 1 hide two\n' >"$tmp/hide.script"
 row 2 "usage: kiln-view MODEL.gltf|MODEL.glb *" usage --
-row 2 "kiln-view: unknown argument '--bogus'" usage -- --demo --bogus
+row 2 "kiln-view: unknown option '--bogus' (see --help)" - -- --demo --bogus
 row 2 "kiln-view: --demo and a model are exclusive" - -- --demo m.glb
-row 2 "kiln-view: --size wants WxH (1..8192), got '0x5'" - -- --demo --size 0x5
-row 2 "kiln-view: --size wants WxH (1..8192), got '640x'" - -- --demo --size 640x
-row 2 "kiln-view: --vsync wants on or off, got 'maybe'" - -- --demo --vsync maybe
-row 2 "kiln-view: --frames wants a count in 1..1000000, got '0'" - -- --demo --screenshot x.png --frames 0
-row 2 "kiln-view: --frames wants a count in 1..1000000, got '-3'" - -- --demo --screenshot x.png --frames -3
+row 2 'kiln-view: --size: "0x5" is not WxH in \[1, 8192\]' - -- --demo --size 0x5
+row 2 'kiln-view: --size: "640x" is not WxH in \[1, 8192\]' - -- --demo --size 640x
+row 2 'kiln-view: --vsync: "maybe" is not on or off' - -- --demo --vsync maybe
+row 2 'kiln-view: --msaa: 2 is not one of 1|4' - -- --demo --msaa 2
+row 2 'kiln-view: --frames: 0 is not in \[1, 1000000\]' - -- --demo --screenshot x.png --frames 0
+row 2 'kiln-view: --frames: "-3" is not a whole number' - -- --demo --screenshot x.png --frames -3
 row 2 "kiln-view: --screenshot needs --frames N" - -- --demo --screenshot x.png
 row 2 "kiln-view: --frames goes with --screenshot" - -- --demo --frames 3
 row 2 "kiln-view: --env needs a value" - -- --demo --env
-row 2 "kiln-view: --time wants a finite number of seconds >= 0, got '-1'" - -- m.glb --time -1
-row 2 "kiln-view: --time wants a finite number of seconds >= 0, got 'nan'" - -- m.glb --time nan
+row 2 'kiln-view: --time: -1 is not in \[0, inf)' - -- m.glb --time -1
+row 2 'kiln-view: --time: "nan" is not a finite number' - -- m.glb --time nan
 row 2 "kiln-view: --time and --play are for a model, not --demo" - -- --demo --play
 row 2 "kiln-view: --clip needs a value" - -- m.glb --clip
 row 2 "kiln-view: --clip is for a model, not --demo" - -- --demo --clip 0

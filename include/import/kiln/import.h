@@ -144,6 +144,36 @@ kiln_camera kiln_import_look_at(const kiln_mesh_bounds *bounds, kiln_vec3 eye, k
  * around a model a few centimetres or metres across; this spends them on the model. */
 float kiln_import_shadow_distance(const kiln_mesh_bounds *bounds, const kiln_camera *camera);
 
+/* ---- default lighting: what kiln-render, its batch and the viewer light a model with ---------- */
+
+/* The sun a model gets when it brings no light of its own (the golden images' set-up): white,
+ * KILN_IMPORT_DEFAULT_SUN_LUX lux, shining along KILN_IMPORT_DEFAULT_SUN_DIRECTION. */
+#define KILN_IMPORT_DEFAULT_SUN_LUX 3.0f
+/* The default sun's direction, the way its light travels (see KILN_IMPORT_DEFAULT_SUN_LUX). */
+#define KILN_IMPORT_DEFAULT_SUN_DIRECTION ((kiln_vec3){-0.5f, -1.0f, -0.4f})
+
+/* Zero-initialised: the default sun for a scene without lights, none for a scene with its own. */
+typedef struct kiln_import_sun {
+    bool none;             /* no sun, even for a scene without lights */
+    bool direction_given;  /* shine along `direction`, and add the sun to a scene with lights too */
+    kiln_vec3 direction;   /* with direction_given: the way the sun's light travels */
+    float lux;             /* above 0: this illuminance, and add the sun to a scene with lights too */
+} kiln_import_sun;
+
+/* The lights `scene` is drawn with: its own, behind a sun where it wants one (a scene without
+ * lights unless sun->none; any scene when sun gives a direction or lux). The sun goes first,
+ * where the renderer takes a scene's sun from. The lights are copied into *storage, grown with
+ * realloc to *capacity entries (the caller frees it), and scene->lights points at them; a scene
+ * that wants no sun is left as it is. scene->lights must not point into *storage. Fails only
+ * out of memory, changing nothing. */
+bool kiln_import_add_sun(kiln_render_scene *scene, const kiln_import_sun *sun, kiln_light **storage, uint32_t *capacity,
+                         kiln_error *err);
+
+/* An equirectangular HDR image (kiln_image_load_hdr) added to r's texture registry as the
+ * RGBA16F texture a scene's environment.equirect names: its id, or 0 with err "NAME: <the
+ * registry's reason>" (`name`: the image's file, say). */
+uint32_t kiln_import_environment(kiln_renderer *r, const kiln_image *equirect, const char *name, kiln_error *err);
+
 #ifdef __cplusplus
 }
 #endif

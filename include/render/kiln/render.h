@@ -16,6 +16,7 @@
 #include <kiln/render/frame_timings.h>
 #include <kiln/assets/material.h>
 #include <kiln/render/scene.h>
+#include <kiln/render/settings_table.h>
 #include <kiln/render/tonemap.h>
 #include <kiln/textures.h>
 
