@@ -21,9 +21,11 @@
 #define KILN_COLOR_LUT_MAX_SIZE 128                           /* entries per axis: 2M entries, 25 MB */
 #define KILN_COLOR_LUT_MAX_FILE_BYTES ((size_t)128 << 20)     /* 128^3 lines of three numbers fit */
 
+/* A parsed table: the caller owns `rgb` (kiln_color_lut_free). */
 typedef struct kiln_color_lut {
     uint32_t size;                  /* entries per axis */
-    kiln_vec3 domain_min, domain_max; /* the input range the table spans; 0 and 1 unless the file says */
+    kiln_vec3 domain_min;           /* the input value the table's first entry of each axis stands for: 0 unless the file says */
+    kiln_vec3 domain_max;           /* and its last's: 1 unless the file says */
     float *rgb;                     /* size^3 entries of three floats, red fastest; malloc'd */
     char title[128];                /* TITLE, cut to fit; empty when none */
 } kiln_color_lut;
