@@ -313,9 +313,16 @@ static void setting_control(const char *key, kiln_render_settings *s, const kiln
     case KILN_SETTING_BACKGROUND: background_control(s); break;
     case KILN_SETTING_FLOAT: {
         float v = *(const float *)shown;
-        if (ImGui::SliderFloat(row->key, &v, (float)row->slider_min, (float)row->slider_max, "%.3g",
-                               ImGuiSliderFlags_Logarithmic))
+        // A span that crosses zero (a signed control: contrast) is linear; a positive one logarithmic.
+        ImGuiSliderFlags flags = row->slider_min > 0.0 ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
+        if (ImGui::SliderFloat(row->key, &v, (float)row->slider_min, (float)row->slider_max, "%.3g", flags))
             *(float *)field = v;
+        break;
+    }
+    case KILN_SETTING_VEC3: {
+        kiln_vec3 v = *(const kiln_vec3 *)shown;
+        if (ImGui::SliderFloat3(row->key, &v.x, (float)row->slider_min, (float)row->slider_max, "%.3g"))
+            *(kiln_vec3 *)field = v;
         break;
     }
     }

@@ -58,7 +58,7 @@ static void print_setting(FILE *out, const kiln_render_setting *row) {
     char value[128], tail[64] = "";
     setting_value(row, value, sizeof value);
     if (row->type == KILN_SETTING_ENUM) snprintf(tail, sizeof tail, " (default %s)", row->name((int)row->default_value));
-    else if (row->type == KILN_SETTING_UINT || row->type == KILN_SETTING_FLOAT)
+    else if (row->type == KILN_SETTING_UINT || row->type == KILN_SETTING_FLOAT || row->type == KILN_SETTING_VEC3)
         snprintf(tail, sizeof tail, " (default %g)", row->default_value);
     print_flag(out, row->flag, value, row->doc, tail);
 }

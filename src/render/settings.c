@@ -4,6 +4,8 @@
 
 #include <kiln/render.h>
 
+#include "features/features.h"
+
 bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err) {
     kiln_render_settings s = in ? *in : (kiln_render_settings){0};
     if (!(s.exposure >= 0.0f))
@@ -71,6 +73,7 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if (s.bloom_strength == 0.0f) s.bloom_strength = 0.04f;
     if (s.bloom_threshold == 0.0f) s.bloom_threshold = 1.0f;
     if (s.ao_radius == 0.0f) s.ao_radius = 0.5f;
+    if (!renderer_resolve_feature_settings(&s, err)) return false;
     *out = s;
     return true;
 }

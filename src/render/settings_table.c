@@ -8,6 +8,8 @@
 
 #include <kiln/render.h>
 
+#include "features/features.h"
+
 static const char *tonemapper_at(int i) { return kiln_tonemapper_name((kiln_tonemapper)i); }
 static const char *debug_mode_at(int i) { return kiln_debug_mode_name((kiln_debug_mode)i); }
 
@@ -56,14 +58,28 @@ static const kiln_render_setting rows[] = {
 };
 #define ROW_COUNT (uint32_t)(sizeof rows / sizeof rows[0])
 
-uint32_t kiln_render_setting_count(void) { return ROW_COUNT; }
+uint32_t kiln_render_setting_count(void) {
+    uint32_t count = ROW_COUNT;
+    for (uint32_t f = 0; f < render_feature_count; f++) count += render_features[f]->setting_count;
+    return count;
+}
 
-const kiln_render_setting *kiln_render_setting_at(uint32_t index) { return index < ROW_COUNT ? &rows[index] : NULL; }
+/* The renderer's rows, then each feature's in list order. */
+const kiln_render_setting *kiln_render_setting_at(uint32_t index) {
+    if (index < ROW_COUNT) return &rows[index];
+    index -= ROW_COUNT;
+    for (uint32_t f = 0; f < render_feature_count; f++) {
+        if (index < render_features[f]->setting_count) return &render_features[f]->settings[index];
+        index -= render_features[f]->setting_count;
+    }
+    return NULL;
+}
 
 const kiln_render_setting *kiln_render_setting_find(const char *key_or_flag) {
     bool flag = !strncmp(key_or_flag, "--", 2);
-    for (uint32_t i = 0; i < ROW_COUNT; i++)
-        if (!strcmp(flag ? rows[i].flag : rows[i].key, key_or_flag)) return &rows[i];
+    const kiln_render_setting *row;
+    for (uint32_t i = 0; (row = kiln_render_setting_at(i)); i++)
+        if (!strcmp(flag ? row->flag : row->key, key_or_flag)) return row;
     return NULL;
 }
 
@@ -170,6 +186,33 @@ static bool set_background(const setting_text *t, kiln_render_settings *s) {
     return true;
 }
 
+/* "X,Y,Z" or "V" (all three), each finite and in the row's range. */
+static bool set_vec3(const setting_text *t, kiln_vec3 *field) {
+    const kiln_render_setting *row = t->row;
+    float c[3];
+    char part[64];
+    const char *p = t->text;
+    int n = 0;
+    for (; n < 3; n++) {
+        size_t len = strcspn(p, ",");
+        if (len >= sizeof part) return refuse(t, "X,Y,Z or one number");
+        memcpy(part, p, len);
+        part[len] = '\0';
+        if (!parse_float(part, &c[n])) return refuse(t, "X,Y,Z or one number");
+        p += len;
+        if (!*p) break;
+        p++;
+    }
+    if (*p || n == 1) return refuse(t, "X,Y,Z or one number");
+    if (n == 0) c[1] = c[2] = c[0];
+    for (int k = 0; k < 3; k++)
+        if (c[k] < row->min || (row->min_exclusive && c[k] == row->min) || c[k] > row->max)
+            return kiln_error_set(t->err, KILN_ERR_INVALID_ARGUMENT, "%s: %g is not in %s%g, %g]", t->spelled,
+                                  (double)c[k], row->min_exclusive ? "(" : "[", row->min, row->max);
+    *field = (kiln_vec3){c[0], c[1], c[2]};
+    return true;
+}
+
 bool kiln_render_setting_set(const kiln_render_setting *row, kiln_render_settings *s, const char *text,
                              const char *spelled, kiln_error *err) {
     setting_text t = {.row = row, .spelled = spelled ? spelled : row->key, .text = text, .err = err};
@@ -180,6 +223,45 @@ bool kiln_render_setting_set(const kiln_render_setting *row, kiln_render_setting
     case KILN_SETTING_FLOAT: return set_float(&t, field);
     case KILN_SETTING_ENUM: return set_enum(&t, field);
     case KILN_SETTING_BACKGROUND: return set_background(&t, s);
+    case KILN_SETTING_VEC3: return set_vec3(&t, field);
     }
     return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "%s: the row's type %d is unknown", t.spelled, (int)row->type);
+}
+
+/* ---- the features' rows in the resolver --------------------------------------------------- */
+
+/* A value of a row with a default other than zero may be zero (meaning that default); any other
+ * must lie in the range. */
+static bool in_range(const kiln_render_setting *row, float v) {
+    if (v == 0.0f && row->default_value != 0.0) return true;
+    return v >= row->min && !(row->min_exclusive && v == row->min) && v <= row->max;
+}
+
+static float or_default(const kiln_render_setting *row, float v) { return v == 0.0f ? (float)row->default_value : v; }
+
+static bool resolve_row(const kiln_render_setting *row, kiln_render_settings *s, kiln_error *err) {
+    char *field = (char *)s + row->offset;
+    const char *open = row->min_exclusive ? "(" : "[";
+    if (row->type == KILN_SETTING_FLOAT) {
+        float *v = (float *)field;
+        if (!in_range(row, *v))
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.%s %g is not in %s%g, %g]",
+                                  row->key, (double)*v, open, row->min, row->max);
+        *v = or_default(row, *v);
+    } else if (row->type == KILN_SETTING_VEC3) {
+        kiln_vec3 *v = (kiln_vec3 *)field;
+        if (!in_range(row, v->x) || !in_range(row, v->y) || !in_range(row, v->z))
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                                  "renderer: settings.%s (%g, %g, %g) is not in %s%g, %g] in every channel", row->key,
+                                  (double)v->x, (double)v->y, (double)v->z, open, row->min, row->max);
+        *v = (kiln_vec3){or_default(row, v->x), or_default(row, v->y), or_default(row, v->z)};
+    }
+    return true;
+}
+
+bool renderer_resolve_feature_settings(kiln_render_settings *s, kiln_error *err) {
+    for (uint32_t f = 0; f < render_feature_count; f++)
+        for (uint32_t i = 0; i < render_features[f]->setting_count; i++)
+            if (!resolve_row(&render_features[f]->settings[i], s, err)) return false;
+    return true;
 }

@@ -56,6 +56,7 @@ static double field_value(const kiln_render_setting *row, const kiln_render_sett
     case KILN_SETTING_SWITCH: return *(const bool *)field;
     case KILN_SETTING_UINT: return *(const uint32_t *)field;
     case KILN_SETTING_FLOAT: return *(const float *)field;
+    case KILN_SETTING_VEC3: return ((const kiln_vec3 *)field)->x; /* resolved alike in every component */
     default: return *(const int *)field;
     }
 }
@@ -66,8 +67,9 @@ TEST(every_default_is_what_the_resolver_makes_of_zero) {
     CHECK_MSG(kiln_render_settings_resolve(&(kiln_render_settings){0}, &resolved, &err), "%s", err.message);
     for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
         const kiln_render_setting *row = kiln_render_setting_at(i);
-        double got = field_value(row, &resolved), want = row->type == KILN_SETTING_FLOAT ? (float)row->default_value
-                                                                                         : row->default_value;
+        double got = field_value(row, &resolved);
+        double want = row->type == KILN_SETTING_FLOAT || row->type == KILN_SETTING_VEC3 ? (float)row->default_value
+                                                                                        : row->default_value;
         CHECK_MSG(got == want, "%s: the table's default is %g, the resolver's %g", row->key, row->default_value, got);
     }
 }
@@ -76,6 +78,7 @@ TEST(every_default_is_what_the_resolver_makes_of_zero) {
 static void put(const kiln_render_setting *row, kiln_render_settings *s, double value) {
     char *field = (char *)s + row->offset;
     if (row->type == KILN_SETTING_UINT) *(uint32_t *)field = (uint32_t)value;
+    else if (row->type == KILN_SETTING_VEC3) *(kiln_vec3 *)field = (kiln_vec3){(float)value, (float)value, (float)value};
     else *(float *)field = (float)value;
 }
 
@@ -84,7 +87,8 @@ static void put(const kiln_render_setting *row, kiln_render_settings *s, double 
 TEST(the_resolver_accepts_both_ends_of_every_range_and_every_choice) {
     for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
         const kiln_render_setting *row = kiln_render_setting_at(i);
-        if (row->type != KILN_SETTING_UINT && row->type != KILN_SETTING_FLOAT) continue;
+        if (row->type != KILN_SETTING_UINT && row->type != KILN_SETTING_FLOAT && row->type != KILN_SETTING_VEC3)
+            continue;
         double ends[2] = {row->min_exclusive ? nextafterf((float)row->min, 1.0f) : row->min,
                           isinf(row->max) ? 1e30 : row->max};
         for (uint32_t k = 0; k < (row->choices ? row->choice_count : 2); k++) {

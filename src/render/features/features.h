@@ -40,6 +40,12 @@ typedef struct render_feature {
     /* A program the feature draws with the scene layout: its group 3 vars are checked against
      * every feature's binding rows when it loads. NULL for none. */
     const char *scene_program;
+    /* Rows of the settings table (kiln/render/settings_table.h) for fields of
+     * kiln_render_settings the feature alone reads: the table lists them after the renderer's,
+     * and kiln_render_settings_resolve checks their ranges and fills their zeros with their
+     * defaults (renderer_resolve_feature_settings). */
+    const kiln_render_setting *settings;
+    uint32_t setting_count;
     /* Builds what the feature keeps for the renderer's life (pipelines, layouts). May be NULL. */
     bool (*create)(kiln_renderer *r, void *state, kiln_error *err);
     /* Releases it; called for every feature whose state was allocated, even after a failed
@@ -74,6 +80,9 @@ extern const uint32_t render_feature_count;
 /* The state the renderer allocated for `feature` (one of render_features), for the few places
  * outside a feature that reach it: a test, or kiln_renderer_invalidate_environment. */
 void *renderer_feature_state(const kiln_renderer *r, const render_feature *feature);
+
+/* The range checks and defaults of every feature's settings rows, for the resolver. */
+bool renderer_resolve_feature_settings(kiln_render_settings *s, kiln_error *err);
 
 #define COUNT_OF(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 

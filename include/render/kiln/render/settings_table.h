@@ -16,7 +16,12 @@
  *   --msaa: 2 is not one of 1|4
  *   tonemap: "sepia" is not one of agx|aces|...|none
  * An unparseable value is quoted; a number out of range is shown as read. Cross-field rules
- * (atlas_tile divides atlas_size) stay the resolver's. */
+ * (atlas_tile divides atlas_size) stay the resolver's.
+ *
+ * The rows are the renderer's own, then those of each renderer feature that brings settings of
+ * its own (colour grading), in the feature list's order: the resolver checks a feature's rows by
+ * their ranges and fills their zeros with their defaults, so a feature adds a setting with one
+ * row in its own file. */
 #ifndef KILN_RENDER_SETTINGS_TABLE_H
 #define KILN_RENDER_SETTINGS_TABLE_H
 
@@ -38,6 +43,7 @@ typedef enum kiln_setting_type {
     KILN_SETTING_FLOAT,       /* a float: a finite number in the range */
     KILN_SETTING_ENUM,        /* an enum: one of the names name() gives */
     KILN_SETTING_BACKGROUND,  /* background and background_color: "sky", "transparent" or R,G,B in [0, 1] */
+    KILN_SETTING_VEC3,        /* a kiln_vec3: X,Y,Z or one number for all three, each finite and in the range */
 } kiln_setting_type;
 
 /* One setting: how it is named, read, bounded and shown. */
@@ -47,13 +53,13 @@ typedef struct kiln_render_setting {
     kiln_setting_type type;         /* how its text reads and its field is stored */
     /*@{*/
     size_t offset, size;            /* the field in kiln_render_settings */
-    double min, max;                /* UINT and FLOAT: the range, max INFINITY for none */
+    double min, max;                /* UINT, FLOAT and VEC3 (each component): the range, max INFINITY for none */
     /*@}*/
     bool min_exclusive;             /* FLOAT: above min, not at it (zero would mean the default) */
     const uint32_t *choices;        /* UINT: the only values allowed, choice_count of them; NULL: the range */
     uint32_t choice_count;          /* entries of choices */
     const char *(*name)(int value); /* ENUM: a value's name, NULL past the last */
-    double default_value;           /* what resolve makes of zero (ENUM: the enum's value) */
+    double default_value;           /* what resolve makes of zero (ENUM: the enum's value; VEC3: of each component) */
     /*@{*/
     double slider_min, slider_max;  /* UINT and FLOAT: the span a UI control offers, inside the range */
     /*@}*/
