@@ -336,7 +336,7 @@ static bool create_pipeline(kiln_clusters *c, kiln_error *err) {
     if (!c->layout.id) return false;
     kiln_compute_pipeline_desc pd = {.label = "cluster light cull", .layout = c->layout, .shader = c->shader,
                                      .entry = "cs_cull"};
-    if (!(c->pipeline = kiln_shader_library_build_compute_pipeline(c->library, &pd, err)).id) return false;
+    if (!(c->pipeline = kiln_shader_library_create_watched_compute_pipeline(c->library, &pd, err)).id) return false;
     c->group = make_group(c, c->indices, err);
     return c->group.id != 0;
 }
@@ -364,7 +364,7 @@ void kiln_clusters_destroy(kiln_clusters *c) {
     if (!c) return;
     kiln_resources *res = c->res;
     if (c->group.id) kiln_resources_destroy_bind_group(res, c->group, NULL);
-    kiln_shader_library_destroy_compute_pipeline(c->library, c->pipeline);
+    kiln_shader_library_destroy_watched_compute_pipeline(c->library, c->pipeline);
     if (c->layout.id) kiln_resources_destroy_pipeline_layout(res, c->layout, NULL);
     if (c->group_layout.id) kiln_resources_destroy_bind_group_layout(res, c->group_layout, NULL);
     if (c->indices.id) kiln_resources_destroy_buffer(res, c->indices, NULL);

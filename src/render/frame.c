@@ -109,19 +109,20 @@ static void publish_target(kiln_renderer *r, render_frame *f) {
     render_blackboard_put(&f->board, "display", target);
     kiln_fg_texture_desc data = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_R32Float,
                                  .usage = WGPUTextureUsage_RenderAttachment};
+    kiln_fg_resource linear_depth = {0}, object_ids = {0};
     if (f->target.linear_depth) {
-        kiln_fg_resource linear_depth = kiln_frame_graph_import_view(r->graph, "linear depth", f->target.linear_depth_view,
-                                                                     f->target.linear_depth, &data);
+        linear_depth = kiln_frame_graph_import_view(r->graph, "linear depth", f->target.linear_depth_view,
+                                                    f->target.linear_depth, &data);
         kiln_frame_graph_export(r->graph, linear_depth);
-        render_blackboard_put(&f->board, "linear depth", linear_depth);
     }
     data.format = WGPUTextureFormat_R32Uint;
     if (f->target.object_ids) {
-        kiln_fg_resource object_ids = kiln_frame_graph_import_view(r->graph, "object ids", f->target.object_ids_view,
-                                                                   f->target.object_ids, &data);
+        object_ids = kiln_frame_graph_import_view(r->graph, "object ids", f->target.object_ids_view, f->target.object_ids,
+                                                  &data);
         kiln_frame_graph_export(r->graph, object_ids);
-        render_blackboard_put(&f->board, "object ids", object_ids);
     }
+    render_blackboard_put(&f->board, "linear depth", linear_depth); /* absent where the target has none */
+    render_blackboard_put(&f->board, "object ids", object_ids);
 }
 
 static bool run_graph(kiln_renderer *r, kiln_encoder *enc, kiln_error *err) {
@@ -166,10 +167,10 @@ static bool add_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_err
     uint32_t camera_view =
         renderer_add_view(r, scene, kiln_camera_view(camera), kiln_camera_projection(camera), false, err);
     if (camera_view == UINT32_MAX) return false;
+    r->frame.camera_view = &r->views.list[camera_view];
     for (uint32_t i = 0; i < render_feature_count; i++)
         if (render_features[i]->add_views && !render_features[i]->add_views(r, r->feature_state[i], scene, err))
             return false;
-    r->frame.camera_view = &r->views.list[camera_view];
     return true;
 }
 

@@ -85,7 +85,7 @@ static bool create_pipelines(kiln_renderer *r, renderer_ibl *ibl, kiln_error *er
             return false;
         kiln_compute_pipeline_desc d = {.label = STEP_LABELS[i], .layout = ibl->pipeline_layouts[i], .shader = ibl->program,
                                         .entry = STEP_ENTRIES[i]};
-        if (!(ibl->pipelines[i] = kiln_shader_library_build_compute_pipeline(r->library, &d, err)).id) return false;
+        if (!(ibl->pipelines[i] = kiln_shader_library_create_watched_compute_pipeline(r->library, &d, err)).id) return false;
     }
     return true;
 }
@@ -139,7 +139,7 @@ void renderer_ibl_destroy(kiln_renderer *r, renderer_ibl *ibl) {
     for (uint32_t i = 0; i < n; i++)
         if (groups[i].id) kiln_resources_destroy_bind_group(res, groups[i], NULL);
     for (int i = 0; i < IBL_STEPS; i++) {
-        kiln_shader_library_destroy_compute_pipeline(r->library, ibl->pipelines[i]);
+        kiln_shader_library_destroy_watched_compute_pipeline(r->library, ibl->pipelines[i]);
         if (ibl->pipeline_layouts[i].id) kiln_resources_destroy_pipeline_layout(res, ibl->pipeline_layouts[i], NULL);
         if (ibl->layouts[i].id) kiln_resources_destroy_bind_group_layout(res, ibl->layouts[i], NULL);
     }

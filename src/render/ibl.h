@@ -78,6 +78,6 @@ bool renderer_ibl_update(kiln_renderer *r, renderer_ibl *ibl, const kiln_environ
 /* The renderer's bake state (features/ibl.c owns it) and the sky pass's group 1: the map or the
  * placeholder, and the sampler. */
 renderer_ibl *renderer_ibl_of(const kiln_renderer *r);
-kiln_bind_group ibl_sky_group(const kiln_renderer *r);
+kiln_bind_group renderer_ibl_sky_group(const kiln_renderer *r);
 
 #endif

@@ -1,7 +1,8 @@
 /* The GPU light record (internal to the renderer): 64 bytes per packed point or spot light, in a
- * storage buffer, and the packing of a scene's lights into them. kiln_pack_lights_into writes
- * into arrays the caller owns (the renderer keeps one persistent array of KILN_MAX_LIGHTS
- * records) and never allocates, so it runs every frame. */
+ * storage buffer, and the packing of a scene's lights into them. Each frame the renderer packs
+ * them with render_frame_lights_gather into its one persistent array of KILN_MAX_LIGHTS records,
+ * handing out the atlas views in the same loop; kiln_pack_lights_into is that loop without an
+ * atlas, into arrays the caller owns. Neither allocates. */
 #ifndef KILN_RENDER_LIGHT_RECORDS_H
 #define KILN_RENDER_LIGHT_RECORDS_H
 

@@ -37,7 +37,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
     if (!(r->object_layout = kiln_resources_create_bind_group_layout(res, "objects", object, 5, err)).id) return false;
     if (!(r->material_layout = kiln_material_layout_create(res, err)).id) return false;
     if (!renderer_shading_group_create(r, err)) return false;
-    kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->pass_layout};
+    kiln_bind_group_layout scene[4] = {r->frame_layout, r->object_layout, r->material_layout, r->shading_layout};
     if (!(r->pipelines.layout = kiln_resources_create_pipeline_layout(res, "scene", scene, 4, err)).id) return false;
     r->pipelines.program = kiln_shader_library_load(r->library, "forward.wgsl", err);
     return r->pipelines.program.id != 0;
@@ -45,7 +45,7 @@ bool renderer_create_layouts(kiln_renderer *r, kiln_error *err) {
 
 void renderer_destroy_layouts(kiln_renderer *r) {
     if (r->pipelines.layout.id) kiln_resources_destroy_pipeline_layout(r->res, r->pipelines.layout, NULL);
-    kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout};
+    kiln_bind_group_layout layouts[] = {r->frame_layout, r->object_layout, r->material_layout, r->shading_layout};
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
         if (layouts[i].id) kiln_resources_destroy_bind_group_layout(r->res, layouts[i], NULL);
 }
@@ -142,7 +142,7 @@ kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key,
     char label[64];
     key_label(key, label, sizeof label);
     kiln_render_pipeline_desc d = scene_desc(r, key, label);
-    kiln_render_pipeline p = kiln_shader_library_build_render_pipeline(r->library, &d, err);
+    kiln_render_pipeline p = kiln_shader_library_create_watched_render_pipeline(r->library, &d, err);
     if (!p.id) return p;
     r->pipelines.entries[r->pipelines.count++] = (pipeline_cache_entry){.key = key, .pipeline = p};
     return p;
@@ -150,7 +150,7 @@ kiln_render_pipeline renderer_scene_pipeline(kiln_renderer *r, pipeline_key key,
 
 void renderer_destroy_pipelines(kiln_renderer *r) {
     for (uint32_t i = 0; i < r->pipelines.count; i++) {
-        kiln_shader_library_destroy_render_pipeline(r->library, r->pipelines.entries[i].pipeline);
+        kiln_shader_library_destroy_watched_render_pipeline(r->library, r->pipelines.entries[i].pipeline);
     }
     free(r->pipelines.entries);
     r->pipelines.entries = NULL;

@@ -75,6 +75,7 @@ static bool create_features(kiln_renderer *r, kiln_error *err) {
         const render_feature *f = render_features[i];
         if (f->state_size && !(r->feature_state[i] = calloc(1, f->state_size)))
             return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "renderer: out of memory creating feature '%s'", f->name);
+        r->features_begun = i + 1; /* destroyed from here on, even when its create fails half way */
         if (f->create && !f->create(r, r->feature_state[i], err)) return false;
     }
     return true;
@@ -82,11 +83,9 @@ static bool create_features(kiln_renderer *r, kiln_error *err) {
 
 static void destroy_features(kiln_renderer *r) {
     if (!r->feature_state) return;
-    for (uint32_t i = render_feature_count; i-- > 0;) {
-        if (render_features[i]->destroy && (r->feature_state[i] || !render_features[i]->state_size))
-            render_features[i]->destroy(r, r->feature_state[i]);
-        free(r->feature_state[i]);
-    }
+    for (uint32_t i = r->features_begun; i-- > 0;)
+        if (render_features[i]->destroy) render_features[i]->destroy(r, r->feature_state[i]);
+    for (uint32_t i = 0; i < render_feature_count; i++) free(r->feature_state[i]);
     free(r->feature_state);
 }
 

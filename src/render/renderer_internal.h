@@ -212,10 +212,10 @@ typedef enum render_draw_mode {
     RENDER_DRAW_DATA,  /* data_pipeline: the data outputs (opaque batches of the camera view) */
 } render_draw_mode;
 
-/* Binds the scene groups for the view and draws its opaque batches or (`blended`, colour only)
- * its blended ones with the pipelines `mode` picks, counting draws. Colour passes bind
- * `pass_group` (the shading group, with the shadow maps), the others the renderer's pass group.
- * Errors stick to the pass. */
+/* Binds the scene groups for the view, with `pass_group` as group 3 (a shading pass's shading
+ * group, or r->depth_group for the depth passes), and draws its opaque batches or (`blended`,
+ * colour only) its blended ones with the pipelines `mode` picks, counting draws. Errors stick
+ * to the pass. */
 void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_view *v, render_draw_mode mode,
                         bool blended, kiln_bind_group pass_group, uint32_t *draws);
 
@@ -226,9 +226,15 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
  * creation; each frame the depth passes bind the features' stand-ins (r->depth_group) and the
  * shading passes a group of the frame's resources, both through one small cache keyed by their
  * entries, so a steady frame creates none and a replaced buffer only misses once. */
-#define RENDER_SHADING_MAX_BINDINGS 32
+#define RENDER_SHADING_MAX_BINDINGS KILN_BIND_GROUP_CACHE_MAX_ENTRIES
+/* The layout and the cache, at creation; false naming the feature whose rows clash, overflow the
+ * group or come without a bind. */
 bool renderer_shading_group_create(kiln_renderer *r, kiln_error *err);
+/* Destroys the cached groups: first at teardown, before what they bind (the layout goes with
+ * the other layouts). */
 void renderer_shading_group_destroy(kiln_renderer *r);
+/* Declares every feature's shading reads (render_feature.shading_reads) on shading pass `pass`. */
+void renderer_shading_group_reads(kiln_renderer *r, uint32_t pass);
 /* The group for a pass recording with `ctx` (the frame's resources), or with NULL the stand-ins
  * (kept in r->depth_group by frame.c). Id 0 with the error set (ctx->error for a pass). */
 kiln_bind_group renderer_shading_group(kiln_renderer *r, kiln_fg_context *ctx, kiln_error *err);
@@ -310,7 +316,7 @@ struct kiln_renderer {
     kiln_texture_registry *own_textures;
     sampler_cache samplers;     /* material sampler states -> samplers */
     kiln_bind_group_layout frame_layout, object_layout, material_layout;
-    kiln_bind_group_layout pass_layout;        /* the shading group's (shading_group.c) */
+    kiln_bind_group_layout shading_layout;     /* the shading group's (shading_group.c) */
     kiln_bind_group_cache *shading_groups;     /* its groups, by their entries */
     kiln_bind_group depth_group;               /* this frame's stand-in group for depth passes */
     render_pipelines pipelines;
@@ -323,6 +329,7 @@ struct kiln_renderer {
 
     kiln_frame_graph *graph;
     void **feature_state;       /* one per entry of the feature list */
+    uint32_t features_begun;    /* features whose create was called: those destroy is called for */
     render_frame frame;
 
     /* The meshes, owned: renderer mesh index i is geometry id i + 1. Synced after the textures. */

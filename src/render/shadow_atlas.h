@@ -1,7 +1,8 @@
 /* Shadows of spot and point lights: tiles of one square depth atlas, handed out in light order.
  * Pure math, no GPU and no allocation, so tests/render/test_shadow_atlas.c checks it without a
- * device; shadows.c adds each tile's view to the frame and features/shadows.c draws them all in
- * one render pass, a viewport and scissor per tile.
+ * device; the frame's one loop over its lights (render_frame_lights_gather, lights.c) hands
+ * them out as it packs each casting light's record, and features/shadows.c adds each tile's view
+ * to the frame and draws them all in one render pass, a viewport and scissor per tile.
  *
  * A spot light gets one perspective view down its axis, of field of view 2 * outer + 0.05 (the
  * cone and a margin for filtering). A point light gets six, one per cube face in WebGPU's face

@@ -242,7 +242,7 @@ void kiln_atlas_view_pack(const kiln_shadow_view *v, uint32_t atlas_size, uint32
 }
 
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
-                            kiln_background_mode background, kiln_vec3 background_color, bool fxaa_follows,
+                            kiln_background_mode background, kiln_vec3 background_color, bool filter_follows,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]) {
     const block_layout *b = &kiln_post_block;
     uint32_t curve = (uint32_t)tonemapper, encode = output_srgb_encode ? 1u : 0u;
@@ -253,10 +253,11 @@ void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool out
     block_put(out, b, POST_BLOOM_STRENGTH, &bloom_strength);
     uint32_t mode = (uint32_t)background;
     block_put(out, b, POST_BACKGROUND, &mode);
-    /* FXAA filters colour with its neighbours', so over a transparent background it needs the
-     * colour premultiplied by coverage (it divides it out again): straight colour would pull
-     * the black of empty pixels into the edges. */
-    uint32_t premultiply = background == KILN_BACKGROUND_TRANSPARENT && fxaa_follows ? 1u : 0u;
+    /* Over a transparent background a display image handed to a filter (FXAA, grading) carries
+     * colour premultiplied by coverage, and whatever writes the target divides it out: FXAA
+     * filters colour with its neighbours', and straight colour would pull the black of empty
+     * pixels into the edges. */
+    uint32_t premultiply = background == KILN_BACKGROUND_TRANSPARENT && filter_follows ? 1u : 0u;
     block_put(out, b, POST_PREMULTIPLY, &premultiply);
     block_put(out, b, POST_BACKGROUND_COLOR, &background_color);
 }

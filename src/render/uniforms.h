@@ -101,7 +101,7 @@ void kiln_view_uniform_pack(const kiln_view_uniform_inputs *in, uint8_t out[KILN
 void kiln_lighting_uniform_pack(const kiln_lighting_uniform_inputs *in, uint8_t out[KILN_LIGHTING_UNIFORM_SIZE]);
 void kiln_bake_uniform_pack(const kiln_bake_uniform_inputs *in, uint8_t out[KILN_BAKE_UNIFORM_SIZE]);
 void kiln_post_uniform_pack(float exposure, kiln_tonemapper tonemapper, bool output_srgb_encode, float bloom_strength,
-                            kiln_background_mode background, kiln_vec3 background_color, bool fxaa_follows,
+                            kiln_background_mode background, kiln_vec3 background_color, bool filter_follows,
                             uint8_t out[KILN_POST_UNIFORM_SIZE]);
 void kiln_bloom_uniform_pack(float threshold, float knee, uint8_t out[KILN_BLOOM_UNIFORM_SIZE]);
 /* The AmbientOcclusion block: `radius` metres and the fixed KILN_AO_* parameters. */

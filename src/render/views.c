@@ -356,7 +356,7 @@ void renderer_draw_view(kiln_renderer *r, kiln_render_pass *pass, const render_v
     const render_batch *batches = (const render_batch *)r->views.batches.data + v->first_batch;
     uint32_t first = blended ? v->opaque_batch_count : 0, end = blended ? v->batch_count : v->opaque_batch_count;
     if (first == end) return;
-    bind_scene_groups(r, pass, mode == RENDER_DRAW_COLOR ? pass_group : r->depth_group, v->slot);
+    bind_scene_groups(r, pass, pass_group, v->slot);
     kiln_render_pipeline bound = {0};
     uint32_t bound_mesh = UINT32_MAX, bound_material = UINT32_MAX;
     object_binding objects = {0};

@@ -357,7 +357,7 @@ bool kiln_shader_library_unwatch_compute_pipeline(kiln_shader_library *lib, kiln
 
 /* The pipelines a renderer feature keeps for its life are built and watched as one step, and
  * unwatched and destroyed as one, so no caller repeats the pairing or its undo on failure. */
-kiln_render_pipeline kiln_shader_library_build_render_pipeline(kiln_shader_library *lib,
+kiln_render_pipeline kiln_shader_library_create_watched_render_pipeline(kiln_shader_library *lib,
                                                                const kiln_render_pipeline_desc *desc, kiln_error *err) {
     kiln_render_pipeline p = kiln_resources_create_render_pipeline(lib->res, desc, err);
     if (p.id && !kiln_shader_library_watch_render_pipeline(lib, desc->shader, p, desc, err)) {
@@ -367,7 +367,7 @@ kiln_render_pipeline kiln_shader_library_build_render_pipeline(kiln_shader_libra
     return p;
 }
 
-kiln_compute_pipeline kiln_shader_library_build_compute_pipeline(kiln_shader_library *lib,
+kiln_compute_pipeline kiln_shader_library_create_watched_compute_pipeline(kiln_shader_library *lib,
                                                                  const kiln_compute_pipeline_desc *desc,
                                                                  kiln_error *err) {
     kiln_compute_pipeline p = kiln_resources_create_compute_pipeline(lib->res, desc, err);
@@ -378,13 +378,13 @@ kiln_compute_pipeline kiln_shader_library_build_compute_pipeline(kiln_shader_lib
     return p;
 }
 
-void kiln_shader_library_destroy_render_pipeline(kiln_shader_library *lib, kiln_render_pipeline pipeline) {
+void kiln_shader_library_destroy_watched_render_pipeline(kiln_shader_library *lib, kiln_render_pipeline pipeline) {
     if (!pipeline.id) return;
     kiln_shader_library_unwatch_render_pipeline(lib, pipeline, NULL);
     kiln_resources_destroy_render_pipeline(lib->res, pipeline, NULL);
 }
 
-void kiln_shader_library_destroy_compute_pipeline(kiln_shader_library *lib, kiln_compute_pipeline pipeline) {
+void kiln_shader_library_destroy_watched_compute_pipeline(kiln_shader_library *lib, kiln_compute_pipeline pipeline) {
     if (!pipeline.id) return;
     kiln_shader_library_unwatch_compute_pipeline(lib, pipeline, NULL);
     kiln_resources_destroy_compute_pipeline(lib->res, pipeline, NULL);

@@ -70,7 +70,17 @@ TEST(a_field_added_on_one_side_only_names_the_block) {
         {"binding-1", "forward.wgsl", "var ao_texture: texture_2d<f32>", "var occlusion: texture_2d<f32>",
          "renderer: forward.wgsl: @group(3) @binding(12) is 'occlusion', but ao binds 'ao_texture' there"},
         {"binding-2", "forward.wgsl", "var ao_texture: texture_2d<f32>", "var ao_texture: texture_cube<f32>",
-         "renderer: forward.wgsl: 'ao_texture' at @group(3) @binding(12) is not the kind ao binds there"},
+         "renderer: forward.wgsl: 'ao_texture' at @group(3) @binding(12) differs in its type from the "
+         "texture_2d<f32> ao binds there"},
+        {"binding-5", "forward.wgsl", "var<storage, read> lights", "var<storage, read_write> lights",
+         "renderer: forward.wgsl: 'lights' at @group(3) @binding(1) differs in its access from the "
+         "var<storage, read> light_cull binds there"},
+        {"binding-6", "forward.wgsl", "var ao_texture: texture_2d<f32>", "var ao_texture: texture_2d<u32>",
+         "renderer: forward.wgsl: 'ao_texture' at @group(3) @binding(12) differs in its texel type from the "
+         "texture_2d<f32> ao binds there"},
+        {"binding-7", "forward.wgsl", "var<uniform> shadows: Shadows", "var<storage, read> shadows: Shadows",
+         "renderer: forward.wgsl: 'shadows' at @group(3) @binding(5) differs in its address space from the "
+         "var<uniform> shadows binds there"},
         {"binding-3", "forward.wgsl", "@group(3) @binding(14) var shadow_atlas", "@group(3) @binding(31) var shadow_atlas",
          "renderer: forward.wgsl: 'shadow_atlas' at @group(3) @binding(31) is no feature's binding"},
         {"binding-4", "wireframe.wgsl", "var<uniform> pass_view: PassView", "var<uniform> view_slot: PassView",

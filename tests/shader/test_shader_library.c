@@ -528,18 +528,18 @@ TEST(a_built_pipeline_follows_reloads_until_it_is_destroyed) {
     CHECK_MSG(draw.id, "%s", err.message);
     kiln_render_pipeline_desc rd = {.label = "fill", .shader = draw, .target_count = 1,
                                     .targets = {{.format = WGPUTextureFormat_RGBA8Unorm}}};
-    kiln_render_pipeline fill = kiln_shader_library_build_render_pipeline(l.lib, &rd, &err);
+    kiln_render_pipeline fill = kiln_shader_library_create_watched_render_pipeline(l.lib, &rd, &err);
     CHECK_MSG(fill.id, "%s", err.message);
     WGPURenderPipeline old_fill = kiln_resources_render_pipeline_raw(res, fill, NULL);
     CHECK(rewrite(dir, "value.wgsl", VALUE_V2, 1));
     CHECK_EQ_INT(kiln_shader_library_check_for_changes(l.lib, NULL, 0), 1);
     CHECK(kiln_resources_render_pipeline_raw(res, fill, NULL) != old_fill); /* rebuilt: it was watched */
-    kiln_shader_library_destroy_render_pipeline(l.lib, fill);
+    kiln_shader_library_destroy_watched_render_pipeline(l.lib, fill);
     CHECK(!kiln_resources_render_pipeline_raw(res, fill, NULL));
     CHECK(!kiln_shader_library_unwatch_render_pipeline(l.lib, fill, &err)); /* and no longer watched */
     /* A descriptor Dawn refuses builds nothing and leaves nothing watched or alive. */
     rd.fragment_entry = "fs_missing";
-    kiln_render_pipeline bad = kiln_shader_library_build_render_pipeline(l.lib, &rd, &err);
+    kiln_render_pipeline bad = kiln_shader_library_create_watched_render_pipeline(l.lib, &rd, &err);
     CHECK_EQ_INT(bad.id, 0);
     CHECK_STR_CONTAINS(err.message, "pipeline 'fill' is invalid");
     CHECK_EQ_INT(library_close(&l), 0);

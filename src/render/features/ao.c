@@ -79,8 +79,8 @@ static void destroy_ao(kiln_renderer *r, void *state) {
     kiln_bind_group_cache_destroy(s->groups); /* before what its groups bind */
     for (int i = 0; i < AO_SAMPLE_COUNTS; i++) {
         ao_variant *v = &s->variants[i];
-        kiln_shader_library_destroy_compute_pipeline(r->library, v->gtao);
-        kiln_shader_library_destroy_compute_pipeline(r->library, v->blur);
+        kiln_shader_library_destroy_watched_compute_pipeline(r->library, v->gtao);
+        kiln_shader_library_destroy_watched_compute_pipeline(r->library, v->blur);
         kiln_pipeline_layout layouts[] = {v->gtao_layout, v->blur_layout};
         for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++)
             if (layouts[j].id) kiln_resources_destroy_pipeline_layout(r->res, layouts[j], NULL);
@@ -103,7 +103,7 @@ static kiln_compute_pipeline ao_pipeline(ao_state *s, bool blur, kiln_error *err
         .layout = blur ? v->blur_layout : v->gtao_layout, .shader = v->program,
         .entry = blur ? "cs_ao_blur" : "cs_gtao",
     };
-    return *p = kiln_shader_library_build_compute_pipeline(s->r->library, &d, err);
+    return *p = kiln_shader_library_create_watched_compute_pipeline(s->r->library, &d, err);
 }
 
 /* Binds and dispatches one of the passes over the frame: `out` written, `raw` read by the blur. */
@@ -148,7 +148,8 @@ static void declare_ao(kiln_renderer *r, void *state, render_frame *f) {
     ao_state *s = state;
     s->ao = (kiln_fg_resource){0};
     kiln_debug_mode debug = r->settings.debug;
-    if (r->settings.disable_ao || (debug != KILN_DEBUG_NONE && debug != KILN_DEBUG_AO)) return;
+    if (r->settings.disable_ao || (debug != KILN_DEBUG_NONE && debug != KILN_DEBUG_AO))
+        return render_blackboard_put(&f->board, "ao", s->ao); /* absent */
     kiln_fg_texture_desc desc = {.width = f->width, .height = f->height, .format = WGPUTextureFormat_RGBA8Unorm,
                                  .usage = WGPUTextureUsage_StorageBinding | WGPUTextureUsage_TextureBinding};
     s->depth = render_blackboard_need(&f->board, "depth");
@@ -164,6 +165,11 @@ static void declare_ao(kiln_renderer *r, void *state, render_frame *f) {
     render_blackboard_put(&f->board, "ao", s->ao);
 }
 
+static void ao_shading_reads(kiln_renderer *r, void *state, uint32_t pass) {
+    ao_state *s = state;
+    if (s->ao.index) kiln_frame_graph_read(r->graph, pass, s->ao);
+}
+
 /* This frame's occlusion for a shading pass; white (no occlusion) for a depth pass or with none. */
 static bool bind_ao(kiln_renderer *r, void *state, kiln_fg_context *ctx, kiln_binding_resource *out) {
     ao_state *s = state;
@@ -175,4 +181,5 @@ const render_feature render_feature_ao = {
     .name = "ao", .state_size = sizeof(ao_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
     .bindings = BINDINGS, .binding_count = COUNT_OF(BINDINGS),
     .create = create_ao, .destroy = destroy_ao, .declare = declare_ao, .bind = bind_ao,
+    .shading_reads = ao_shading_reads,
 };

@@ -55,7 +55,7 @@ static bool build_pipeline(bloom_state *s, kiln_shader program, const char *labe
         .label = label, .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
         .fragment_entry = entry, .target_count = 1, .targets = {{.format = RENDER_HDR_FORMAT, .blend = blend}},
     };
-    return (*out = kiln_shader_library_build_render_pipeline(s->r->library, &d, err)).id != 0;
+    return (*out = kiln_shader_library_create_watched_render_pipeline(s->r->library, &d, err)).id != 0;
 }
 
 static bool create_bloom(kiln_renderer *r, void *state, kiln_error *err) {
@@ -89,7 +89,7 @@ static void destroy_bloom(kiln_renderer *r, void *state) {
     kiln_bind_group_cache_destroy(s->groups);
     kiln_render_pipeline pipelines[] = {s->prefilter, s->downsample, s->upsample};
     for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
-        kiln_shader_library_destroy_render_pipeline(r->library, pipelines[i]);
+        kiln_shader_library_destroy_watched_render_pipeline(r->library, pipelines[i]);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->source_layout.id) kiln_resources_destroy_bind_group_layout(r->res, s->source_layout, NULL);
     if (s->uniform.id) kiln_resources_destroy_buffer(r->res, s->uniform, NULL);
@@ -142,7 +142,8 @@ static uint32_t chain_levels(uint32_t width, uint32_t height) {
 static const render_block_use BLOCKS[] = {{"bloom.wgsl", &kiln_bloom_block}};
 
 static void declare_bloom(kiln_renderer *r, void *state, render_frame *f) {
-    if (r->settings.disable_bloom || r->settings.debug != KILN_DEBUG_NONE) return;
+    if (r->settings.disable_bloom || r->settings.debug != KILN_DEBUG_NONE)
+        return render_blackboard_put(&f->board, "bloom", (kiln_fg_resource){0}); /* absent */
     bloom_state *s = state;
     kiln_fg_texture_desc chain_desc = {.width = f->width > 1 ? f->width / 2 : 1,
                                        .height = f->height > 1 ? f->height / 2 : 1, .format = RENDER_HDR_FORMAT};

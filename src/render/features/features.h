@@ -7,7 +7,8 @@
  * Adding a feature: write features/<name>.c defining `const render_feature render_feature_<name>`
  * and add X(<name>) to the list in features/features.c where its passes belong in the frame (the
  * list's order is the order of every hook, and the declaration order breaks ties in the graph's
- * execution order). No other renderer file changes: the renderer assembles the shading group's
+ * execution order; the graph orders passes by what they read and write, so a filter of the
+ * display image is listed before the tone map it follows: features/fxaa.c). No other renderer file changes: the renderer assembles the shading group's
  * layout from the features' binding rows, checks their blocks and bindings against the WGSL when
  * a program loads, and calls the hooks below. docs/ARCHITECTURE.md walks through one. */
 #ifndef KILN_RENDER_FEATURES_H
@@ -48,8 +49,8 @@ typedef struct render_feature {
     uint32_t setting_count;
     /* Builds what the feature keeps for the renderer's life (pipelines, layouts). May be NULL. */
     bool (*create)(kiln_renderer *r, void *state, kiln_error *err);
-    /* Releases it; called for every feature whose state was allocated, even after a failed
-     * create (state is then partly built). May be NULL. */
+    /* Releases it; called, in reverse list order, for every feature whose create was called,
+     * even when it failed (state is then partly built). May be NULL. */
     void (*destroy)(kiln_renderer *r, void *state);
     /* Before the views, with the frame's facts and lights set: what must exist before any pass
      * records (an environment bake, the cluster uniform). May be NULL. */
@@ -64,6 +65,9 @@ typedef struct render_feature {
      * the feature published; without (the group depth passes bind, which may not sample what they
      * draw) its stand-ins. False with ctx->error set, or nothing set when a view is missing. */
     bool (*bind)(kiln_renderer *r, void *state, kiln_fg_context *ctx, kiln_binding_resource *out);
+    /* Declares the frame resources its bindings read as reads of shading pass `pass`, so the graph
+     * runs their writers first. NULL when they read none (fixed buffers and textures). */
+    void (*shading_reads)(kiln_renderer *r, void *state, uint32_t pass);
     /* After the graph executed into `enc`: copies the feature reads back later. May be NULL. */
     void (*finish)(kiln_renderer *r, void *state, kiln_encoder *enc);
 } render_feature;
@@ -78,7 +82,8 @@ extern const render_feature *const render_features[];
 extern const uint32_t render_feature_count;
 
 /* The state the renderer allocated for `feature` (one of render_features), for the few places
- * outside a feature that reach it: a test, or kiln_renderer_invalidate_environment. */
+ * outside a feature that reach it: a test, kiln_renderer_invalidate_environment, and the sky,
+ * which draws the environment the ibl feature keeps. */
 void *renderer_feature_state(const kiln_renderer *r, const render_feature *feature);
 
 /* The range checks and defaults of every feature's settings rows, for the resolver. */

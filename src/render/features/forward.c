@@ -22,18 +22,11 @@ static void record_opaque(kiln_fg_context *ctx, void *user) { record_shading(ctx
 
 static void record_blend(kiln_fg_context *ctx, void *user) { record_shading(ctx, user, true); }
 
-/* What the shading group binds of the frame's resources, read by both shading passes (a name
- * not published this frame is not read: its feature binds a stand-in). */
-static const char *const SHADING_READS[] = {"cluster lists", "cascade maps", "shadow atlas", "ao"};
-
 static void declare_shading(kiln_renderer *r, render_frame *f, const char *name, kiln_fg_record_fn record) {
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, name, record, r);
     kiln_frame_graph_color(r->graph, pass, render_blackboard_need(&f->board, "hdr"), renderer_hdr_clear(r));
     kiln_frame_graph_depth(r->graph, pass, render_blackboard_need(&f->board, "depth"), 0.0f, true);
-    for (uint32_t i = 0; i < COUNT_OF(SHADING_READS); i++) {
-        kiln_fg_resource read = render_blackboard_find(&f->board, SHADING_READS[i]);
-        if (read.index) kiln_frame_graph_read(r->graph, pass, read); /* every layer of the cascade maps */
-    }
+    renderer_shading_group_reads(r, pass); /* what the features' bindings read this frame */
 }
 
 /* The HDR colour, multisampled as settings.msaa says. A multisampled one is only ever drawn into:

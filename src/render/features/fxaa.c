@@ -38,13 +38,13 @@ static bool create_fxaa(kiln_renderer *r, void *state, kiln_error *err) {
         .fragment_entry = r->output_srgb_encode ? "fs_fxaa" : "fs_fxaa_linear", .target_count = 1,
         .targets = {{.format = r->output_format}},
     };
-    return (s->pipeline = kiln_shader_library_build_render_pipeline(r->library, &d, err)).id != 0;
+    return (s->pipeline = kiln_shader_library_create_watched_render_pipeline(r->library, &d, err)).id != 0;
 }
 
 static void destroy_fxaa(kiln_renderer *r, void *state) {
     fxaa_state *s = state;
     kiln_bind_group_cache_destroy(s->ldr_groups);
-    kiln_shader_library_destroy_render_pipeline(r->library, s->pipeline);
+    kiln_shader_library_destroy_watched_render_pipeline(r->library, s->pipeline);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->ldr_layout.id) kiln_resources_destroy_bind_group_layout(r->res, s->ldr_layout, NULL);
     if (s->sampler.id) kiln_resources_destroy_sampler(r->res, s->sampler, NULL);
@@ -72,7 +72,7 @@ static void declare_fxaa(kiln_renderer *r, void *state, render_frame *f) {
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "fxaa", record_fxaa, s);
     kiln_frame_graph_read(r->graph, pass, s->ldr);
     kiln_frame_graph_color(r->graph, pass, destination, (WGPUColor){0, 0, 0, 1});
-    render_blackboard_put(&f->board, "display", s->ldr);
+    render_blackboard_replace(&f->board, "display", s->ldr);
 }
 
 const render_feature render_feature_fxaa = {

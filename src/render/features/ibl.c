@@ -48,6 +48,6 @@ const render_feature render_feature_ibl = {
 
 renderer_ibl *renderer_ibl_of(const kiln_renderer *r) { return renderer_feature_state(r, &render_feature_ibl); }
 
-kiln_bind_group ibl_sky_group(const kiln_renderer *r) { return renderer_ibl_of(r)->sky_group; }
+kiln_bind_group renderer_ibl_sky_group(const kiln_renderer *r) { return renderer_ibl_of(r)->sky_group; }
 
 void kiln_renderer_invalidate_environment(kiln_renderer *r) { renderer_ibl_of(r)->invalidated = true; }

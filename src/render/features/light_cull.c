@@ -12,6 +12,7 @@
 
 typedef struct light_cull_state {
     kiln_clusters *clusters;
+    kiln_fg_resource lists;          /* this frame's "cluster lists" */
     kiln_cluster_list_header counts; /* the newest header read back ... */
     uint64_t counts_frame;           /* ... and its frame (0: none yet) */
 } light_cull_state;
@@ -104,14 +105,20 @@ static void record_light_cull(kiln_fg_context *ctx, void *user) {
 
 static void declare_light_cull(kiln_renderer *r, void *state, render_frame *f) {
     light_cull_state *s = state;
-    kiln_fg_resource lists = kiln_frame_graph_import_buffer(r->graph, "cluster lists", kiln_clusters_index_buffer(s->clusters));
+    s->lists = kiln_frame_graph_import_buffer(r->graph, "cluster lists", kiln_clusters_index_buffer(s->clusters));
     uint32_t pass = kiln_frame_graph_add_compute_pass(r->graph, "cluster light cull", record_light_cull, s);
-    kiln_frame_graph_write(r->graph, pass, lists);
-    render_blackboard_put(&f->board, "cluster lists", lists);
+    kiln_frame_graph_write(r->graph, pass, s->lists);
+    render_blackboard_put(&f->board, "cluster lists", s->lists);
+}
+
+/* The shading passes read the lists the cull writes: the graph runs the cull first. */
+static void light_cull_shading_reads(kiln_renderer *r, void *state, uint32_t pass) {
+    light_cull_state *s = state;
+    kiln_frame_graph_read(r->graph, pass, s->lists);
 }
 
 /* The same buffers for every pass: the shading passes' reads of the lists are ordered by the
- * graph through "cluster lists". */
+ * graph (light_cull_shading_reads). */
 static bool bind_light_cull(kiln_renderer *r, void *state, kiln_fg_context *ctx, kiln_binding_resource *out) {
     (void)r, (void)ctx;
     light_cull_state *s = state;
@@ -133,5 +140,6 @@ const render_feature render_feature_light_cull = {
     .name = "light_cull", .state_size = sizeof(light_cull_state),
     .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .bindings = BINDINGS, .binding_count = COUNT_OF(BINDINGS),
     .create = create_light_cull, .destroy = destroy_light_cull, .prepare = prepare_light_cull,
-    .declare = declare_light_cull, .bind = bind_light_cull, .finish = finish_light_cull,
+    .declare = declare_light_cull, .bind = bind_light_cull, .shading_reads = light_cull_shading_reads,
+    .finish = finish_light_cull,
 };

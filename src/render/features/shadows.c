@@ -155,7 +155,7 @@ static void record_atlas(kiln_fg_context *ctx, void *user) {
 
 static void declare_atlas(kiln_renderer *r, shadows_state *s, render_frame *f) {
     s->atlas = (kiln_fg_resource){0};
-    if (!r->lights.atlas.count) return;
+    if (!r->lights.atlas.count) return render_blackboard_put(&f->board, "shadow atlas", s->atlas); /* absent */
     uint32_t size = r->lights.atlas.size;
     kiln_fg_texture_desc atlas = {.width = size, .height = size, .format = RENDER_DEPTH_FORMAT,
                                   .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding};
@@ -169,7 +169,7 @@ static void declare_shadows(kiln_renderer *r, void *state, render_frame *f) {
     shadows_state *s = state;
     s->cascade_maps = (kiln_fg_resource){0};
     declare_atlas(r, s, f);
-    if (!s->cascade_count) return;
+    if (!s->cascade_count) return render_blackboard_put(&f->board, "cascade maps", s->cascade_maps); /* absent */
     uint32_t size = r->settings.cascade_resolution;
     kiln_fg_texture_desc maps = {.width = size, .height = size, .format = RENDER_DEPTH_FORMAT,
                                  .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding,
@@ -182,6 +182,13 @@ static void declare_shadows(kiln_renderer *r, void *state, render_frame *f) {
         kiln_frame_graph_depth(r->graph, pass, layer, 0.0f, false); /* reverse-Z: 0 is farthest from the sun */
     }
     render_blackboard_put(&f->board, "cascade maps", s->cascade_maps);
+}
+
+/* The shading passes read the maps whole: the graph runs every cascade and the atlas first. */
+static void shadows_shading_reads(kiln_renderer *r, void *state, uint32_t pass) {
+    shadows_state *s = state;
+    if (s->cascade_maps.index) kiln_frame_graph_read(r->graph, pass, s->cascade_maps);
+    if (s->atlas.index) kiln_frame_graph_read(r->graph, pass, s->atlas);
 }
 
 /* A shading pass reads this frame's maps; a depth pass, or a frame without them, the stand-ins. */
@@ -204,5 +211,5 @@ const render_feature render_feature_shadows = {
     .name = "shadows", .state_size = sizeof(shadows_state),
     .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .bindings = BINDINGS, .binding_count = BINDINGS_COUNT,
     .create = create_shadows, .destroy = destroy_shadows, .add_views = add_shadow_views, .declare = declare_shadows,
-    .bind = bind_shadows,
+    .bind = bind_shadows, .shading_reads = shadows_shading_reads,
 };

@@ -27,7 +27,7 @@ static bool create_sky(kiln_renderer *r, void *state, kiln_error *err) {
 
 static void destroy_sky(kiln_renderer *r, void *state) {
     sky_state *s = state;
-    for (int i = 0; i < SKY_SAMPLE_COUNTS; i++) kiln_shader_library_destroy_render_pipeline(r->library, s->pipelines[i]);
+    for (int i = 0; i < SKY_SAMPLE_COUNTS; i++) kiln_shader_library_destroy_watched_render_pipeline(r->library, s->pipelines[i]);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
 }
 
@@ -41,7 +41,7 @@ static kiln_render_pipeline sky_pipeline(sky_state *s, uint32_t samples, kiln_er
         .targets = {{.format = RENDER_HDR_FORMAT}}, .depth = kiln_depth_reverse_z(RENDER_DEPTH_FORMAT, false),
         .sample_count = samples,
     };
-    return *p = kiln_shader_library_build_render_pipeline(s->r->library, &d, err);
+    return *p = kiln_shader_library_create_watched_render_pipeline(s->r->library, &d, err);
 }
 
 static void record_sky(kiln_fg_context *ctx, void *user) {
@@ -52,7 +52,7 @@ static void record_sky(kiln_fg_context *ctx, void *user) {
     if (!pipeline.id) return;
     kiln_render_pass_set_pipeline(ctx->render, pipeline, NULL);
     kiln_render_pass_set_bind_group(ctx->render, 0, s->r->frame_group, NULL, 0, NULL);
-    kiln_render_pass_set_bind_group(ctx->render, 1, ibl_sky_group(s->r), NULL, 0, NULL);
+    kiln_render_pass_set_bind_group(ctx->render, 1, renderer_ibl_sky_group(s->r), NULL, 0, NULL);
     kiln_render_pass_draw(ctx->render, 3, 1, 0, 0);
 }
 

@@ -21,6 +21,7 @@ typedef struct tonemap_state {
     kiln_bind_group_cache *hdr_groups;
     kiln_bind_group hdr_group;        /* this frame's */
     kiln_fg_resource hdr, bloom;      /* this frame's; bloom index 0 with bloom off */
+    bool filtered;                    /* this frame a filter of the display image follows */
 } tonemap_state;
 
 static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
@@ -57,13 +58,13 @@ static bool create_tonemap(kiln_renderer *r, void *state, kiln_error *err) {
         .label = "tonemap", .layout = s->layout, .shader = program, .vertex_entry = "vs_fullscreen",
         .fragment_entry = "fs_tonemap", .target_count = 1, .targets = {{.format = r->output_format}},
     };
-    return (s->pipeline = kiln_shader_library_build_render_pipeline(r->library, &d, err)).id != 0;
+    return (s->pipeline = kiln_shader_library_create_watched_render_pipeline(r->library, &d, err)).id != 0;
 }
 
 static void destroy_tonemap(kiln_renderer *r, void *state) {
     tonemap_state *s = state;
     kiln_bind_group_cache_destroy(s->hdr_groups);
-    kiln_shader_library_destroy_render_pipeline(r->library, s->pipeline);
+    kiln_shader_library_destroy_watched_render_pipeline(r->library, s->pipeline);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->post_uniform.id) kiln_resources_destroy_buffer(r->res, s->post_uniform, NULL);
     if (s->no_bloom_view.id) kiln_resources_destroy_texture_view(r->res, s->no_bloom_view, NULL);
@@ -93,7 +94,7 @@ static void record_tonemap(kiln_fg_context *ctx, void *user) {
     const kiln_render_settings *settings = &s->r->settings;
     uint8_t post[KILN_POST_UNIFORM_SIZE];
     kiln_post_uniform_pack(settings->exposure, settings->tonemapper, s->r->output_srgb_encode, settings->bloom_strength,
-                           settings->background, settings->background_color, settings->fxaa, post);
+                           settings->background, settings->background_color, s->filtered, post);
     kiln_texture_view bloom = s->bloom.index ? kiln_fg_context_view_handle(ctx, s->bloom) : s->no_bloom_view;
     if (!kiln_resources_write_buffer(s->r->res, s->post_uniform, 0, post, sizeof post, &ctx->error) ||
         !ensure_hdr_group(s, kiln_fg_context_view_handle(ctx, s->hdr), bloom, &ctx->error))
@@ -117,7 +118,9 @@ static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
     uint32_t pass = kiln_frame_graph_add_pass(r->graph, "tonemap", record_tonemap, s);
     kiln_frame_graph_read(r->graph, pass, s->hdr);
     if (s->bloom.index) kiln_frame_graph_read(r->graph, pass, s->bloom);
-    kiln_frame_graph_color(r->graph, pass, render_blackboard_need(&f->board, "display"), (WGPUColor){0, 0, 0, 1});
+    kiln_fg_resource display = render_blackboard_need(&f->board, "display");
+    s->filtered = display.index != render_blackboard_find(&f->board, "target").index;
+    kiln_frame_graph_color(r->graph, pass, display, (WGPUColor){0, 0, 0, 1});
 }
 
 const render_feature render_feature_tonemap = {

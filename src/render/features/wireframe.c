@@ -77,7 +77,7 @@ static void destroy_wireframe(kiln_renderer *r, void *state) {
     for (uint32_t i = 0; i < s->mesh_capacity; i++)
         if (s->meshes[i].group.id) kiln_resources_destroy_bind_group(r->res, s->meshes[i].group, NULL);
     free(s->meshes);
-    for (int i = 0; i < WIRE_VARIANTS; i++) kiln_shader_library_destroy_render_pipeline(r->library, s->pipelines[i]);
+    for (int i = 0; i < WIRE_VARIANTS; i++) kiln_shader_library_destroy_watched_render_pipeline(r->library, s->pipelines[i]);
     if (s->layout.id) kiln_resources_destroy_pipeline_layout(r->res, s->layout, NULL);
     if (s->mesh_layout.id) kiln_resources_destroy_bind_group_layout(r->res, s->mesh_layout, NULL);
 }
@@ -95,7 +95,7 @@ static bool wireframe_begin(wireframe_state *s, kiln_error *err) {
     if (!s->mesh_layout.id &&
         !(s->mesh_layout = kiln_resources_create_bind_group_layout(r->res, "wireframe mesh", mesh, 3, err)).id)
         return false;
-    kiln_bind_group_layout groups[4] = {r->frame_layout, r->object_layout, s->mesh_layout, r->pass_layout};
+    kiln_bind_group_layout groups[4] = {r->frame_layout, r->object_layout, s->mesh_layout, r->shading_layout};
     return (s->layout = kiln_resources_create_pipeline_layout(r->res, "wireframe", groups, 4, err)).id != 0;
 }
 
@@ -114,7 +114,7 @@ static kiln_render_pipeline wire_pipeline(wireframe_state *s, uint32_t variant, 
         .sample_count = variant & WIRE_MSAA4 ? 4 : 1,
     };
     d.depth.bias = WIRE_DEPTH_BIAS;
-    return *p = kiln_shader_library_build_render_pipeline(s->r->library, &d, err);
+    return *p = kiln_shader_library_create_watched_render_pipeline(s->r->library, &d, err);
 }
 
 /* The storage group of renderer mesh `index`, made when the mesh's buffers are new to it. */

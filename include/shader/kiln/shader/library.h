@@ -175,16 +175,16 @@ bool kiln_shader_library_unwatch_compute_pipeline(kiln_shader_library *lib, kiln
 /* Creates a pipeline from `desc` in the library's resources and watches it (desc->shader: a
  * program this library loaded), so a reload rebuilds it in place; id 0 with err filled, and
  * nothing left behind, when either step fails. */
-kiln_render_pipeline kiln_shader_library_build_render_pipeline(kiln_shader_library *lib,
+kiln_render_pipeline kiln_shader_library_create_watched_render_pipeline(kiln_shader_library *lib,
                                                                const kiln_render_pipeline_desc *desc, kiln_error *err);
 /* The same for a compute pipeline. */
-kiln_compute_pipeline kiln_shader_library_build_compute_pipeline(kiln_shader_library *lib,
+kiln_compute_pipeline kiln_shader_library_create_watched_compute_pipeline(kiln_shader_library *lib,
                                                                  const kiln_compute_pipeline_desc *desc,
                                                                  kiln_error *err);
 /* Unwatches and destroys a pipeline built above; id 0 is ignored. */
-void kiln_shader_library_destroy_render_pipeline(kiln_shader_library *lib, kiln_render_pipeline pipeline);
+void kiln_shader_library_destroy_watched_render_pipeline(kiln_shader_library *lib, kiln_render_pipeline pipeline);
 /* The same for a compute pipeline. */
-void kiln_shader_library_destroy_compute_pipeline(kiln_shader_library *lib, kiln_compute_pipeline pipeline);
+void kiln_shader_library_destroy_watched_compute_pipeline(kiln_shader_library *lib, kiln_compute_pipeline pipeline);
 
 #ifdef __cplusplus
 }
