@@ -86,10 +86,6 @@ void view_blit_release(view_blit *b) {
     *b = (view_blit){0};
 }
 
-static bool is_srgb(WGPUTextureFormat f) {
-    return f == WGPUTextureFormat_BGRA8UnormSrgb || f == WGPUTextureFormat_RGBA8UnormSrgb;
-}
-
 /* The bind group of `view`, made when the view shown is another than last frame's (a new run's
  * registry, a new device). */
 static bool bind(view_blit *b, kiln_texture_view view, kiln_error *err) {
@@ -105,7 +101,7 @@ static bool bind(view_blit *b, kiln_texture_view view, kiln_error *err) {
 /* The background alone, as the shader draws it round the texture. */
 static bool clear_only(view_blit *b, kiln_encoder *enc, WGPUTextureView target, kiln_error *err) {
     double c[3];
-    for (int i = 0; i < 3; i++) c[i] = is_srgb(b->format) ? kiln_srgb_to_linear(background[i]) : background[i];
+    for (int i = 0; i < 3; i++) c[i] = kiln_gfx_format_is_srgb(b->format) ? kiln_srgb_to_linear(background[i]) : background[i];
     kiln_color_attachment color = kiln_color_cleared(target, c[0], c[1], c[2], 1);
     kiln_render_pass pass;
     if (!kiln_encoder_begin_render_pass(enc, "kiln-view blit", &color, 1, NULL, &pass, err)) return false;
@@ -123,8 +119,9 @@ bool view_blit_draw(view_blit *b, kiln_encoder *enc, kiln_texture_view view, con
     float origin_x = floorf(((float)width - (float)info->width * scale) * 0.5f);
     float origin_y = floorf(((float)height - (float)info->height * scale) * 0.5f);
     bool grey = info->format == KILN_FORMAT_R8 || info->format == KILN_FORMAT_R16_FLOAT || info->format == KILN_FORMAT_R32_FLOAT;
-    uint32_t mode = (grey ? MODE_GREY : 0) | (info->format == KILN_FORMAT_RGBA8_SRGB ? MODE_LINEAR_TEXELS : 0) |
-                    (is_srgb(b->format) ? MODE_SRGB_TARGET : 0);
+    bool linear_texels = kiln_gfx_format_is_srgb(kiln_texture_format_wgpu(info->format));
+    uint32_t mode = (grey ? MODE_GREY : 0) | (linear_texels ? MODE_LINEAR_TEXELS : 0) |
+                    (kiln_gfx_format_is_srgb(b->format) ? MODE_SRGB_TARGET : 0);
     uint8_t uniforms[UNIFORM_BYTES] = {0};
     float floats[5] = {origin_x, origin_y, (float)info->width, (float)info->height, scale};
     memcpy(uniforms, floats, sizeof floats);

@@ -71,8 +71,6 @@ struct log_line {
     char text[560];
 };
 
-bool is_srgb(WGPUTextureFormat f) { return f == WGPUTextureFormat_BGRA8UnormSrgb || f == WGPUTextureFormat_RGBA8UnormSrgb; }
-
 }  // namespace
 
 struct view_ui {
@@ -714,7 +712,7 @@ static bool draw_lists(view_ui *ui, const ImDrawData *dd, kiln_render_target tar
     }
     float uniforms[8] = {2.0f / dd->DisplaySize.x, -2.0f / dd->DisplaySize.y, -1.0f - dd->DisplayPos.x * 2.0f / dd->DisplaySize.x,
                          1.0f + dd->DisplayPos.y * 2.0f / dd->DisplaySize.y};
-    uint32_t srgb = is_srgb(ui->format) ? 1u : 0u;
+    uint32_t srgb = kiln_gfx_format_is_srgb(ui->format) ? 1u : 0u;
     std::memcpy(&uniforms[4], &srgb, sizeof srgb);
     if (!kiln_resources_write_buffer(ui->res, ui->vertices, 0, ui->staging.Data, vertex_bytes, err) ||
         !kiln_resources_write_buffer(ui->res, ui->indices, 0, ui->staging.Data + vertex_bytes, index_bytes, err) ||
