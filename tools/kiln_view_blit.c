@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <kiln/core.h>
+#include <kiln/shader/library.h>
 
 /* A triangle covering the target; each fragment loads the texel under its centre. */
 static const char blit_wgsl[] =
@@ -18,12 +19,7 @@ static const char blit_wgsl[] =
     "@group(0) @binding(0) var<uniform> blit: Blit;\n"
     "@group(0) @binding(1) var shown: texture_2d<f32>;\n"
     "\n"
-    "fn srgb_decode(c: vec3<f32>) -> vec3<f32> {\n"
-    "    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));\n"
-    "}\n"
-    "fn srgb_encode(c: vec3<f32>) -> vec3<f32> {\n"
-    "    return select(1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055, c * 12.92, c <= vec3<f32>(0.0031308));\n"
-    "}\n"
+    "#include \"srgb.wgsl\"\n"
     "\n"
     "@vertex\n"
     "fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n"
@@ -58,7 +54,9 @@ static const float background[3] = {0.11f, 0.115f, 0.13f};
 
 bool view_blit_create(view_blit *b, kiln_resources *res, WGPUTextureFormat format, kiln_error *err) {
     *b = (view_blit){.res = res, .format = format};
-    WGPUShaderModule module = kiln_gfx_compile_shader(kiln_resources_gfx(res), "kiln-view/blit.wgsl", blit_wgsl, NULL, err);
+    static const kiln_wgsl_embedded_file file = {"kiln-view/blit.wgsl", blit_wgsl};
+    kiln_wgsl_source source = {.files = &file, .file_count = 1};
+    WGPUShaderModule module = kiln_wgsl_compile(kiln_resources_gfx(res), &source, file.name, err);
     if (!module || !(b->shader = kiln_resources_adopt_shader(res, module, "kiln-view blit", err)).id) return false;
     kiln_layout_entry entries[2] = {
         {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER},

@@ -15,6 +15,8 @@ extern "C" {
 }
 #include "kiln_view_ui.h"
 
+#include <kiln/shader/library.h>
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -41,9 +43,7 @@ struct VsOut {
     @location(1) color: vec4<f32>,
 };
 
-fn srgb_decode(c: vec3<f32>) -> vec3<f32> {
-    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
-}
+#include "srgb.wgsl"
 
 @vertex
 fn vs_main(@location(0) pos: vec2<f32>, @location(1) uv: vec2<f32>, @location(2) color: vec4<f32>) -> VsOut {
@@ -120,7 +120,9 @@ static void destroy_gpu(view_ui *ui) {
 static bool create_pipeline(view_ui *ui, kiln_error *err) {
     kiln_resources *res = ui->res;
     kiln_gfx *gfx = kiln_resources_gfx(res);
-    WGPUShaderModule module = kiln_gfx_compile_shader(gfx, "kiln-view/ui.wgsl", ui_wgsl, nullptr, err);
+    const kiln_wgsl_embedded_file file = {"kiln-view/ui.wgsl", ui_wgsl};
+    const kiln_wgsl_source source = {nullptr, &file, 1};
+    WGPUShaderModule module = kiln_wgsl_compile(gfx, &source, file.name, err);
     if (!module || !(ui->shader = kiln_resources_adopt_shader(res, module, "kiln-view ui", err)).id) return false;
     kiln_layout_entry entries[3] = {};
     entries[0] = {0, WGPUShaderStage_Vertex, KILN_BINDING_UNIFORM_BUFFER, false, 0, WGPUTextureFormat_Undefined};

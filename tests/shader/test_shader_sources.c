@@ -90,6 +90,22 @@ TEST(an_embedded_compile_error_names_the_included_file_line_and_column) {
     CHECK_EQ_INT(uncaptured, 0);
 }
 
+TEST(a_one_shot_compile_reports_the_same_error_as_a_library_load) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0}, missing = {0};
+    WGPUShaderModule m = kiln_wgsl_compile(f.gfx, &EMBEDDED, "main.wgsl", &err);
+    WGPUShaderModule absent = kiln_wgsl_compile(f.gfx, &EMBEDDED, "lit.wgsl", &missing);
+    WGPUShaderModule fullscreen = kiln_wgsl_compile(f.gfx, &EMBEDDED, "uses_fullscreen.wgsl", &err);
+    if (fullscreen) wgpuShaderModuleRelease(fullscreen);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(m == NULL && absent == NULL);
+    CHECK(fullscreen != NULL); /* a built-in included */
+    CHECK_EQ_INT(err.code, KILN_ERR_SHADER);
+    CHECK_MSG(strcmp(err.message, WANT_COMPILE_ERROR) == 0, "%s", err.message);
+    CHECK_MSG(strcmp(missing.message, WANT_MISSING_INCLUDE) == 0, "%s", missing.message);
+}
+
 TEST(a_directory_reports_the_same_compile_error) {
     char dir[1024];
     CHECK(program_dir(dir, sizeof dir, "same_error"));
@@ -234,6 +250,7 @@ TEST(a_source_with_a_directory_and_a_set_is_refused) {
 
 TEST_MAIN(T(an_embedded_set_maps_each_line_to_its_file),
           T(an_embedded_compile_error_names_the_included_file_line_and_column),
+          T(a_one_shot_compile_reports_the_same_error_as_a_library_load),
           T(a_directory_reports_the_same_compile_error), T(a_missing_include_reads_the_same_for_a_set_and_a_directory),
           T(a_missing_embedded_entry_is_named), T(an_embedded_set_never_touches_the_disk_or_reloads),
           T(a_builtin_resolves_when_the_directory_lacks_it), T(a_directory_file_overrides_the_builtin_of_its_name),

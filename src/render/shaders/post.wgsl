@@ -3,6 +3,7 @@
 // targets in the hardware.
 #include "common.wgsl"
 #include "tonemap_curves.wgsl"
+#include "srgb.wgsl"
 #include "fullscreen.wgsl"
 
 // Written by the tone-map feature (src/render/features/tonemap.c, uniforms.c).
