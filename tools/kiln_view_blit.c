@@ -7,8 +7,12 @@
 #include <kiln/core.h>
 #include <kiln/shader/library.h>
 
-/* A triangle covering the target; each fragment loads the texel under its centre. */
+/* The shared fullscreen triangle (the shader layer's fullscreen.wgsl); each fragment loads the
+ * texel under its centre. */
 static const char blit_wgsl[] =
+    "#include \"fullscreen.wgsl\"\n"
+    "#include \"srgb.wgsl\"\n"
+    "\n"
     "struct Blit {\n"
     "    origin: vec2<f32>,   // the texture's top-left corner, in target pixels\n"
     "    size: vec2<f32>,     // the texture's size, in texels\n"
@@ -19,17 +23,9 @@ static const char blit_wgsl[] =
     "@group(0) @binding(0) var<uniform> blit: Blit;\n"
     "@group(0) @binding(1) var shown: texture_2d<f32>;\n"
     "\n"
-    "#include \"srgb.wgsl\"\n"
-    "\n"
-    "@vertex\n"
-    "fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n"
-    "    let corner = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));\n"
-    "    return vec4<f32>(corner * 2.0 - 1.0, 0.0, 1.0);\n"
-    "}\n"
-    "\n"
     "@fragment\n"
-    "fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {\n"
-    "    let texel = (at.xy - blit.origin) / blit.scale;\n"
+    "fn fs_main(in: FullscreenOut) -> @location(0) vec4<f32> {\n"
+    "    let texel = (in.clip.xy - blit.origin) / blit.scale;\n"
     "    var display = blit.background;\n"
     "    if (all(texel >= vec2<f32>(0.0)) && all(texel < blit.size)) {\n"
     "        let c = textureLoad(shown, vec2<i32>(floor(texel)), 0);\n"
@@ -64,7 +60,8 @@ bool view_blit_create(view_blit *b, kiln_resources *res, WGPUTextureFormat forma
     };
     if (!(b->group_layout = kiln_resources_create_bind_group_layout(res, "kiln-view blit", entries, 2, err)).id) return false;
     if (!(b->layout = kiln_resources_create_pipeline_layout(res, "kiln-view blit", &b->group_layout, 1, err)).id) return false;
-    kiln_render_pipeline_desc pd = {.label = "kiln-view blit", .layout = b->layout, .shader = b->shader, .target_count = 1};
+    kiln_render_pipeline_desc pd = {.label = "kiln-view blit", .layout = b->layout, .shader = b->shader,
+                                    .vertex_entry = "vs_fullscreen", .target_count = 1};
     pd.targets[0].format = format;
     if (!(b->pipeline = kiln_resources_create_render_pipeline(res, &pd, err)).id) return false;
     kiln_buffer_desc bd = {.label = "kiln-view blit", .size = UNIFORM_BYTES,
