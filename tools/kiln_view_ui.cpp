@@ -121,7 +121,9 @@ static bool create_pipeline(view_ui *ui, kiln_error *err) {
     kiln_resources *res = ui->res;
     kiln_gfx *gfx = kiln_resources_gfx(res);
     const kiln_wgsl_embedded_file file = {"kiln-view/ui.wgsl", ui_wgsl};
-    const kiln_wgsl_source source = {nullptr, &file, 1};
+    kiln_wgsl_source source = {};
+    source.files = &file;
+    source.file_count = 1;
     WGPUShaderModule module = kiln_wgsl_compile(gfx, &source, file.name, err);
     if (!module || !(ui->shader = kiln_resources_adopt_shader(res, module, "kiln-view ui", err)).id) return false;
     kiln_layout_entry entries[3] = {};

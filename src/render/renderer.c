@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "features/features.h"
+#include "names.h"
 
 static bool supported_output(WGPUTextureFormat f) {
     return kiln_gfx_format_is_srgb(f) || kiln_gfx_format_is_unorm8(f) || f == WGPUTextureFormat_RGBA16Float;
@@ -155,6 +156,7 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
     /* No shader_dir: the embedded set, read from nowhere and never reloaded. */
     kiln_wgsl_source source = {.directory = r->settings.shader_dir};
     if (!source.directory) source = (kiln_wgsl_source){.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
+    source.generated = renderer_enums_wgsl(), source.generated_count = 1; /* kiln_enums.wgsl, from names.c */
     kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
     /* Every program the renderer loads or reloads has its shared blocks checked against the C
      * layouts before it compiles (uniforms.c). */

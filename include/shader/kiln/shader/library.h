@@ -51,8 +51,8 @@ typedef struct kiln_wgsl_embedded_file {
  * or, when `directory` is NULL, an embedded set of named texts (nothing is read from disk and
  * nothing ever reloads). Not both. Zero-initialised it is an empty set.
  *
- * A name is resolved in the source first, then in kiln's built-in set (the files of
- * src/shader/shaders, embedded: "fullscreen.wgsl", "srgb.wgsl"). So a directory overriding
+ * A name is resolved in the source's generated files, then in the source, then in kiln's
+ * built-in set (the files of src/shader/shaders, embedded: "fullscreen.wgsl", "srgb.wgsl"). So a directory overriding
  * kiln's shaders need not carry copies of the built-ins, and a file of a built-in's name in the
  * directory (or the set) replaces it. Built-ins are never watched. Names in an embedded set match exactly; names in
  * a directory are paths relative to it. */
@@ -60,6 +60,11 @@ typedef struct kiln_wgsl_source {
     const char *directory;                  /* "" is the current directory */
     const kiln_wgsl_embedded_file *files;   /* used when directory is NULL; borrowed */
     uint32_t file_count;                    /* entries of files */
+    /* Texts the source's user builds at run time from its own tables (the renderer's
+     * "kiln_enums.wgsl"), beside a directory or a set alike. Resolved before either, so a stale
+     * copy on disk cannot shadow what C says; never watched; borrowed like an embedded set. */
+    const kiln_wgsl_embedded_file *generated;
+    uint32_t generated_count;               /* entries of generated */
 } kiln_wgsl_source;
 
 /* One file of an assembled program, with what its stat said just before it was read. */
