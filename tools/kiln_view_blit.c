@@ -5,9 +5,14 @@
 #include <string.h>
 
 #include <kiln/core.h>
+#include <kiln/shader/library.h>
 
-/* A triangle covering the target; each fragment loads the texel under its centre. */
+/* The shared fullscreen triangle (the shader layer's fullscreen.wgsl); each fragment loads the
+ * texel under its centre. */
 static const char blit_wgsl[] =
+    "#include \"fullscreen.wgsl\"\n"
+    "#include \"srgb.wgsl\"\n"
+    "\n"
     "struct Blit {\n"
     "    origin: vec2<f32>,   // the texture's top-left corner, in target pixels\n"
     "    size: vec2<f32>,     // the texture's size, in texels\n"
@@ -18,22 +23,9 @@ static const char blit_wgsl[] =
     "@group(0) @binding(0) var<uniform> blit: Blit;\n"
     "@group(0) @binding(1) var shown: texture_2d<f32>;\n"
     "\n"
-    "fn srgb_decode(c: vec3<f32>) -> vec3<f32> {\n"
-    "    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));\n"
-    "}\n"
-    "fn srgb_encode(c: vec3<f32>) -> vec3<f32> {\n"
-    "    return select(1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055, c * 12.92, c <= vec3<f32>(0.0031308));\n"
-    "}\n"
-    "\n"
-    "@vertex\n"
-    "fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n"
-    "    let corner = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));\n"
-    "    return vec4<f32>(corner * 2.0 - 1.0, 0.0, 1.0);\n"
-    "}\n"
-    "\n"
     "@fragment\n"
-    "fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {\n"
-    "    let texel = (at.xy - blit.origin) / blit.scale;\n"
+    "fn fs_main(in: FullscreenOut) -> @location(0) vec4<f32> {\n"
+    "    let texel = (in.clip.xy - blit.origin) / blit.scale;\n"
     "    var display = blit.background;\n"
     "    if (all(texel >= vec2<f32>(0.0)) && all(texel < blit.size)) {\n"
     "        let c = textureLoad(shown, vec2<i32>(floor(texel)), 0);\n"
@@ -58,7 +50,9 @@ static const float background[3] = {0.11f, 0.115f, 0.13f};
 
 bool view_blit_create(view_blit *b, kiln_resources *res, WGPUTextureFormat format, kiln_error *err) {
     *b = (view_blit){.res = res, .format = format};
-    WGPUShaderModule module = kiln_gfx_compile_shader(kiln_resources_gfx(res), "kiln-view/blit.wgsl", blit_wgsl, NULL, err);
+    static const kiln_wgsl_embedded_file file = {"kiln-view/blit.wgsl", blit_wgsl};
+    kiln_wgsl_source source = {.files = &file, .file_count = 1};
+    WGPUShaderModule module = kiln_wgsl_compile(kiln_resources_gfx(res), &source, file.name, err);
     if (!module || !(b->shader = kiln_resources_adopt_shader(res, module, "kiln-view blit", err)).id) return false;
     kiln_layout_entry entries[2] = {
         {.binding = 0, .visibility = WGPUShaderStage_Fragment, .kind = KILN_BINDING_UNIFORM_BUFFER},
@@ -66,7 +60,8 @@ bool view_blit_create(view_blit *b, kiln_resources *res, WGPUTextureFormat forma
     };
     if (!(b->group_layout = kiln_resources_create_bind_group_layout(res, "kiln-view blit", entries, 2, err)).id) return false;
     if (!(b->layout = kiln_resources_create_pipeline_layout(res, "kiln-view blit", &b->group_layout, 1, err)).id) return false;
-    kiln_render_pipeline_desc pd = {.label = "kiln-view blit", .layout = b->layout, .shader = b->shader, .target_count = 1};
+    kiln_render_pipeline_desc pd = {.label = "kiln-view blit", .layout = b->layout, .shader = b->shader,
+                                    .vertex_entry = "vs_fullscreen", .target_count = 1};
     pd.targets[0].format = format;
     if (!(b->pipeline = kiln_resources_create_render_pipeline(res, &pd, err)).id) return false;
     kiln_buffer_desc bd = {.label = "kiln-view blit", .size = UNIFORM_BYTES,
@@ -86,10 +81,6 @@ void view_blit_release(view_blit *b) {
     *b = (view_blit){0};
 }
 
-static bool is_srgb(WGPUTextureFormat f) {
-    return f == WGPUTextureFormat_BGRA8UnormSrgb || f == WGPUTextureFormat_RGBA8UnormSrgb;
-}
-
 /* The bind group of `view`, made when the view shown is another than last frame's (a new run's
  * registry, a new device). */
 static bool bind(view_blit *b, kiln_texture_view view, kiln_error *err) {
@@ -105,7 +96,7 @@ static bool bind(view_blit *b, kiln_texture_view view, kiln_error *err) {
 /* The background alone, as the shader draws it round the texture. */
 static bool clear_only(view_blit *b, kiln_encoder *enc, WGPUTextureView target, kiln_error *err) {
     double c[3];
-    for (int i = 0; i < 3; i++) c[i] = is_srgb(b->format) ? kiln_srgb_to_linear(background[i]) : background[i];
+    for (int i = 0; i < 3; i++) c[i] = kiln_gfx_format_is_srgb(b->format) ? kiln_srgb_to_linear(background[i]) : background[i];
     kiln_color_attachment color = kiln_color_cleared(target, c[0], c[1], c[2], 1);
     kiln_render_pass pass;
     if (!kiln_encoder_begin_render_pass(enc, "kiln-view blit", &color, 1, NULL, &pass, err)) return false;
@@ -123,8 +114,9 @@ bool view_blit_draw(view_blit *b, kiln_encoder *enc, kiln_texture_view view, con
     float origin_x = floorf(((float)width - (float)info->width * scale) * 0.5f);
     float origin_y = floorf(((float)height - (float)info->height * scale) * 0.5f);
     bool grey = info->format == KILN_FORMAT_R8 || info->format == KILN_FORMAT_R16_FLOAT || info->format == KILN_FORMAT_R32_FLOAT;
-    uint32_t mode = (grey ? MODE_GREY : 0) | (info->format == KILN_FORMAT_RGBA8_SRGB ? MODE_LINEAR_TEXELS : 0) |
-                    (is_srgb(b->format) ? MODE_SRGB_TARGET : 0);
+    bool linear_texels = kiln_gfx_format_is_srgb(kiln_texture_format_wgpu(info->format));
+    uint32_t mode = (grey ? MODE_GREY : 0) | (linear_texels ? MODE_LINEAR_TEXELS : 0) |
+                    (kiln_gfx_format_is_srgb(b->format) ? MODE_SRGB_TARGET : 0);
     uint8_t uniforms[UNIFORM_BYTES] = {0};
     float floats[5] = {origin_x, origin_y, (float)info->width, (float)info->height, scale};
     memcpy(uniforms, floats, sizeof floats);

@@ -358,18 +358,6 @@ static kiln_imported_image *add_images(kiln_renderer *r, const kiln_gltf *doc, c
     return images;
 }
 
-/* Material `i` of the document naming the new textures, as kiln_gltf_import makes it. */
-static kiln_material document_material(const kiln_gltf *doc, uint32_t i, const kiln_imported_image *images) {
-    const kiln_gltf_material *gm = &doc->materials[i];
-    kiln_material m = gm->material;
-    for (int slot = 0; slot < KILN_TEX_COUNT; slot++) {
-        if (gm->images[slot] < 0) continue;
-        bool colour = slot == KILN_TEX_BASE_COLOR || slot == KILN_TEX_EMISSIVE;
-        m.textures[slot] = colour ? images[gm->images[slot]].srgb : images[gm->images[slot]].linear;
-    }
-    return m;
-}
-
 typedef enum swap_result {
     SWAP_DONE,     /* the new document is the scene's, under the old slots */
     SWAP_REFUSED,  /* nothing changed: the new file does not validate, or memory ran out */
@@ -393,7 +381,7 @@ static swap_result swap_in_place(view_scene *vs, kiln_renderer *r, kiln_gltf *do
     kiln_imported_image *images = add_images(r, doc, name, err);
     if (!images) return free(meshes), SWAP_REFUSED;
     for (uint32_t i = 0; i < doc->material_count; i++) {
-        kiln_material m = document_material(doc, i, images);
+        kiln_material m = kiln_imported_material(&doc->materials[i], images);
         if (!kiln_material_validate(&m, kiln_renderer_texture_registry(r), &why)) {
             remove_textures(r, images, doc->image_count);
             free(images);
@@ -404,7 +392,7 @@ static swap_result swap_in_place(view_scene *vs, kiln_renderer *r, kiln_gltf *do
     *added = images;
     bool ok = true;
     for (uint32_t i = 0; ok && i < doc->material_count; i++) {
-        kiln_material m = document_material(doc, i, images);
+        kiln_material m = kiln_imported_material(&doc->materials[i], images);
         ok = kiln_renderer_replace_material(r, vs->material_ids[i], &m, &why);
     }
     for (uint32_t m = 0, n = 0; ok && m < doc->mesh_count; m++)

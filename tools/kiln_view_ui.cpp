@@ -15,6 +15,8 @@ extern "C" {
 }
 #include "kiln_view_ui.h"
 
+#include <kiln/shader/library.h>
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -41,9 +43,7 @@ struct VsOut {
     @location(1) color: vec4<f32>,
 };
 
-fn srgb_decode(c: vec3<f32>) -> vec3<f32> {
-    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
-}
+#include "srgb.wgsl"
 
 @vertex
 fn vs_main(@location(0) pos: vec2<f32>, @location(1) uv: vec2<f32>, @location(2) color: vec4<f32>) -> VsOut {
@@ -70,8 +70,6 @@ struct log_line {
     kiln_log_level level;
     char text[560];
 };
-
-bool is_srgb(WGPUTextureFormat f) { return f == WGPUTextureFormat_BGRA8UnormSrgb || f == WGPUTextureFormat_RGBA8UnormSrgb; }
 
 }  // namespace
 
@@ -122,7 +120,11 @@ static void destroy_gpu(view_ui *ui) {
 static bool create_pipeline(view_ui *ui, kiln_error *err) {
     kiln_resources *res = ui->res;
     kiln_gfx *gfx = kiln_resources_gfx(res);
-    WGPUShaderModule module = kiln_gfx_compile_shader(gfx, "kiln-view/ui.wgsl", ui_wgsl, nullptr, err);
+    const kiln_wgsl_embedded_file file = {"kiln-view/ui.wgsl", ui_wgsl};
+    kiln_wgsl_source source = {};
+    source.files = &file;
+    source.file_count = 1;
+    WGPUShaderModule module = kiln_wgsl_compile(gfx, &source, file.name, err);
     if (!module || !(ui->shader = kiln_resources_adopt_shader(res, module, "kiln-view ui", err)).id) return false;
     kiln_layout_entry entries[3] = {};
     entries[0] = {0, WGPUShaderStage_Vertex, KILN_BINDING_UNIFORM_BUFFER, false, 0, WGPUTextureFormat_Undefined};
@@ -740,7 +742,7 @@ static bool draw_lists(view_ui *ui, const ImDrawData *dd, kiln_render_target tar
     }
     float uniforms[8] = {2.0f / dd->DisplaySize.x, -2.0f / dd->DisplaySize.y, -1.0f - dd->DisplayPos.x * 2.0f / dd->DisplaySize.x,
                          1.0f + dd->DisplayPos.y * 2.0f / dd->DisplaySize.y};
-    uint32_t srgb = is_srgb(ui->format) ? 1u : 0u;
+    uint32_t srgb = kiln_gfx_format_is_srgb(ui->format) ? 1u : 0u;
     std::memcpy(&uniforms[4], &srgb, sizeof srgb);
     if (!kiln_resources_write_buffer(ui->res, ui->vertices, 0, ui->staging.Data, vertex_bytes, err) ||
         !kiln_resources_write_buffer(ui->res, ui->indices, 0, ui->staging.Data + vertex_bytes, index_bytes, err) ||

@@ -58,22 +58,6 @@ bool kiln_resources_read_buffer(kiln_resources *res, kiln_buffer b, uint64_t off
     return true;
 }
 
-uint32_t kiln_gfx_format_texel_size(WGPUTextureFormat format) {
-    switch (format) {
-    case WGPUTextureFormat_R8Unorm: return 1;
-    case WGPUTextureFormat_R16Float: return 2;
-    case WGPUTextureFormat_R32Float:
-    case WGPUTextureFormat_R32Uint:
-    case WGPUTextureFormat_RGBA8Unorm:
-    case WGPUTextureFormat_RGBA8UnormSrgb:
-    case WGPUTextureFormat_BGRA8Unorm:
-    case WGPUTextureFormat_BGRA8UnormSrgb: return 4;
-    case WGPUTextureFormat_RGBA16Float: return 8;
-    case WGPUTextureFormat_RGBA32Float: return 16;
-    default: return 0;
-    }
-}
-
 /* Converts one row of texels of `format` into the image's row. */
 static void convert_row(WGPUTextureFormat format, const uint8_t *src, kiln_image *img, uint32_t y) {
     size_t px = kiln_image_pixel_size(img->format);
@@ -171,7 +155,7 @@ bool kiln_resources_read_texture_level(kiln_resources *res, WGPUTexture texture,
     bool ok = kiln_image_create(out, w, h, img_format, err);
     if (ok) {
         for (uint32_t y = 0; y < h; y++) convert_row(format, bytes + (size_t)y * row, out, y);
-        if (format == WGPUTextureFormat_BGRA8Unorm || format == WGPUTextureFormat_BGRA8UnormSrgb) kiln_image_swap_rb(out);
+        if (kiln_gfx_format_is_bgra(format)) kiln_image_swap_rb(out);
     }
     free(bytes);
     return ok;

@@ -4,11 +4,10 @@
 #include "gfx_internal.h"
 
 static int format_score(WGPUTextureFormat f, bool prefer_srgb) {
-    bool srgb = f == WGPUTextureFormat_BGRA8UnormSrgb || f == WGPUTextureFormat_RGBA8UnormSrgb;
-    bool linear = f == WGPUTextureFormat_BGRA8Unorm || f == WGPUTextureFormat_RGBA8Unorm;
-    if (!srgb && !linear) return 0;
+    bool srgb = kiln_gfx_format_is_srgb(f);
+    if (!srgb && !kiln_gfx_format_is_unorm8(f)) return 0;
     int score = (srgb == prefer_srgb) ? 4 : 2;
-    if (f == WGPUTextureFormat_BGRA8Unorm || f == WGPUTextureFormat_BGRA8UnormSrgb) score += 1;
+    if (kiln_gfx_format_is_bgra(f)) score += 1;
     return score;
 }
 

@@ -6,17 +6,10 @@
 #include <string.h>
 
 #include "features/features.h"
-
-static bool is_srgb(WGPUTextureFormat f) {
-    return f == WGPUTextureFormat_RGBA8UnormSrgb || f == WGPUTextureFormat_BGRA8UnormSrgb;
-}
-
-static bool is_unorm8(WGPUTextureFormat f) {
-    return f == WGPUTextureFormat_RGBA8Unorm || f == WGPUTextureFormat_BGRA8Unorm;
-}
+#include "names.h"
 
 static bool supported_output(WGPUTextureFormat f) {
-    return is_srgb(f) || is_unorm8(f) || f == WGPUTextureFormat_RGBA16Float;
+    return kiln_gfx_format_is_srgb(f) || kiln_gfx_format_is_unorm8(f) || f == WGPUTextureFormat_RGBA16Float;
 }
 
 void renderer_alloc_mark(kiln_renderer *r, const char *phase) {
@@ -110,10 +103,11 @@ kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const ki
     r->requested = requested;
     r->settings = resolved;
     r->output_format = output_format;
-    r->output_srgb_encode = is_unorm8(output_format);
+    r->output_srgb_encode = kiln_gfx_format_is_unorm8(output_format);
     /* No shader_dir: the embedded set, read from nowhere and never reloaded. */
     kiln_wgsl_source source = {.directory = r->settings.shader_dir};
     if (!source.directory) source = (kiln_wgsl_source){.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
+    source.generated = renderer_enums_wgsl(), source.generated_count = 1; /* kiln_enums.wgsl, from names.c */
     kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
     /* Every program the renderer loads or reloads has its shared blocks checked against the C
      * layouts before it compiles (uniforms.c). */

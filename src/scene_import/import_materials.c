@@ -5,11 +5,6 @@
 
 #include "import_internal.h"
 
-/* Colour maps hold sRGB-encoded colour; the others hold data sampled as stored. */
-static bool slot_is_colour(int slot) {
-    return slot == KILN_TEX_BASE_COLOR || slot == KILN_TEX_EMISSIVE;
-}
-
 static uint32_t add_texture(import_context *c, uint32_t index, kiln_texture_format format) {
     const kiln_image *img = &c->doc->images[index].image;
     kiln_error why = {0};
@@ -35,19 +30,23 @@ bool import_images(import_context *c) {
     return true;
 }
 
+kiln_material kiln_imported_material(const kiln_gltf_material *gm, const kiln_imported_image *images) {
+    kiln_material m = gm->material;
+    for (int slot = 0; slot < KILN_TEX_COUNT; slot++) {
+        if (gm->images[slot] < 0) continue;
+        const kiln_imported_image *ids = &images[gm->images[slot]];
+        m.textures[slot] = gm->srgb[slot] ? ids->srgb : ids->linear;
+    }
+    return m;
+}
+
 bool import_materials(import_context *c) {
     const kiln_gltf *doc = c->doc;
     if (!doc->material_count) return true;
     c->materials = calloc(doc->material_count, sizeof *c->materials);
     if (!c->materials) return import_fail(c, KILN_ERR_OUT_OF_MEMORY, "materials: out of memory (%u)", doc->material_count);
     for (uint32_t i = 0; i < doc->material_count; i++) {
-        const kiln_gltf_material *gm = &doc->materials[i];
-        kiln_material m = gm->material;
-        for (int slot = 0; slot < KILN_TEX_COUNT; slot++) {
-            if (gm->images[slot] < 0) continue;
-            const kiln_imported_image *ids = &c->out->images[gm->images[slot]];
-            m.textures[slot] = slot_is_colour(slot) ? ids->srgb : ids->linear;
-        }
+        kiln_material m = kiln_imported_material(&doc->materials[i], c->out->images);
         kiln_error why = {0};
         c->materials[i] = kiln_renderer_add_material(c->r, &m, &why);
         if (c->materials[i] == KILN_INVALID_INDEX) return import_fail(c, why.code, "materials[%u]: %s", i, why.message);

@@ -128,33 +128,18 @@ void kiln_shader_library_set_validator(kiln_shader_library *lib, kiln_shader_val
     lib->validator_user = user;
 }
 
-/* Compiles an assembled program, then lets the validator (if any) refuse it. On failure err holds
- * every compile message mapped to its own file, one per line, errors first
- * (kiln_gfx_compile_shader orders them so), or the validator's reason. The compiler goes first
- * because its positions are mapped through the chunk map: a validator that parses the
- * assembled text (the renderer's reflection) would report a syntax error at an assembled line,
- * "post.wgsl:236:1" for the file's line 38. */
+/* Compiles an assembled program (its messages mapped to their files), then lets the validator
+ * (if any) refuse it. The compiler goes first because its positions are mapped through the
+ * chunk map: a validator that parses the assembled text (the renderer's reflection) would report
+ * a syntax error at an assembled line, "post.wgsl:236:1" for the file's line 38. */
 static WGPUShaderModule compile_assembled(kiln_shader_library *lib, const char *entry, const kiln_assembled_wgsl *a,
                                           kiln_error *err) {
-    kiln_shader_report report;
-    kiln_error compile_err = {0};
-    WGPUShaderModule module = kiln_gfx_compile_shader(lib->gfx, entry, a->text, &report, &compile_err);
+    WGPUShaderModule module = wgsl_compile_assembled(lib->gfx, a, err);
     if (module && lib->validator && !lib->validator(lib->validator_user, entry, a->text, a->length, err)) {
         wgpuShaderModuleRelease(module);
         return NULL;
     }
-    if (module) return module;
-    char message[sizeof err->message];
-    size_t used = 0;
-    message[0] = '\0';
-    for (uint32_t i = 0; i < report.count && used + 1 < sizeof message; i++) {
-        if (i) message[used++] = '\n';
-        kiln_assembled_wgsl_format_message(a, &report, i, message + used, sizeof message - used);
-        used += strlen(message + used);
-    }
-    if (report.count == 0) kiln_assembled_wgsl_format_message(a, &report, 0, message, sizeof message);
-    kiln_error_set(err, KILN_ERR_SHADER, "%s", message);
-    return NULL;
+    return module;
 }
 
 /* Takes the file list of a fresh assembly as the program's files (what reload watches). */

@@ -1,5 +1,6 @@
-/* Name resolution for WGSL assembly: the source (a directory on disk or an embedded set of named
- * texts) first, then kiln's built-in set, so a directory that overrides kiln's shaders can still
+/* Name resolution for WGSL assembly: the source's generated files (texts its user built from C
+ * tables, which nothing may shadow), then the source (a directory on disk or an embedded set of
+ * named texts), then kiln's built-in set, so a directory that overrides kiln's shaders can still
  * #include a built-in it does not carry, and can override one by holding a file of its name. */
 #include "wgsl_source.h"
 
@@ -23,6 +24,10 @@ bool wgsl_source_check(const kiln_wgsl_source *source, kiln_error *err) {
         if (!source->files[i].name || !source->files[i].text)
             return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "embedded WGSL file %u has no %s", i,
                                   source->files[i].name ? "text" : "name");
+    for (uint32_t i = 0; i < source->generated_count; i++)
+        if (!source->generated[i].name || !source->generated[i].text)
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "generated WGSL file %u has no %s", i,
+                                  source->generated[i].name ? "text" : "name");
     return true;
 }
 
@@ -73,9 +78,11 @@ static int find_embedded(const kiln_wgsl_embedded_file *files, uint32_t count, c
 
 int wgsl_source_find(const kiln_wgsl_source *source, const char *name, wgsl_found_file *found) {
     *found = (wgsl_found_file){0};
-    int error_number = source->directory ? find_on_disk(source->directory, name, found)
-                                         : find_embedded(source->files, source->file_count, name, found);
-    /* Only a name the source lacks falls through; any other read error is the answer. */
+    /* Only a name a place lacks falls through to the next; any other read error is the answer. */
+    int error_number = find_embedded(source->generated, source->generated_count, name, found);
+    if (error_number != ENOENT) return error_number;
+    error_number = source->directory ? find_on_disk(source->directory, name, found)
+                                     : find_embedded(source->files, source->file_count, name, found);
     if (error_number != ENOENT) return error_number;
     return find_embedded(kiln_wgsl_builtin_files, kiln_wgsl_builtin_files_count, name, found);
 }

@@ -36,5 +36,8 @@ const char *wgsl_source_error_text(int error_number);
 bool wgsl_same_file(wgsl_file_identity a, wgsl_file_identity b);
 /* directory/name, or name alone when directory is "" (malloc'd; NULL when out of memory). */
 char *wgsl_join_path(const char *directory, const char *name);
+/* Compiles a->text (shader_compile.c); on failure err holds every message mapped to its own
+ * file, one per line, errors first (kiln_gfx_compile_shader orders them so). */
+WGPUShaderModule wgsl_compile_assembled(kiln_gfx *gfx, const kiln_assembled_wgsl *a, kiln_error *err);
 
 #endif

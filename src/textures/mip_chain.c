@@ -1,5 +1,5 @@
 /* CPU mip chains of RGBA8 images: each level is the previous one halved by a 2x2 box filter (edge
- * texels repeat for odd sizes). sRGB images are averaged in linear light, since averaging encoded
+ * texels repeat for odd sizes). sRGB-format images are averaged in linear light, since averaging encoded
  * values darkens every edge between light and dark; alpha is always linear. */
 #include <kiln/core/color.h>
 
@@ -39,8 +39,9 @@ static void downsample(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *ds
             }
 }
 
-void texture_mip_chain_build(const uint8_t *base, uint32_t width, uint32_t height, uint32_t levels, bool srgb,
-                             uint8_t *chain) {
+void texture_mip_chain_build(const uint8_t *base, uint32_t width, uint32_t height, uint32_t levels,
+                             kiln_texture_format format, uint8_t *chain) {
+    bool srgb = kiln_gfx_format_is_srgb(kiln_texture_format_wgpu(format));
     const uint8_t *level = base;
     for (uint32_t mip = 1; mip < levels; mip++) {
         uint32_t w = halved(width), h = halved(height);

@@ -47,11 +47,12 @@ struct kiln_texture_registry {
 /* The live entry for `id`, or NULL with "unknown texture id N". */
 texture_entry *texture_registry_lookup(const kiln_texture_registry *reg, uint32_t id, kiln_error *err);
 
-/* CPU mip chains of RGBA8 images (mip_chain.c): the bytes of levels 1..levels-1, and those
- * levels built from `base` into `chain`, consecutive, each from the one before. */
+/* CPU mip chains of Rgba8 and Rgba8Srgb images (mip_chain.c): the bytes of levels 1..levels-1, and those
+ * levels built from `base` into `chain`, consecutive, each from the one before, in linear light
+ * when `format` is an sRGB one. */
 size_t texture_mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels);
-void texture_mip_chain_build(const uint8_t *base, uint32_t width, uint32_t height, uint32_t levels, bool srgb,
-                             uint8_t *chain);
+void texture_mip_chain_build(const uint8_t *base, uint32_t width, uint32_t height, uint32_t levels,
+                             kiln_texture_format format, uint8_t *chain);
 
 /* Room for one more id in the table (false with err naming `kind` when it cannot grow), and the
  * entry numbered and stored under the next id, which it takes only now. */

@@ -140,7 +140,7 @@ uint32_t kiln_texture_registry_add(kiln_texture_registry *reg, const kiln_textur
     }
     if (desc->pixels) memcpy(pixels, desc->pixels, size);
     if (mips)
-        texture_mip_chain_build(pixels, desc->width, desc->height, levels, desc->format == KILN_FORMAT_RGBA8_SRGB, mips);
+        texture_mip_chain_build(pixels, desc->width, desc->height, levels, desc->format, mips);
     e->info = (kiln_texture_info){.kind = KILN_TEXTURE_PLAIN, .format = desc->format, .width = desc->width,
                                   .height = desc->height, .layers = 1, .mip_levels = levels, .usage = desc->usage,
                                   .sampling = desc->sampling};
@@ -163,8 +163,7 @@ bool kiln_texture_registry_update(kiln_texture_registry *reg, uint32_t id, const
                               kiln_texture_format_name(e->info.format));
     memcpy(e->pixels, pixels, size);
     if (e->mips)
-        texture_mip_chain_build(e->pixels, e->info.width, e->info.height, e->info.mip_levels,
-                                e->info.format == KILN_FORMAT_RGBA8_SRGB, e->mips);
+        texture_mip_chain_build(e->pixels, e->info.width, e->info.height, e->info.mip_levels, e->info.format, e->mips);
     /* The GPU copy (if any) is now older than the CPU one, Writable or not: it is re-uploaded at
      * the next sync, gpu_* call or read. */
     texture_registry_mark_pending(reg, e);

@@ -75,6 +75,15 @@ TEST(an_external_image_is_decoded_once_for_colour_and_data_slots) {
     kiln_gltf_free(doc);
 }
 
+TEST(each_textured_slot_carries_its_encoding_from_its_role) {
+    kiln_gltf *doc = load_document(NULL);
+    CHECK(doc);
+    const kiln_gltf_material *m = &doc->materials[0];
+    CHECK(m->srgb[KILN_TEX_BASE_COLOR]);  /* colour: sampled as sRGB */
+    CHECK(!m->srgb[KILN_TEX_NORMAL]);     /* data: sampled as stored, from the same image */
+    kiln_gltf_free(doc);
+}
+
 TEST(materials_take_factors_transforms_and_the_emissive_strength) {
     kiln_gltf *doc = load_document(NULL);
     CHECK(doc);
@@ -172,6 +181,7 @@ TEST(an_unknown_optional_extension_is_ignored_with_one_warning) {
 }
 
 TEST_MAIN(T(an_external_image_is_decoded_once_for_colour_and_data_slots),
+          T(each_textured_slot_carries_its_encoding_from_its_role),
           T(materials_take_factors_transforms_and_the_emissive_strength),
           T(a_normal_mapped_mesh_without_normals_gets_flat_normals_and_tangents),
           T(nodes_compose_world_transforms_and_the_default_scene_is_loaded),

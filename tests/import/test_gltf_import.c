@@ -74,6 +74,20 @@ TEST(box_textured_base_colour_is_one_srgb_texture_with_mips) {
     CHECK(seen.mip_levels > 1);
 }
 
+/* One image sampled as colour by one slot and as data by another: each slot names the texture
+ * of the encoding the loader chose for it, and an untextured slot keeps its texture. */
+TEST(an_imported_material_takes_the_texture_of_each_slots_encoding) {
+    kiln_gltf_material gm = {.material = kiln_material_default("m")};
+    for (int slot = 0; slot < KILN_TEX_COUNT; slot++) gm.images[slot] = -1;
+    gm.images[KILN_TEX_BASE_COLOR] = gm.images[KILN_TEX_NORMAL] = 1;
+    gm.srgb[KILN_TEX_BASE_COLOR] = true;
+    const kiln_imported_image images[2] = {{.srgb = 3, .linear = 4}, {.srgb = 7, .linear = 9}};
+    kiln_material m = kiln_imported_material(&gm, images);
+    CHECK_EQ_INT(m.textures[KILN_TEX_BASE_COLOR], 7);
+    CHECK_EQ_INT(m.textures[KILN_TEX_NORMAL], 9);
+    CHECK_EQ_INT(m.textures[KILN_TEX_EMISSIVE], gm.material.textures[KILN_TEX_EMISSIVE]);
+}
+
 /* Counts from the files: one instance per node and drawable primitive of the default scene. */
 TEST(multi_node_models_get_an_instance_per_node_and_primitive) {
     if (!assets_present()) SKIP("no $KILN_ASSETS/gltf directory");
@@ -295,7 +309,8 @@ TEST(a_camera_index_past_the_file_is_refused_naming_it) {
 }
 
 TEST_MAIN(T(every_sample_model_imports_and_draws_over_the_sky), T(box_is_one_mesh_one_material_one_instance),
-          T(box_textured_base_colour_is_one_srgb_texture_with_mips), T(multi_node_models_get_an_instance_per_node_and_primitive),
+          T(box_textured_base_colour_is_one_srgb_texture_with_mips), T(an_imported_material_takes_the_texture_of_each_slots_encoding),
+          T(multi_node_models_get_an_instance_per_node_and_primitive),
           T(framed_camera_holds_the_bounding_sphere), T(framed_camera_is_its_look_at_again_bit_for_bit), T(the_shadow_distance_covers_the_model_and_no_more),
           T(each_instance_names_the_node_it_draws), T(file_camera_is_placed_by_its_node),
           T(file_camera_placement_is_the_imports_bit_for_bit), T(lights_land_at_their_nodes_and_an_orthographic_camera_keeps_its_box),

@@ -10,6 +10,7 @@
 #include <kiln/shader/library.h>
 
 #include "gfx_fixture.h"
+#include "render_wgsl_probe.h"
 
 #define WIDTH 1280
 #define HEIGHT 720
@@ -177,7 +178,8 @@ typedef struct clusters_fixture {
 } clusters_fixture;
 
 static bool clusters_open(clusters_fixture *cf, kiln_error *err) {
-    cf->library = kiln_shader_library_create(cf->f.gfx, cf->f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, err);
+    kiln_wgsl_source shaders = render_wgsl_directory(KILN_RENDER_SHADER_DIR);
+    cf->library = kiln_shader_library_create(cf->f.gfx, cf->f.res, &shaders, err);
     cf->c = cf->library ? kiln_clusters_create(cf->f.res, cf->library, err) : NULL;
     return cf->c != NULL;
 }
@@ -510,6 +512,7 @@ TEST(an_orthographic_view_has_boxes_that_hold_its_fragments_and_a_bound_that_cov
  * raw words, and evaluates cluster_index and the falloff helpers at probe points, so a mirror that
  * drifts from its C declaration fails here. A probe is (pixel x, pixel y, view depth, distance). */
 static const char *ECHO_KERNEL =
+    "#include \"lights.wgsl\"\n"
     "@group(0) @binding(0) var<uniform> u: ClusterUniform;\n"
     "@group(0) @binding(1) var<storage, read> lights: array<Light>;\n"
     "@group(0) @binding(2) var<storage, read> probes: array<vec4f>;\n"
@@ -541,26 +544,7 @@ static const char *ECHO_KERNEL =
 
 #define PROBES 64
 
-static char *read_shader(const char *name) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", KILN_RENDER_SHADER_DIR, name);
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    static char text[65536];
-    size_t n = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
-    text[n] = '\0';
-    return text;
-}
-
 TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
-    char *lights_wgsl = read_shader("lights.wgsl");
-    CHECK(lights_wgsl);
-    size_t source_size = strlen(lights_wgsl) + strlen(ECHO_KERNEL) + 1;
-    char *source = malloc(source_size);
-    CHECK(source);
-    snprintf(source, source_size, "%s%s", lights_wgsl, ECHO_KERNEL);
-
     kiln_light spot = kiln_light_spot(kiln_vec3_make(1.5f, -2.0f, 3.25f), kiln_vec3_make(0.3f, -0.8f, -0.5f),
                                       kiln_vec3_make(1.0f, 0.5f, 0.25f), 80.0f, 12.0f, 0.3f, 0.5f);
     static kiln_gpu_light records[KILN_MAX_LIGHTS];
@@ -581,8 +565,7 @@ TEST(the_wgsl_mirrors_read_the_c_records_field_by_field) {
     FIXTURE_OPEN(f);
     kiln_error err = {0};
     kiln_resources *res = f.res;
-    WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "lights.wgsl+echo", source, NULL, &err);
-    free(source);
+    WGPUShaderModule m = render_wgsl_probe_compile(f.gfx, ECHO_KERNEL, &err);
     CHECK_MSG(m, "%s", err.message);
     kiln_shader shader = kiln_resources_adopt_shader(res, m, "echo", &err);
     WGPUBufferUsage in = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
@@ -675,7 +658,8 @@ TEST(an_update_with_too_many_lights_is_refused) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
+    kiln_wgsl_source shaders = render_wgsl_directory(KILN_RENDER_SHADER_DIR);
+    kiln_shader_library *library = kiln_shader_library_create(f.gfx, f.res, &shaders, &err);
     kiln_clusters *c = library ? kiln_clusters_create(f.res, library, &err) : NULL;
     CHECK_MSG(c, "%s", err.message);
     static kiln_gpu_light lights[KILN_MAX_LIGHTS + 1];

@@ -6,6 +6,7 @@
 
 #include <kiln/render.h>
 
+#include "render/names.h"
 #include "render/renderer_internal.h"
 #include "gfx_fixture.h"
 
@@ -33,13 +34,15 @@ static bool edit_embedded(edited_source *e, const char *file, const char *from, 
         if (n < size) snprintf(buf + n, size - n, "%s", rest);
         e->files[i].text = buf;
     }
-    e->source = (kiln_wgsl_source){.files = e->files, .file_count = kiln_render_wgsl_count};
+    e->source = (kiln_wgsl_source){.files = e->files, .file_count = kiln_render_wgsl_count,
+                                   .generated = renderer_enums_wgsl(), .generated_count = 1};
     return found;
 }
 
 TEST(the_embedded_shaders_match_every_c_block) {
     kiln_error err = {0};
-    kiln_wgsl_source source = {.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count};
+    kiln_wgsl_source source = {.files = kiln_render_wgsl, .file_count = kiln_render_wgsl_count,
+                               .generated = renderer_enums_wgsl(), .generated_count = 1};
     CHECK_MSG(renderer_check_layouts(&source, &err), "%s", err.message);
 }
 

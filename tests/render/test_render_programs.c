@@ -1,7 +1,9 @@
-/* Every WGSL program of the renderer assembles from its includes and compiles on the device. */
+/* Every WGSL program of the renderer assembles from its includes (the source files on disk, with
+ * the generated kiln_enums.wgsl the renderer adds) and compiles on the device. */
 #include <kiln/shader/library.h>
 
 #include "gfx_fixture.h"
+#include "render_wgsl_probe.h"
 
 static const char *PROGRAMS[] = {"forward.wgsl", "sky.wgsl", "post.wgsl", "clusters.wgsl"};
 
@@ -9,7 +11,8 @@ TEST(every_renderer_program_compiles) {
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    kiln_shader_library *lib = kiln_shader_library_create(f.gfx, f.res, &(kiln_wgsl_source){.directory = KILN_RENDER_SHADER_DIR}, &err);
+    kiln_wgsl_source source = render_wgsl_directory(KILN_RENDER_SHADER_DIR);
+    kiln_shader_library *lib = kiln_shader_library_create(f.gfx, f.res, &source, &err);
     CHECK_MSG(lib, "%s", err.message);
     int compiled = 0;
     for (size_t i = 0; i < sizeof PROGRAMS / sizeof PROGRAMS[0]; i++) {

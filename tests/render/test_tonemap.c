@@ -4,6 +4,7 @@
 #include <kiln/render/tonemap.h>
 
 #include "gfx_fixture.h"
+#include "render_wgsl_probe.h"
 
 static const kiln_vec3 SAMPLES[] = {
     {0.0f, 0.0f, 0.0f}, {0.001f, 0.001f, 0.001f}, {0.01f, 0.01f, 0.01f}, {0.18f, 0.18f, 0.18f},
@@ -13,8 +14,9 @@ static const kiln_vec3 SAMPLES[] = {
 };
 #define SAMPLE_COUNT (sizeof SAMPLES / sizeof SAMPLES[0])
 
-static const char *ENTRY =
-    "\n@group(0) @binding(0) var<storage, read_write> values: array<vec4<f32>>;\n"
+static const char *PROBE =
+    "#include \"tonemap_curves.wgsl\"\n"
+    "@group(0) @binding(0) var<storage, read_write> values: array<vec4<f32>>;\n"
     "@compute @workgroup_size(1) fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
     "    let i = id.x;\n"
     "    let c = values[i].xyz;\n"
@@ -23,21 +25,10 @@ static const char *ENTRY =
     "}\n";
 
 TEST(gpu_curves_match_the_cpu_reference) {
-    char *curves;
-    size_t curves_size;
-    kiln_error read_err = {0};
-    CHECK_MSG(kiln_read_file(KILN_RENDER_SHADER_DIR "/tonemap_curves.wgsl", &curves, &curves_size, &read_err), "%s",
-              read_err.message);
-    size_t n = strlen(curves) + strlen(ENTRY) + 1;
-    char *source = malloc(n);
-    snprintf(source, n, "%s%s", curves, ENTRY);
-    free(curves);
-
     gfx_fixture f;
     FIXTURE_OPEN(f);
     kiln_error err = {0};
-    WGPUShaderModule m = kiln_gfx_compile_shader(f.gfx, "tonemap_curves.wgsl", source, NULL, &err);
-    free(source);
+    WGPUShaderModule m = render_wgsl_probe_compile(f.gfx, PROBE, &err);
     CHECK_MSG(m, "%s", err.message);
     kiln_shader s = kiln_resources_adopt_shader(f.res, m, "tonemap test", &err);
     kiln_compute_pipeline p = kiln_resources_create_compute_pipeline(f.res, &(kiln_compute_pipeline_desc){.label = "tonemap", .shader = s}, &err);

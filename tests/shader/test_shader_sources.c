@@ -90,6 +90,22 @@ TEST(an_embedded_compile_error_names_the_included_file_line_and_column) {
     CHECK_EQ_INT(uncaptured, 0);
 }
 
+TEST(a_one_shot_compile_reports_the_same_error_as_a_library_load) {
+    gfx_fixture f;
+    FIXTURE_OPEN(f);
+    kiln_error err = {0}, missing = {0};
+    WGPUShaderModule m = kiln_wgsl_compile(f.gfx, &EMBEDDED, "main.wgsl", &err);
+    WGPUShaderModule absent = kiln_wgsl_compile(f.gfx, &EMBEDDED, "lit.wgsl", &missing);
+    WGPUShaderModule fullscreen = kiln_wgsl_compile(f.gfx, &EMBEDDED, "uses_fullscreen.wgsl", &err);
+    if (fullscreen) wgpuShaderModuleRelease(fullscreen);
+    FIXTURE_CLOSE_CLEAN(f);
+    CHECK(m == NULL && absent == NULL);
+    CHECK(fullscreen != NULL); /* a built-in included */
+    CHECK_EQ_INT(err.code, KILN_ERR_SHADER);
+    CHECK_MSG(strcmp(err.message, WANT_COMPILE_ERROR) == 0, "%s", err.message);
+    CHECK_MSG(strcmp(missing.message, WANT_MISSING_INCLUDE) == 0, "%s", missing.message);
+}
+
 TEST(a_directory_reports_the_same_compile_error) {
     char dir[1024];
     CHECK(program_dir(dir, sizeof dir, "same_error"));
@@ -181,6 +197,37 @@ TEST(a_directory_file_overrides_the_builtin_of_its_name) {
     kiln_assembled_wgsl_free(&a);
 }
 
+/* A generated file (a text its user built from C tables) resolves beside a directory, which lacks
+ * it, and before a directory file of its name, which is stale: what C says wins; never watched. */
+TEST(a_generated_file_resolves_first_beside_a_directory_and_is_not_watched) {
+    char dir[1024];
+    CHECK(scratch_dir(dir, sizeof dir, "shader_sources", "generated"));
+    CHECK(scratch_write(dir, "uses.wgsl", "#include \"enums.wgsl\"\nconst B: u32 = A;\n"));
+    CHECK(scratch_write(dir, "enums.wgsl", "const A: u32 = 1u; // a stale copy\n"));
+    const kiln_wgsl_embedded_file generated = {"enums.wgsl", "const A: u32 = 2u;\n"};
+    kiln_wgsl_source source = {.directory = dir, .generated = &generated, .generated_count = 1};
+    kiln_assembled_wgsl a;
+    kiln_error err = {0};
+    CHECK_MSG(kiln_wgsl_assemble(&source, "uses.wgsl", &a, &err), "%s", err.message);
+    CHECK_EQ_INT(a.file_count, 2);
+    CHECK(a.files[0].path != NULL && a.files[1].path == NULL);
+    CHECK_STR_CONTAINS(a.text, "const A: u32 = 2u;\n");
+    CHECK(strstr(a.text, "stale") == NULL);
+    kiln_assembled_wgsl_free(&a);
+}
+
+TEST(a_generated_file_without_text_is_refused_naming_it) {
+    const kiln_wgsl_embedded_file generated[2] = {{"enums.wgsl", "const A: u32 = 2u;\n"}, {"more.wgsl", NULL}};
+    kiln_wgsl_source source = EMBEDDED;
+    source.generated = generated;
+    source.generated_count = 2;
+    kiln_assembled_wgsl a;
+    kiln_error err = {0};
+    CHECK(!kiln_wgsl_assemble(&source, "main.wgsl", &a, &err));
+    CHECK_EQ_INT(err.code, KILN_ERR_INVALID_ARGUMENT);
+    CHECK_MSG(strcmp(err.message, "generated WGSL file 1 has no text") == 0, "%s", err.message);
+}
+
 TEST(a_library_without_a_source_loads_a_builtin_entry) {
     kiln_error err = {0};
     uint64_t uncaptured;
@@ -234,9 +281,11 @@ TEST(a_source_with_a_directory_and_a_set_is_refused) {
 
 TEST_MAIN(T(an_embedded_set_maps_each_line_to_its_file),
           T(an_embedded_compile_error_names_the_included_file_line_and_column),
+          T(a_one_shot_compile_reports_the_same_error_as_a_library_load),
           T(a_directory_reports_the_same_compile_error), T(a_missing_include_reads_the_same_for_a_set_and_a_directory),
           T(a_missing_embedded_entry_is_named), T(an_embedded_set_never_touches_the_disk_or_reloads),
           T(a_builtin_resolves_when_the_directory_lacks_it), T(a_directory_file_overrides_the_builtin_of_its_name),
-          T(a_library_without_a_source_loads_a_builtin_entry),
+          T(a_generated_file_resolves_first_beside_a_directory_and_is_not_watched),
+          T(a_generated_file_without_text_is_refused_naming_it), T(a_library_without_a_source_loads_a_builtin_entry),
           T(a_fifo_or_an_oversized_file_in_a_shader_directory_is_refused_naming_it),
           T(a_source_with_a_directory_and_a_set_is_refused))

@@ -817,6 +817,14 @@ uint32_t kiln_buffer_readbacks_in_flight(const kiln_buffer_readbacks *rb);
 
 /* Bytes one texel of `format` takes in a copy; 0 for formats readback does not handle. */
 uint32_t kiln_gfx_format_texel_size(WGPUTextureFormat format);
+/* RGBA8UnormSrgb or BGRA8UnormSrgb: the hardware decodes sRGB when sampling and encodes when
+ * writing. The one test of sRGB-ness for every layer (an Rgba8Srgb registry texture included). */
+bool kiln_gfx_format_is_srgb(WGPUTextureFormat format);
+/* RGBA8Unorm or BGRA8Unorm: 8-bit colour stored as written, so a shader that wants sRGB output
+ * encodes it itself. */
+bool kiln_gfx_format_is_unorm8(WGPUTextureFormat format);
+/* BGRA8Unorm or BGRA8UnormSrgb: bytes in B, G, R, A order. */
+bool kiln_gfx_format_is_bgra(WGPUTextureFormat format);
 /* Rounds up to the 256-byte copy row alignment. */
 uint32_t kiln_gfx_aligned_bytes_per_row(uint32_t bytes);
 

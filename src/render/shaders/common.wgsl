@@ -4,6 +4,8 @@
 //   group 0 binding 1  Lighting  the sun and the environment
 //   group 1 binding 0  Instance  the instance records, one per scene instance in scene order
 //   group 1 binding 1  u32       the record indices: each view's drawn instances in draw order
+// DEBUG_* (View.debug_mode) come from the generated kiln_enums.wgsl.
+#include "kiln_enums.wgsl"
 
 struct View {
     world_to_view: mat4x4<f32>,
@@ -45,15 +47,6 @@ struct Instance {
     params: vec4<u32>,            // x: material index, y: flags (bit 0 skinned, bit 1 morphed) | lod << 8, z: joint offset, w: morph slot
     object: vec4<u32>,            // x: the object id the data outputs write (kiln_render_instance.object_id); yzw: 0
 };
-
-const DEBUG_NONE: u32 = 0u;
-const DEBUG_NORMALS: u32 = 1u;
-const DEBUG_CLUSTERS: u32 = 2u;
-const DEBUG_OVERDRAW: u32 = 3u;
-const DEBUG_ALBEDO: u32 = 4u;
-const DEBUG_CASCADES: u32 = 5u;
-const DEBUG_AO: u32 = 6u;
-const DEBUG_LOD: u32 = 7u;
 
 const PI: f32 = 3.14159265358979;
 

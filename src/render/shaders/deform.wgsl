@@ -19,9 +19,9 @@ struct MorphWeights {
 @group(1) @binding(2) var<storage, read> morph_deltas: array<vec4<f32>>;
 @group(1) @binding(3) var<uniform> morph: MorphWeights;
 
-// The instance record's flags (params.y bits 0 and 1; uniforms.h).
-const INSTANCE_SKINNED: u32 = 1u;
-const INSTANCE_MORPHED: u32 = 2u;
+// The instance record's flags (params.y bits 0 and 1), INSTANCE_SKINNED and INSTANCE_MORPHED,
+// come from the generated kiln_enums.wgsl.
+#include "kiln_enums.wgsl"
 
 // A vertex in model space before and after deformation. The tangent's handedness (w) never
 // changes, so only its direction travels.

@@ -145,7 +145,7 @@ struct DataOut {
 fn fs_data(in: VertexOut) -> DataOut {
     // Sampled before the branch, as in fs_main: implicit derivatives need uniform control flow.
     let alpha = material_base_color(in.uv0, in.uv1).a * in.color.a;
-    if (material.alpha_mode == 1u && alpha < material.alpha_cutoff) {
+    if (material.alpha_mode == ALPHA_MASK && alpha < material.alpha_cutoff) {
         discard;
     }
     var out: DataOut;
@@ -182,7 +182,7 @@ fn shading_normal(in: VertexOut, front: bool) -> vec3<f32> {
 // The screen-space ambient occlusion at this pixel. It describes the opaque surface the depth
 // holds, so a blended surface in front of it takes none.
 fn screen_ambient_occlusion(frag_xy: vec2<f32>) -> f32 {
-    if (material.alpha_mode == 2u) {
+    if (material.alpha_mode == ALPHA_BLEND) {
         return 1.0;
     }
     let last = vec2<i32>(textureDimensions(ao_texture)) - 1;
@@ -266,7 +266,7 @@ fn heat(count: u32) -> vec3<f32> {
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let base = material_base_color(in.uv0, in.uv1) * in.color;
-    if (material.alpha_mode == 1u && base.a < material.alpha_cutoff) {
+    if (material.alpha_mode == ALPHA_MASK && base.a < material.alpha_cutoff) {
         discard;
     }
     let n = shading_normal(in, front);
@@ -342,5 +342,5 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     color += material.emissive * material.emissive_strength * emissive_texel;
     // Coverage: only blended materials are partly transparent (OPAQUE and MASK ignore alpha), so
     // a transparent background composites opaque surfaces whole.
-    return vec4<f32>(color, select(1.0, base.a, material.alpha_mode == 2u));
+    return vec4<f32>(color, select(1.0, base.a, material.alpha_mode == ALPHA_BLEND));
 }

@@ -5,6 +5,7 @@
 //   struct Light          <-> kiln_gpu_light        (src/render/light_records.h, 64 bytes)
 //   struct ClusterUniform <-> kiln_cluster_uniform  (src/render/clusters.h, 160 bytes)
 //   CLUSTER_*, MAX_LIGHTS <-> KILN_CLUSTER_*, KILN_MAX_LIGHTS
+// LIGHT_KIND_* (Light.kind) come from the generated kiln_enums.wgsl.
 // tests/render/test_clusters.c reads every field and constant back from the GPU and compares.
 //
 // A fragment shader, with the cluster buffers bound read-only (cluster_ranges: array<vec2u>, a
@@ -15,6 +16,7 @@
 //       let light = lights[cluster_indices[cluster_light_slot(range, i)]];
 //       ... light_range_falloff(light, distance) * light_spot_factor(light, to_light) ...
 //   }
+#include "kiln_enums.wgsl"
 
 const MAX_LIGHTS: u32 = 1024u;
 const CLUSTER_X: u32 = 16u;
@@ -24,9 +26,6 @@ const CLUSTER_COUNT: u32 = CLUSTER_X * CLUSTER_Y * CLUSTER_Z;
 // The top of the clusters debug view's heat map (red); more lights paint magenta. Not a cap:
 // a cluster's list holds every light that touches it.
 const CLUSTER_HEAT_LIGHTS: u32 = 32u;
-
-const LIGHT_KIND_POINT: u32 = 0u;
-const LIGHT_KIND_SPOT: u32 = 1u;
 
 // One point or spot light. See kiln_gpu_light for the meaning of each field.
 struct Light {

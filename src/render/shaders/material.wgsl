@@ -1,5 +1,7 @@
 // The material bind group (group 2). C side: src/render/material.c (96-byte MaterialParams,
-// asserted there); change both together.
+// asserted there); change both together. TEX_* (the slots) and ALPHA_* (alpha_mode) come from
+// the generated kiln_enums.wgsl.
+#include "kiln_enums.wgsl"
 
 struct MaterialParams {
     base_color: vec4<f32>,
@@ -10,7 +12,7 @@ struct MaterialParams {
     normal_scale: f32,
     occlusion_strength: f32,
     alpha_cutoff: f32,
-    alpha_mode: u32,
+    alpha_mode: u32,              // ALPHA_OPAQUE, ALPHA_MASK or ALPHA_BLEND
     double_sided: u32,
     uv_rotation: f32,
     uv_offset: vec2<f32>,
@@ -20,12 +22,6 @@ struct MaterialParams {
     pad1: u32,
     pad2: u32,
 };
-
-const TEX_BASE_COLOR: u32 = 0u;
-const TEX_METALLIC_ROUGHNESS: u32 = 1u;
-const TEX_NORMAL: u32 = 2u;
-const TEX_OCCLUSION: u32 = 3u;
-const TEX_EMISSIVE: u32 = 4u;
 
 @group(2) @binding(0) var<uniform> material: MaterialParams;
 @group(2) @binding(1) var base_color_map: texture_2d<f32>;

@@ -1,8 +1,10 @@
 // Tone mapping: the bloom added to the RGBA16F scene colour, then exposure and the tone curve,
 // into the target; debug views bypass all three. Unorm targets get the sRGB encode here, sRGB
 // targets in the hardware.
+#include "kiln_enums.wgsl"
 #include "common.wgsl"
 #include "tonemap_curves.wgsl"
+#include "srgb.wgsl"
 #include "fullscreen.wgsl"
 
 // Written by the tone-map feature (src/render/features/tonemap.c, uniforms.c).
@@ -11,13 +13,10 @@ struct Post {
     tonemapper: u32,
     output_srgb_encode: u32,      // 1 when the target is a unorm format the shader must encode
     bloom_strength: f32,          // settings.bloom_strength: how much of the bloom chain is added
-    background: u32,              // kiln_background_mode: 0 sky, 1 colour, 2 transparent
+    background: u32,              // kiln_background_mode: BACKGROUND_SKY, _COLOR or _TRANSPARENT
     premultiply: u32,             // 1: write colour times coverage (FXAA follows, and divides it out)
     background_color: vec3<f32>,  // background 1: the display colour composited under the image
 };
-
-const BACKGROUND_SKY: u32 = 0u;
-const BACKGROUND_COLOR: u32 = 1u;
 
 @group(3) @binding(0) var hdr_texture: texture_2d<f32>;
 @group(3) @binding(1) var<uniform> post: Post;

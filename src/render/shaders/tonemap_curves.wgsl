@@ -2,13 +2,8 @@
 // tests/render/test_tonemap.c compares this file against. Input and output are linear Rec.709;
 // the output is display-referred in [0, 1], ready for one sRGB encode.
 
-// The values of kiln_tonemapper (kiln/render/tonemap.h).
-const TONEMAP_AGX: u32 = 0u;
-const TONEMAP_ACES: u32 = 1u;
-const TONEMAP_ACES_HILL: u32 = 2u;
-const TONEMAP_ACES_HILL_BOOST: u32 = 3u;
-const TONEMAP_PBR_NEUTRAL: u32 = 4u;
-const TONEMAP_NONE: u32 = 5u;
+// TONEMAP_*, the values of kiln_tonemapper, come from the generated kiln_enums.wgsl.
+#include "kiln_enums.wgsl"
 
 const AGX_MIN_EV: f32 = -12.47393;
 const AGX_MAX_EV: f32 = 4.026069;
@@ -98,14 +93,4 @@ fn tonemap_apply(curve: u32, c: vec3<f32>, exposure: f32) -> vec3<f32> {
         return clamp(v, vec3<f32>(0.0), vec3<f32>(1.0));
     }
     return tonemap_agx(v);
-}
-
-fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
-    let x = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
-    return select(1.055 * pow(x, vec3<f32>(1.0 / 2.4)) - 0.055, x * 12.92, x <= vec3<f32>(0.0031308));
-}
-
-fn srgb_decode(c: vec3<f32>) -> vec3<f32> {
-    let x = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
-    return select(pow((x + 0.055) / 1.055, vec3<f32>(2.4)), x / 12.92, x <= vec3<f32>(0.04045));
 }

@@ -51,15 +51,20 @@ typedef struct kiln_wgsl_embedded_file {
  * or, when `directory` is NULL, an embedded set of named texts (nothing is read from disk and
  * nothing ever reloads). Not both. Zero-initialised it is an empty set.
  *
- * A name is resolved in the source first, then in kiln's built-in set (the files of
- * src/shader/shaders, embedded: "fullscreen.wgsl"). So a directory overriding kiln's shaders need
- * not carry copies of the built-ins, and a file of a built-in's name in the directory (or the
- * set) replaces it. Built-ins are never watched. Names in an embedded set match exactly; names in
+ * A name is resolved in the source's generated files, then in the source, then in kiln's
+ * built-in set (the files of src/shader/shaders, embedded: "fullscreen.wgsl", "srgb.wgsl"). So a directory overriding
+ * kiln's shaders need not carry copies of the built-ins, and a file of a built-in's name in the
+ * directory (or the set) replaces it. Built-ins are never watched. Names in an embedded set match exactly; names in
  * a directory are paths relative to it. */
 typedef struct kiln_wgsl_source {
     const char *directory;                  /* "" is the current directory */
     const kiln_wgsl_embedded_file *files;   /* used when directory is NULL; borrowed */
     uint32_t file_count;                    /* entries of files */
+    /* Texts the source's user builds at run time from its own tables (the renderer's
+     * "kiln_enums.wgsl"), beside a directory or a set alike. Resolved before either, so a stale
+     * copy on disk cannot shadow what C says; never watched; borrowed like an embedded set. */
+    const kiln_wgsl_embedded_file *generated;
+    uint32_t generated_count;               /* entries of generated */
 } kiln_wgsl_source;
 
 /* One file of an assembled program, with what its stat said just before it was read. */
@@ -113,6 +118,13 @@ bool kiln_assembled_wgsl_locate(const kiln_assembled_wgsl *a, uint32_t assembled
  * given the entry's name ("<entry>: error: text"). */
 void kiln_assembled_wgsl_format_message(const kiln_assembled_wgsl *a, const kiln_shader_report *report, uint32_t i,
                                         char *out, size_t out_size);
+
+/* Assembles `entry` from `source` (NULL: the built-ins alone) and compiles it once, for a program
+ * that never reloads (a tool's own embedded shader including "fullscreen.wgsl" or "srgb.wgsl").
+ * The module is the caller's. Fails as kiln_wgsl_assemble does, or with KILN_ERR_SHADER and every
+ * compile message mapped to its own file, one per line, errors first, as
+ * kiln_shader_library_load reports them. */
+WGPUShaderModule kiln_wgsl_compile(kiln_gfx *gfx, const kiln_wgsl_source *source, const char *entry, kiln_error *err);
 
 /* Loads WGSL programs through kiln_wgsl_assemble, owns their shader modules and hot-reloads them
  * with their watched pipelines. Opaque; see the ownership notes at the top of this file. */
