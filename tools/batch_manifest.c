@@ -184,6 +184,7 @@ static bool read_object(parse_context *c, const char *prefix, const json_t *obje
 
 static bool read_model(parse_context *c, const char *f, const json_t *v) { return read_path(c, f, v, c->item->model); }
 static bool read_env(parse_context *c, const char *f, const json_t *v) { return read_path(c, f, v, c->item->env); }
+static bool read_lut(parse_context *c, const char *f, const json_t *v) { return read_path(c, f, v, c->item->lut); }
 
 static bool read_out(parse_context *c, const char *f, const json_t *v) {
     const char *text = json_string_value(v);
@@ -377,7 +378,7 @@ static bool read_outputs(parse_context *c, const char *f, const json_t *v) {
 static const field_reader line_fields[] = {
     {"model", read_model},       {"out", read_out},         {"size", read_size},
     {"camera", read_camera},     {"view", read_view},       {"time", read_time},
-    {"env", read_env},           {"env_rotation", read_env_rotation},
+    {"env", read_env},           {"env_rotation", read_env_rotation}, {"lut", read_lut},
     {"tonemap", read_line_setting}, {"exposure", read_line_setting}, {"settings", read_settings},
     {"outputs", read_outputs},   {"sun", read_sun},         {"sun_lux", read_sun_lux},
     {"no_sun", read_no_sun},

@@ -46,6 +46,7 @@ typedef struct batch_item {
     char model[BATCH_PATH_MAX];      /* the glTF file, resolved against the manifest's directory */
     char out[BATCH_PATH_MAX];        /* the colour image, ending in .png, resolved likewise */
     char env[BATCH_PATH_MAX];        /* the equirectangular .hdr; empty: the procedural sky */
+    char lut[BATCH_PATH_MAX];        /* the .cube colour table the image is graded with; empty: none */
     uint32_t width, height;          /* default 1280x720 */
     batch_camera_kind camera;
     uint32_t camera_index;           /* BATCH_CAMERA_FILE */

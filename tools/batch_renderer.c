@@ -30,6 +30,8 @@ struct batch_renderer {
     loaded_model model;
     char env_path[BATCH_PATH_MAX];  /* the map in the registry; empty: none */
     uint32_t env_texture;
+    char lut_path[BATCH_PATH_MAX];  /* the colour table in the registry; empty: none */
+    uint32_t lut_texture;
     uint32_t texture_base;          /* the highest texture id the registry held before any item */
     uint32_t texture_high;          /* the highest texture id handed out so far (ids are never reused) */
     kiln_light *lights;             /* the frame's lights: the added sun, then the model's */
@@ -75,7 +77,8 @@ batch_renderer *batch_renderer_create(kiln_error *err) {
 /* ---- the model ----------------------------------------------------------------------------- */
 
 /* Removes what the current model (or a failed import) added: every live mesh and material (the
- * renderer holds no other), and every texture items added but the environment map. Returns the
+ * renderer holds no other), and every texture items added but the environment map and the colour
+ * table. Returns the
  * loaded document when keep_document asks for it (to import it again at another time), else
  * frees it and returns NULL. */
 static kiln_gltf *release_model(batch_renderer *b, bool keep_document) {
@@ -86,7 +89,8 @@ static kiln_gltf *release_model(batch_renderer *b, bool keep_document) {
         if (kiln_renderer_material_is_live(r, i)) kiln_renderer_remove_material(r, i, NULL);
     kiln_texture_registry *reg = kiln_renderer_texture_registry(r);
     for (uint32_t id = b->texture_base + 1; id <= b->texture_high; id++)
-        if (id != b->env_texture && kiln_texture_registry_info(reg, id)) kiln_texture_registry_remove(reg, id, NULL);
+        if (id != b->env_texture && id != b->lut_texture && kiln_texture_registry_info(reg, id))
+            kiln_texture_registry_remove(reg, id, NULL);
     kiln_imported_scene_free(&b->model.scene);
     kiln_gltf *doc = b->model.doc;
     if (!keep_document) kiln_gltf_free(doc), doc = NULL;
@@ -162,6 +166,24 @@ static bool use_environment(batch_renderer *b, const batch_item *item, kiln_erro
     if (b->env_texture > b->texture_high) b->texture_high = b->env_texture;
     snprintf(b->env_path, sizeof b->env_path, "%s", item->env);
     b->counts.environment_loads++;
+    return true;
+}
+
+/* The item's colour table, kept while the next item names the same file. */
+static bool use_color_lut(batch_renderer *b, const batch_item *item, kiln_error *err) {
+    if (!strcmp(b->lut_path, item->lut)) return true;
+    kiln_texture_registry *reg = kiln_renderer_texture_registry(b->renderer);
+    if (b->lut_texture) kiln_texture_registry_remove(reg, b->lut_texture, NULL);
+    b->lut_texture = 0;
+    b->lut_path[0] = '\0';
+    if (!item->lut[0]) return true;
+    kiln_color_lut lut = {0};
+    if (!kiln_color_lut_load(item->lut, &lut, err)) return false;
+    b->lut_texture = kiln_import_color_lut(b->renderer, &lut, item->lut, err);
+    kiln_color_lut_free(&lut);
+    if (!b->lut_texture) return false;
+    if (b->lut_texture > b->texture_high) b->texture_high = b->lut_texture;
+    snprintf(b->lut_path, sizeof b->lut_path, "%s", item->lut);
     return true;
 }
 
@@ -271,6 +293,7 @@ static bool render_frame(batch_renderer *b, const batch_item *item, const kiln_r
                          bool data, kiln_image *img, kiln_error *err) {
     kiln_render_settings *settings = kiln_renderer_settings(b->renderer);
     *settings = item->settings;
+    settings->color_lut = b->lut_texture;
     /* kiln-render's rule: unless the line says otherwise, the cascades end just behind the model. */
     if (settings->shadow_distance == 0.0f)
         settings->shadow_distance = kiln_import_shadow_distance(&b->model.scene.bounds, &scene->camera);
@@ -330,7 +353,8 @@ static bool write_data(batch_renderer *b, const batch_item *item, kiln_error *er
 }
 
 bool batch_renderer_render(batch_renderer *b, const batch_item *item, kiln_error *err) {
-    if (!use_model(b, item, err) || !use_environment(b, item, err) || !use_target(b, item->width, item->height, err))
+    if (!use_model(b, item, err) || !use_environment(b, item, err) || !use_color_lut(b, item, err) ||
+        !use_target(b, item->width, item->height, err))
         return false;
     kiln_render_scene scene = b->model.scene.scene;
     scene.camera = item_camera(item, &b->model.scene);

@@ -113,12 +113,23 @@ static bool use_environment(kiln_renderer *r, const kiln_render_options *o, cons
     return scene->environment.equirect != 0;
 }
 
+/* The --lut table into the renderer's texture registry, named by the settings. */
+static bool use_color_lut(kiln_renderer *r, const kiln_render_options *o, const kiln_color_lut *lut, kiln_error *err) {
+    uint32_t id = kiln_import_color_lut(r, lut, o->lut_path, err);
+    kiln_renderer_settings(r)->color_lut = id;
+    return id != 0;
+}
+
 /* Renders the demo scene, or `doc` when a model was given, and reads the frame back into img. */
 static bool render_frame(kiln_gfx *gfx, kiln_resources *res, const kiln_render_options *o, const kiln_gltf *doc,
-                         const kiln_image *env, kiln_image *img, kiln_error *err) {
+                         const kiln_image *env, const kiln_color_lut *lut, kiln_image *img, kiln_error *err) {
     WGPUTextureFormat format = WGPUTextureFormat_RGBA8UnormSrgb;
     kiln_renderer *r = kiln_renderer_create(gfx, res, &o->settings, format, err);
     if (!r) return false;
+    if (lut->rgb && !use_color_lut(r, o, lut, err)) {
+        kiln_renderer_destroy(r);
+        return false;
+    }
     frame_scene f = {0};
     bool ok = doc ? build_model(r, o, doc, &f, err)
                   : (f.scene = &f.demo.scene, demo_scene_build(r, (float)o->width / (float)o->height, &f.demo, err));
@@ -192,8 +203,12 @@ int main(int argc, char **argv) {
     if (doc) load_progress_finish(&progress, monotonic_seconds());
     for (uint32_t i = 0; doc && i < doc->warning_count; i++) fprintf(stderr, "kiln-render: warning: %s\n", doc->warnings[i]);
     kiln_image env = {0};
-    if (o.env_path && !kiln_image_load_hdr(&env, o.env_path, &err)) {
+    kiln_color_lut lut = {0};
+    /* Like the model, the map and the table are read before a device is made. */
+    if ((o.env_path && !kiln_image_load_hdr(&env, o.env_path, &err)) ||
+        (o.lut_path && !kiln_color_lut_load(o.lut_path, &lut, &err))) {
         fprintf(stderr, "kiln-render: %s\n", err.message);
+        kiln_image_free(&env);
         kiln_gltf_free(doc);
         return 1;
     }
@@ -203,11 +218,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "kiln-render: %s\n", err.message);
         kiln_gltf_free(doc);
         kiln_image_free(&env);
+        kiln_color_lut_free(&lut);
         return 1;
     }
     kiln_resources *res = kiln_resources_create(gfx, 0, &err);
     kiln_image img = {0};
-    bool ok = res && render_frame(gfx, res, &o, doc, &env, &img, &err) && kiln_image_write_png(&img, o.out_path, &err);
+    bool ok = res && render_frame(gfx, res, &o, doc, &env, &lut, &img, &err) && kiln_image_write_png(&img, o.out_path, &err);
     kiln_gfx_pump(gfx, true);
     if (ok && gfx->error_count) {
         ok = false;
@@ -221,6 +237,7 @@ int main(int argc, char **argv) {
     else fprintf(stderr, "kiln-render: %s\n", err.message);
     kiln_image_free(&img);
     kiln_image_free(&env);
+    kiln_color_lut_free(&lut);
     kiln_gltf_free(doc);
     kiln_resources_destroy(res);
     kiln_gfx_destroy(gfx);

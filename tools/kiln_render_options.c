@@ -21,6 +21,7 @@ static const tool_flag flags[] = {
     {"--sun-lux", "F", "the added sun's illuminance (default 3)"},
     {"--env", "FILE.hdr", "lights the scene with an equirectangular HDR map instead of the procedural sky"},
     {"--env-rotation", "RADIANS", "turns the --env map about +Y (its centre faces +X at 0)"},
+    {"--lut", "FILE.cube", "grades the image with a 3D colour table (Adobe / Resolve .cube) after the tone map"},
     {"--stats", NULL, "prints the frame's statistics as one JSON object on stdout"},
     {"--graph", NULL, "prints the frame graph as Graphviz DOT on stdout"},
     {NULL, NULL, NULL},
@@ -63,6 +64,7 @@ static bool read_flag(tool_args *a, void *user) {
     if (tool_args_is(a, "--stats")) return o->stats = true;
     if (tool_args_is(a, "--graph")) return o->graph = true;
     if (tool_args_is(a, "--env")) return o->env_path = a->value, true;
+    if (tool_args_is(a, "--lut")) return o->lut_path = a->value, true;
     if (tool_args_is(a, "--size")) return tool_args_size(a, &o->width, &o->height);
     if (tool_args_is(a, "--scene")) return read_index(a, &o->scene, &o->scene_given);
     if (tool_args_is(a, "--camera")) return read_index(a, &o->camera, &o->camera_given);

@@ -15,7 +15,7 @@
 #include "tool_options.h"
 
 typedef struct kiln_render_options {
-    const char *out_path, *model, *env_path;
+    const char *out_path, *model, *env_path, *lut_path;
     bool demo, stats, graph;
     float env_rotation;
     uint32_t width, height;

@@ -81,6 +81,7 @@ typedef struct viewer {
     uint64_t lost_errors;      /* validation errors counted on devices since lost */
     uint32_t recoveries;       /* devices recreated after a loss */
     char env_path[4096];       /* the environment map watched; empty: none */
+    uint32_t color_lut;        /* the --lut table's texture id; 0: none */
     int32_t clip;              /* --clip resolved: the animation played at the start, or VIEW_SCENE_ALL_CLIPS */
 } viewer;
 
@@ -467,7 +468,7 @@ static bool render_frame(viewer *v, const frame_shots *shots, double seconds) {
     }
     for (int i = 0; i < 2; i++)
         if (shots->scene[i] && !write_screenshot(v, frame.texture, shots->scene[i])) v->failed = true;
-    view_ui_state state = {.renderer = v->renderer, .scene = &v->scene, .camera = &v->camera,
+    view_ui_state state = {.renderer = v->renderer, .color_lut = v->color_lut, .scene = &v->scene, .camera = &v->camera,
                            .aspect = (float)frame.width / (float)frame.height, .frame_seconds = seconds,
                            .program = &v->program, .show_program = &v->show_program};
     if (!view_ui_draw(v->ui, &state, target, frame.width, frame.height, &err)) {
@@ -571,6 +572,16 @@ static const char *glfw_reason(void) {
     return description ? description : "no reason given";
 }
 
+/* The --lut table into the renderer's registry, graded with from the first frame. */
+static bool load_color_lut(viewer *v, const char *path, kiln_error *err) {
+    kiln_color_lut lut = {0};
+    if (!kiln_color_lut_load(path, &lut, err)) return false;
+    v->color_lut = kiln_import_color_lut(v->renderer, &lut, path, err);
+    kiln_color_lut_free(&lut);
+    kiln_renderer_settings(v->renderer)->color_lut = v->color_lut;
+    return v->color_lut != 0;
+}
+
 static bool open_viewer(viewer *v, kiln_error *err) {
     const kiln_view_options *o = &v->options;
     if (o->script_path && !view_script_load(&v->script, o->script_path, err)) return false;
@@ -605,6 +616,7 @@ static bool open_viewer(viewer *v, kiln_error *err) {
         return false;
     v->scene.playing = o->play && v->scene.animation_end > 0.0f;
     if (o->env_path && !view_scene_set_environment(&v->scene, v->renderer, o->env_path, err)) return false;
+    if (o->lut_path && !load_color_lut(v, o->lut_path, err)) return false;
     view_camera_init(&v->camera, &v->scene.scene.camera, &v->scene.bounds, v->scene.file_cameras, v->scene.file_camera_count);
     if (!view_blit_create(&v->blit, v->res, v->swapchain.format, err)) return false;
     v->program = (view_program){.allow_outside_paths = o->allow_outside_paths, .playing = true};

@@ -11,6 +11,7 @@ static const tool_flag flags[] = {
     {"--program-texture", "NAME", "the program's texture shown, by \"as\" name or id (default: the last saved)"},
     {"--allow-outside-paths", NULL, "lets the program's wgsl_path leave its directory"},
     {"--env", "FILE.hdr", "lights the scene with an equirectangular HDR map, reloaded when it changes"},
+    {"--lut", "FILE.cube", "grades the image with a 3D colour table (Adobe / Resolve .cube); the UI turns it off and on"},
     {"--size", "WxH", "the window's size (default 1280x720)"},
     {"--vsync", "on|off", "presents with vsync (default on)"},
     {"--shader-dir", "DIR", "reads the renderer's WGSL from DIR, watched and reloaded"},
@@ -61,6 +62,7 @@ static bool read_flag(tool_args *a, void *user) {
     if (tool_args_is(a, "--program")) return o->program_path = a->value, true;
     if (tool_args_is(a, "--program-texture")) return o->program_texture = a->value, true;
     if (tool_args_is(a, "--env")) return o->env_path = a->value, true;
+    if (tool_args_is(a, "--lut")) return o->lut_path = a->value, true;
     if (tool_args_is(a, "--shader-dir")) return o->shader_dir = a->value, true;
     if (tool_args_is(a, "--script")) return o->script_path = a->value, true;
     if (tool_args_is(a, "--screenshot")) return o->screenshot_path = a->value, true;

@@ -16,6 +16,7 @@ typedef struct kiln_view_options {
     const char *model;            /* MODEL.gltf|.glb; NULL with demo (or a program alone: the demo behind it) */
     bool demo;                    /* the built-in demo scene */
     const char *env_path;         /* --env FILE.hdr */
+    const char *lut_path;         /* --lut FILE.cube */
     uint32_t width, height;       /* --size WxH, the window's size; default 1280x720 */
     bool vsync;                   /* --vsync on|off; default on */
     const char *screenshot_path;  /* --screenshot OUT.png: write the last of `frames` and exit */

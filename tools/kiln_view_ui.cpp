@@ -346,6 +346,8 @@ static void settings_panel(const view_ui_state *st) {
     static const char *const lighting[] = {"env_intensity", "no_shadows", "shadow_distance", "cascade_resolution",
                                            "atlas_size", "atlas_tile", "no_ao", "ao_radius"};
     static const char *const bloom[] = {"no_bloom", "bloom_strength", "bloom_threshold"};
+    static const char *const grading[] = {"white_balance_temperature", "white_balance_tint", "contrast", "saturation",
+                                          "lift", "gamma", "gain"};
     kiln_render_settings *s = kiln_renderer_settings(st->renderer);
     kiln_render_settings r = *s;
     kiln_render_settings_resolve(s, &r, nullptr);
@@ -358,11 +360,21 @@ static void settings_panel(const view_ui_state *st) {
         for (const char *key : lighting) setting_control(key, s, &r);
     if (ImGui::CollapsingHeader("Bloom", ImGuiTreeNodeFlags_DefaultOpen))
         for (const char *key : bloom) setting_control(key, s, &r);
+    if (ImGui::CollapsingHeader("Colour grading")) {
+        for (const char *key : grading) setting_control(key, s, &r);
+        if (st->color_lut) {
+            bool table = s->color_lut != 0;
+            if (ImGui::Checkbox("colour table", &table)) s->color_lut = table ? st->color_lut : 0;
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("the --lut table, applied last");
+        }
+    }
     // A row none of the groups names still gets its control, here.
     bool more_open = false, more_shown = false;
     for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
         const kiln_render_setting *row = kiln_render_setting_at(i);
-        if (row->at_creation || listed(general, row->key) || listed(lighting, row->key) || listed(bloom, row->key)) continue;
+        if (row->at_creation || listed(general, row->key) || listed(lighting, row->key) || listed(bloom, row->key) ||
+            listed(grading, row->key))
+            continue;
         if (!more_shown) more_open = ImGui::CollapsingHeader("More", ImGuiTreeNodeFlags_DefaultOpen), more_shown = true;
         if (more_open) setting_control(row->key, s, &r);
     }

@@ -40,6 +40,7 @@ typedef struct view_ui_rect {
 /* What the panels show and change, borrowed for one frame. */
 typedef struct view_ui_state {
     kiln_renderer *renderer;     /* its settings are edited in place */
+    uint32_t color_lut;          /* the --lut table's id, which a checkbox turns on and off; 0: none */
     view_scene *scene;           /* the animation controls change its time and playing */
     view_camera *camera;         /* the Frame and Next camera buttons move it */
     float aspect;                /* the window's, for framing */

@@ -20,21 +20,23 @@ static int compare_spans(const void *a, const void *b) {
     return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
-/* The rows, the two fields no row sets as its own (shader_dir: a directory an embedder passes;
- * background_color: the background row's R,G,B) tile the struct: sorted, no two overlap, and
+/* The rows, the three fields no row sets as its own (shader_dir: a directory an embedder passes;
+ * background_color: the background row's R,G,B; color_lut: a texture id, which the tools' --lut
+ * makes from a .cube file) tile the struct: sorted, no two overlap, and
  * what lies between two is padding, smaller than the struct's alignment. A field added without
  * a row leaves a gap, or changes the size pinned below. */
 TEST(every_field_of_the_settings_is_a_row_of_the_table) {
     uint32_t count = kiln_render_setting_count();
     span spans[64];
-    CHECK(count + 2 <= 64);
+    CHECK(count + 3 <= 64);
     for (uint32_t i = 0; i < count; i++)
         spans[i] = (span){kiln_render_setting_at(i)->offset, kiln_render_setting_at(i)->size};
     spans[count] = (span){offsetof(kiln_render_settings, shader_dir), sizeof(const char *)};
     spans[count + 1] = (span){offsetof(kiln_render_settings, background_color), sizeof(kiln_vec3)};
-    qsort(spans, count + 2, sizeof spans[0], compare_spans);
+    spans[count + 2] = (span){offsetof(kiln_render_settings, color_lut), sizeof(uint32_t)};
+    qsort(spans, count + 3, sizeof spans[0], compare_spans);
     size_t end = 0;
-    for (uint32_t i = 0; i < count + 2; i++) {
+    for (uint32_t i = 0; i < count + 3; i++) {
         CHECK_MSG(spans[i].offset >= end, "two rows share the bytes at offset %zu", spans[i].offset);
         CHECK_MSG(spans[i].offset - end < _Alignof(kiln_render_settings),
                   "the bytes %zu..%zu of kiln_render_settings are no row's field", end, spans[i].offset);
@@ -44,7 +46,7 @@ TEST(every_field_of_the_settings_is_a_row_of_the_table) {
               "the bytes from %zu of kiln_render_settings are no row's field", end);
     /* A new field in the padding after a bool passes the tiling: its size moves this pin, and
      * whoever moves it adds the row. */
-    CHECK_MSG(sizeof(kiln_render_settings) == 88,
+    CHECK_MSG(sizeof(kiln_render_settings) == 144,
               "kiln_render_settings is %zu bytes: a field was added: give it a row in src/render/settings_table.c",
               sizeof(kiln_render_settings));
 }

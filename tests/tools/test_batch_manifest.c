@@ -55,7 +55,9 @@ TEST(every_field_is_read) {
         " \"settings\": {\"msaa\": 4, \"fxaa\": true, \"wireframe\": true, \"no_bloom\": true, \"bloom_strength\": 0.1,"
         " \"bloom_threshold\": 2, \"no_shadows\": true, \"shadow_distance\": 9, \"no_ao\": true, \"ao_radius\": 0.25,"
         " \"env_intensity\": 3, \"debug\": \"albedo\", \"background\": [0.25, 0.5, 1], \"no_culling\": true,"
-        " \"cascade_resolution\": 1024, \"atlas_size\": 2048, \"atlas_tile\": 256}}";
+        " \"cascade_resolution\": 1024, \"atlas_size\": 2048, \"atlas_tile\": 256, \"contrast\": 0.5,"
+        " \"saturation\": -0.25, \"white_balance_temperature\": 0.3, \"white_balance_tint\": -0.1,"
+        " \"lift\": [0, 0.1, 0.2], \"gamma\": 1.2, \"gain\": [1, 1.1, 0.9]}, \"lut\": \"looks/warm.cube\"}";
     CHECK_MSG(parse(line, &item, why, sizeof why), "%s", why);
     CHECK(!strcmp(item.model, "/data/set/m/Duck.glb"));
     CHECK(!strcmp(item.env, "/data/set/sky.hdr"));
@@ -77,6 +79,10 @@ TEST(every_field_is_read) {
     CHECK_EQ_INT(s->debug, KILN_DEBUG_ALBEDO);
     CHECK_EQ_INT(s->background, KILN_BACKGROUND_COLOR);
     CHECK(s->background_color.x == 0.25f && s->background_color.y == 0.5f && s->background_color.z == 1.0f);
+    CHECK(s->contrast == 0.5f && s->saturation == -0.25f && s->white_balance_temperature == 0.3f &&
+          s->white_balance_tint == -0.1f);
+    CHECK(s->lift.y == 0.1f && s->lift.z == 0.2f && s->gamma.x == 1.2f && s->gamma.z == 1.2f && s->gain.z == 0.9f);
+    CHECK(!strcmp(item.lut, "/data/set/looks/warm.cube"));
 }
 
 TEST(a_background_is_the_sky_transparent_or_a_colour) {

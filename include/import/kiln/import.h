@@ -21,6 +21,7 @@
 #ifndef KILN_IMPORT_H
 #define KILN_IMPORT_H
 
+#include <kiln/assets/color_lut.h>
 #include <kiln/assets/gltf.h>
 #include <kiln/render.h>
 
@@ -178,6 +179,13 @@ bool kiln_import_add_sun(kiln_render_scene *scene, const kiln_import_sun *sun, k
  * RGBA16F texture a scene's environment.equirect names: its id, or 0 with err "NAME: <the
  * registry's reason>" (`name`: the image's file, say). */
 uint32_t kiln_import_environment(kiln_renderer *r, const kiln_image *equirect, const char *name, kiln_error *err);
+
+/* A .cube colour table (kiln_color_lut_load) added to r's texture registry as the N x N x N
+ * RGBA16Float volume settings.color_lut names (red along x, green along y, blue along the
+ * slices, alpha 1): its id, or 0 with err "NAME: <reason>" (`name`: the table's file, say). A
+ * table whose domain is not 0..1 is refused: the renderer applies a table to display values in
+ * 0..1. */
+uint32_t kiln_import_color_lut(kiln_renderer *r, const kiln_color_lut *lut, const char *name, kiln_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
     X(forward_blend)           \
     X(wireframe)               \
     X(fxaa)                    \
+    X(color_grading)           \
     X(bloom)                   \
     X(tonemap)
 

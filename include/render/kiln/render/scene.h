@@ -142,6 +142,19 @@ typedef struct kiln_render_settings {
                                    * nothing to reload); a directory: the programs are read from
                                    * it and hot reloaded, a name it lacks falling back to the
                                    * shader layer's built-ins */
+    /* Colour grading (docs/guides/render.md, "Colour grading"): all zero leaves the image as the
+     * tone map made it, and no pass runs. White balance acts in linear light before the tone
+     * map; the others on the display image after it, in this order. */
+    float white_balance_temperature; /* -1 (cooler) .. 1 (warmer); 0 none */
+    float white_balance_tint;     /* -1 (greener) .. 1 (more magenta); 0 none */
+    float contrast;               /* -1 (flat grey) .. 1 (twice the slope about mid grey); 0 none */
+    float saturation;             /* -1 (grey) .. 1 (twice the colour about the luma); 0 none */
+    kiln_vec3 lift;               /* per channel, -1..1: raises the blacks, white stays; 0 none */
+    kiln_vec3 gamma;              /* per channel, (0, 4]: the midtones' exponent; 0 means 1 */
+    kiln_vec3 gain;               /* per channel, (0, 4]: scales the whites; 0 means 1 */
+    uint32_t color_lut;           /* 0: none. Else the id of a colour table in the renderer's
+                                   * texture registry (kiln_import_color_lut: an N x N x N
+                                   * RGBA16Float volume from a .cube file), applied last */
 } kiln_render_settings;
 
 /* The most threads settings.worker_threads may ask for. */
