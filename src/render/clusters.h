@@ -65,8 +65,6 @@ typedef struct kiln_cluster_list_header {
     uint32_t references; /* slots the clusters asked for: the exact number of light references */
     uint32_t dropped;    /* references cut because the list was too small: 0 unless the bound is wrong */
 } kiln_cluster_list_header;
-_Static_assert(sizeof(kiln_cluster_list_header) == 8, "kiln_cluster_list_header must match ClusterListHeader");
-_Static_assert(offsetof(kiln_cluster_list_header, dropped) == 4, "ClusterListHeader.dropped");
 
 /* The index list's capacity in references: it starts at 32 per cluster and, by doubling, reaches
  * at most every light in every cluster (14 MiB), which no bound can exceed. */
@@ -94,7 +92,9 @@ uint32_t kiln_cluster_z_slice(kiln_cluster_params params, float view_depth);
 float kiln_cluster_slice_depth(kiln_cluster_params params, uint32_t k);
 
 /* The cluster uniform block: everything cs_cull and the fragment lookup need. Mirrored by
- * `struct ClusterUniform` in src/render/shaders/lights.wgsl; change both. Self-contained (160
+ * `struct ClusterUniform` in src/render/shaders/lights.wgsl, which the light-cull feature's block
+ * layout (taken from this struct with offsetof) is compared with by reflection whenever a program
+ * sharing it loads, so a drift on either side fails naming the member. Self-contained (160
  * bytes, 16-byte aligned): bound as one uniform block. */
 typedef struct kiln_cluster_uniform {
     kiln_mat4 view;                /* world to view */
@@ -106,15 +106,6 @@ typedef struct kiln_cluster_uniform {
     uint32_t pad;
 } kiln_cluster_uniform;
 
-_Static_assert(sizeof(kiln_cluster_uniform) == 160, "kiln_cluster_uniform must match ClusterUniform in lights.wgsl");
-_Static_assert(offsetof(kiln_cluster_uniform, view) == 0, "ClusterUniform.view");
-_Static_assert(offsetof(kiln_cluster_uniform, inverse_projection) == 64, "ClusterUniform.inverse_projection");
-_Static_assert(offsetof(kiln_cluster_uniform, screen_width) == 128, "ClusterUniform.screen_size");
-_Static_assert(offsetof(kiln_cluster_uniform, near) == 136, "ClusterUniform.near");
-_Static_assert(offsetof(kiln_cluster_uniform, far) == 140, "ClusterUniform.far");
-_Static_assert(offsetof(kiln_cluster_uniform, slice_scale) == 144, "ClusterUniform.slice_scale");
-_Static_assert(offsetof(kiln_cluster_uniform, slice_bias) == 148, "ClusterUniform.slice_bias");
-_Static_assert(offsetof(kiln_cluster_uniform, light_count) == 152, "ClusterUniform.light_count");
 
 /* Fills the uniform for a camera: `proj` is any perspective projection whose clip depth 1 is a
  * finite plane (kiln's reverse-Z infinite projection: the near plane), `near` the camera's near

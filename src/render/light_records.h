@@ -13,7 +13,8 @@
 #include "shadow_atlas.h"
 
 /* The GPU light record: 64 bytes, one per packed point or spot light, in a storage buffer.
- * Mirrored field for field by `struct Light` in src/render/shaders/lights.wgsl; change both.
+ * Mirrored field for field by `struct Light` in src/render/shaders/lights.wgsl, compared with it by
+ * reflection (the light-cull feature's block, from this struct's offsetof) whenever a program loads.
  *
  *   offset  field            meaning
  *        0  position         world-space position (metres)
@@ -43,17 +44,6 @@ typedef struct kiln_gpu_light {
     float spot_offset;
 } kiln_gpu_light;
 
-_Static_assert(sizeof(kiln_gpu_light) == 64, "kiln_gpu_light must match struct Light in lights.wgsl");
-_Static_assert(offsetof(kiln_gpu_light, position) == 0, "Light.position");
-_Static_assert(offsetof(kiln_gpu_light, range) == 12, "Light.range");
-_Static_assert(offsetof(kiln_gpu_light, color_intensity) == 16, "Light.color_intensity");
-_Static_assert(offsetof(kiln_gpu_light, kind) == 28, "Light.kind");
-_Static_assert(offsetof(kiln_gpu_light, direction) == 32, "Light.direction");
-_Static_assert(offsetof(kiln_gpu_light, shadow_view) == 44, "Light.shadow_view");
-_Static_assert(offsetof(kiln_gpu_light, cos_inner) == 48, "Light.cos_inner");
-_Static_assert(offsetof(kiln_gpu_light, cos_outer) == 52, "Light.cos_outer");
-_Static_assert(offsetof(kiln_gpu_light, spot_scale) == 56, "Light.spot_scale");
-_Static_assert(offsetof(kiln_gpu_light, spot_offset) == 60, "Light.spot_offset");
 
 /* The record of one point or spot light (a sun gives the record of a point light: suns are never
  * packed). Angles are clamped: outer to [0, pi/2], inner to [0, outer]; a negative range to 0. */
