@@ -23,15 +23,19 @@ typedef struct loaded_model {
     kiln_imported_scene scene;
 } loaded_model;
 
+/* A file loaded into the registry as one texture, kept while the next item names the same file. */
+typedef struct file_texture {
+    char path[BATCH_PATH_MAX];      /* the file in the registry; empty: none */
+    uint32_t id;
+} file_texture;
+
 struct batch_renderer {
     kiln_gfx *gfx;
     kiln_resources *res;
     kiln_renderer *renderer;
     loaded_model model;
-    char env_path[BATCH_PATH_MAX];  /* the map in the registry; empty: none */
-    uint32_t env_texture;
-    char lut_path[BATCH_PATH_MAX];  /* the colour table in the registry; empty: none */
-    uint32_t lut_texture;
+    file_texture env;               /* the environment map */
+    file_texture lut;               /* the colour table */
     uint32_t texture_base;          /* the highest texture id the registry held before any item */
     uint32_t texture_high;          /* the highest texture id handed out so far (ids are never reused) */
     kiln_light *lights;             /* the frame's lights: the added sun, then the model's */
@@ -89,7 +93,7 @@ static kiln_gltf *release_model(batch_renderer *b, bool keep_document) {
         if (kiln_renderer_material_is_live(r, i)) kiln_renderer_remove_material(r, i, NULL);
     kiln_texture_registry *reg = kiln_renderer_texture_registry(r);
     for (uint32_t id = b->texture_base + 1; id <= b->texture_high; id++)
-        if (id != b->env_texture && id != b->lut_texture && kiln_texture_registry_info(reg, id))
+        if (id != b->env.id && id != b->lut.id && kiln_texture_registry_info(reg, id))
             kiln_texture_registry_remove(reg, id, NULL);
     kiln_imported_scene_free(&b->model.scene);
     kiln_gltf *doc = b->model.doc;
@@ -149,42 +153,40 @@ static bool use_model(batch_renderer *b, const batch_item *item, kiln_error *err
     return true;
 }
 
-/* ---- the environment ------------------------------------------------------------------------ */
+/* ---- the environment map and the colour table ------------------------------------------------ */
 
-static bool use_environment(batch_renderer *b, const batch_item *item, kiln_error *err) {
-    if (!strcmp(b->env_path, item->env)) return true;
-    kiln_texture_registry *reg = kiln_renderer_texture_registry(b->renderer);
-    if (b->env_texture) kiln_texture_registry_remove(reg, b->env_texture, NULL);
-    b->env_texture = 0;
-    b->env_path[0] = '\0';
-    if (!item->env[0]) return true;
+/* Reads `path` and adds it to r's registry as a texture: its id, or 0 with err. */
+typedef uint32_t (*file_texture_load)(kiln_renderer *r, const char *path, kiln_error *err);
+
+static uint32_t load_environment(kiln_renderer *r, const char *path, kiln_error *err) {
     kiln_image env = {0};
-    if (!kiln_image_load_hdr(&env, item->env, err)) return false;
-    b->env_texture = kiln_import_environment(b->renderer, &env, item->env, err);
+    if (!kiln_image_load_hdr(&env, path, err)) return 0;
+    uint32_t id = kiln_import_environment(r, &env, path, err);
     kiln_image_free(&env);
-    if (!b->env_texture) return false;
-    if (b->env_texture > b->texture_high) b->texture_high = b->env_texture;
-    snprintf(b->env_path, sizeof b->env_path, "%s", item->env);
-    b->counts.environment_loads++;
-    return true;
+    return id;
 }
 
-/* The item's colour table, kept while the next item names the same file. */
-static bool use_color_lut(batch_renderer *b, const batch_item *item, kiln_error *err) {
-    if (!strcmp(b->lut_path, item->lut)) return true;
-    kiln_texture_registry *reg = kiln_renderer_texture_registry(b->renderer);
-    if (b->lut_texture) kiln_texture_registry_remove(reg, b->lut_texture, NULL);
-    b->lut_texture = 0;
-    b->lut_path[0] = '\0';
-    if (!item->lut[0]) return true;
+static uint32_t load_color_lut(kiln_renderer *r, const char *path, kiln_error *err) {
     kiln_color_lut lut = {0};
-    if (!kiln_color_lut_load(item->lut, &lut, err)) return false;
-    b->lut_texture = kiln_import_color_lut(b->renderer, &lut, item->lut, err);
+    if (!kiln_color_lut_load(path, &lut, err)) return 0;
+    uint32_t id = kiln_import_color_lut(r, &lut, path, err);
     kiln_color_lut_free(&lut);
-    if (!b->lut_texture) return false;
-    if (b->lut_texture > b->texture_high) b->texture_high = b->lut_texture;
-    snprintf(b->lut_path, sizeof b->lut_path, "%s", item->lut);
-    return true;
+    return id;
+}
+
+/* `t` made the texture of `path` (empty: none): kept when it already is, else the old texture
+ * removed and the file loaded. *loaded says a file was read. */
+static bool use_file_texture(batch_renderer *b, file_texture *t, const char *path, file_texture_load load, bool *loaded,
+                             kiln_error *err) {
+    *loaded = false;
+    if (!strcmp(t->path, path)) return true;
+    if (t->id) kiln_texture_registry_remove(kiln_renderer_texture_registry(b->renderer), t->id, NULL);
+    *t = (file_texture){0};
+    if (!path[0]) return true;
+    if (!(t->id = load(b->renderer, path, err))) return false;
+    if (t->id > b->texture_high) b->texture_high = t->id;
+    snprintf(t->path, sizeof t->path, "%s", path);
+    return *loaded = true;
 }
 
 /* ---- the frame ------------------------------------------------------------------------------ */
@@ -293,7 +295,7 @@ static bool render_frame(batch_renderer *b, const batch_item *item, const kiln_r
                          bool data, kiln_image *img, kiln_error *err) {
     kiln_render_settings *settings = kiln_renderer_settings(b->renderer);
     *settings = item->settings;
-    settings->color_lut = b->lut_texture;
+    settings->color_lut = b->lut.id;
     /* kiln-render's rule: unless the line says otherwise, the cascades end just behind the model. */
     if (settings->shadow_distance == 0.0f)
         settings->shadow_distance = kiln_import_shadow_distance(&b->model.scene.bounds, &scene->camera);
@@ -353,14 +355,17 @@ static bool write_data(batch_renderer *b, const batch_item *item, kiln_error *er
 }
 
 bool batch_renderer_render(batch_renderer *b, const batch_item *item, kiln_error *err) {
-    if (!use_model(b, item, err) || !use_environment(b, item, err) || !use_color_lut(b, item, err) ||
+    bool env_loaded, lut_loaded;
+    if (!use_model(b, item, err) || !use_file_texture(b, &b->env, item->env, load_environment, &env_loaded, err) ||
+        !use_file_texture(b, &b->lut, item->lut, load_color_lut, &lut_loaded, err) ||
         !use_target(b, item->width, item->height, err))
         return false;
+    b->counts.environment_loads += env_loaded;
     kiln_render_scene scene = b->model.scene.scene;
     scene.camera = item_camera(item, &b->model.scene);
     if (!item_lights(b, item, &scene, err)) return false;
-    if (b->env_texture) {
-        scene.environment.equirect = b->env_texture;
+    if (b->env.id) {
+        scene.environment.equirect = b->env.id;
         scene.environment.rotation = item->env_rotation;
     }
     /* The data outputs ride on the item's first frame (or a frame of their own when it writes no

@@ -199,7 +199,10 @@ row 0 "kiln-render: batch: shard 0/20 of $tmp/manifest.jsonl has no items; repor
     -- --batch "$tmp/manifest.jsonl" --shard 0/20
 row 2 "kiln-render: $tmp/none.jsonl: cannot open: No such file or directory" -- --batch "$tmp/none.jsonl"
 
-"$render" --help | grep -q -- "--batch MANIFEST.jsonl \[--shard I/N\] \[--resume\]" || fail "--help does not name --batch"
+# Into a file first: grep -q stops reading at its match, and with pipefail the writer's SIGPIPE
+# would fail the row once the usage is longer than one stdio buffer.
+"$render" --help >"$tmp/help.txt"
+grep -q -- "--batch MANIFEST.jsonl \[--shard I/N\] \[--resume\]" "$tmp/help.txt" || fail "--help does not name --batch"
 
 [ "$failures" -eq 0 ] || { echo "test_kiln_render_batch: $failures row(s) failed"; exit 1; }
 echo "test_kiln_render_batch: all rows pass"

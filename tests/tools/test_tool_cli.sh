@@ -63,8 +63,10 @@ echo "not an image" >"$tmp/sky.txt"
 row kiln-render 1 '' "kiln-render: $tmp/sky.txt: not a Radiance HDR image" -- --demo -o x.png --env "$tmp/sky.txt"
 row kiln-render 1 '' "kiln-render: $tmp/missing.hdr: *"                   -- --demo -o x.png --env "$tmp/missing.hdr"
 # The settings flags are in the usage, one line each, generated from the library's table.
-for flag in --msaa --fxaa --no-bloom --no-shadows --wireframe --background --no-culling --atlas-size; do
-    "$bin/kiln-render" --help | grep -q -- "^  $flag" || { echo "FAIL kiln-render --help: no $flag"; failures=$((failures + 1)); }
+# (Into a file: grep -q stops at its match, and pipefail would see the writer's SIGPIPE.)
+"$bin/kiln-render" --help >"$tmp/help.txt"
+for flag in --msaa --fxaa --no-bloom --no-shadows --wireframe --background --no-culling --atlas-size --contrast --lut; do
+    grep -q -- "^  $flag" "$tmp/help.txt" || { echo "FAIL kiln-render --help: no $flag"; failures=$((failures + 1)); }
 done
 row kiln-run 2 '' "kiln-run: unexpected argument 'b.json' (see --help)"    -- a.json b.json
 row kiln-run 1 '' "kiln-run: cannot read '$tmp/missing.json': *"           -- "$tmp/missing.json"
