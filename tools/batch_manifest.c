@@ -314,11 +314,38 @@ static bool setting_text(const json_t *value, char *out, size_t size) {
     return true;
 }
 
+static bool all_numbers(const json_t *array, size_t count) {
+    if (!json_is_array(array) || json_array_size(array) != count) return false;
+    for (size_t i = 0; i < count; i++)
+        if (!json_is_number(json_array_get(array, i))) return false;
+    return true;
+}
+
+/* What JSON a row's value is written as, or NULL when `value` is of that kind: a switch a
+ * boolean, a number a number, a name a string, a per-channel row a number or [R, G, B], the
+ * background a name or [R, G, B]. */
+static const char *json_kind_wanted(const kiln_render_setting *row, const json_t *value) {
+    switch (row->type) {
+    case KILN_SETTING_SWITCH: return json_is_boolean(value) ? NULL : "true or false";
+    case KILN_SETTING_UINT:
+    case KILN_SETTING_FLOAT: return json_is_number(value) ? NULL : "a number";
+    case KILN_SETTING_ENUM: return json_is_string(value) ? NULL : "a name";
+    case KILN_SETTING_VEC3: return json_is_number(value) || all_numbers(value, 3) ? NULL : "a number or [R, G, B]";
+    case KILN_SETTING_BACKGROUND:
+        return json_is_string(value) || all_numbers(value, 3) ? NULL : "\"sky\", \"transparent\" or [R, G, B]";
+    }
+    return "a value";
+}
+
 /* `key` of the settings table set from `value`, refused in the table's words behind the field's
- * path ("line 3: settings.msaa: 2 is not one of 1|4"). */
+ * path ("line 3: settings.msaa: 2 is not one of 1|4"); a value of the wrong JSON kind is refused
+ * first ("settings.fxaa: wants true or false, got \"true\""). Keys are the rows' keys, never their
+ * flags. */
 static bool read_setting(parse_context *c, const char *field, const char *key, const json_t *value) {
-    const kiln_render_setting *row = kiln_render_setting_find(key);
+    const kiln_render_setting *row = strncmp(key, "--", 2) ? kiln_render_setting_find(key) : NULL;
     if (!row) return fail(c, "unknown field \"%s\"", field);
+    const char *wants = json_kind_wanted(row, value);
+    if (wants) return wrong(c, field, wants, value);
     if (row->at_creation) return fail(c, "%s: is read when the renderer is made, not per item", field);
     char text[256], got[48];
     if (!setting_text(value, text, sizeof text)) return fail(c, "%s: %s is too long", field, shown(value, got, sizeof got));

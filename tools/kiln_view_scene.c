@@ -381,7 +381,7 @@ static swap_result swap_in_place(view_scene *vs, kiln_renderer *r, kiln_gltf *do
     kiln_imported_image *images = add_images(r, doc, name, err);
     if (!images) return free(meshes), SWAP_REFUSED;
     for (uint32_t i = 0; i < doc->material_count; i++) {
-        kiln_material m = kiln_imported_material(&doc->materials[i], images);
+        kiln_material m = kiln_gltf_material_import(&doc->materials[i], images);
         if (!kiln_material_validate(&m, kiln_renderer_texture_registry(r), &why)) {
             remove_textures(r, images, doc->image_count);
             free(images);
@@ -392,7 +392,7 @@ static swap_result swap_in_place(view_scene *vs, kiln_renderer *r, kiln_gltf *do
     *added = images;
     bool ok = true;
     for (uint32_t i = 0; ok && i < doc->material_count; i++) {
-        kiln_material m = kiln_imported_material(&doc->materials[i], images);
+        kiln_material m = kiln_gltf_material_import(&doc->materials[i], images);
         ok = kiln_renderer_replace_material(r, vs->material_ids[i], &m, &why);
     }
     for (uint32_t m = 0, n = 0; ok && m < doc->mesh_count; m++)

@@ -7,10 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A tool flag spelled as a render setting's would never be seen (settings are looked up first):
+ * a mistake in the tool's table, refused before anything is read. */
+static const char *flag_shadowing_a_setting(const tool_cli *cli) {
+    for (const tool_flag *f = cli->flags; cli->settings && f && f->name; f++)
+        if (kiln_render_setting_find(f->name)) return f->name;
+    return NULL;
+}
+
 tool_args tool_args_begin(const tool_cli *cli, int argc, char **argv, kiln_render_settings *settings, FILE *out,
                           FILE *messages) {
-    return (tool_args){.cli = cli, .argc = argc, .argv = argv, .next = 1, .out = out, .messages = messages,
-                       .settings = settings};
+    tool_args a = {.cli = cli, .argc = argc, .argv = argv, .next = 1, .out = out, .messages = messages,
+                   .settings = settings};
+    const char *shadowing = flag_shadowing_a_setting(cli);
+    if (shadowing)
+        tool_args_refuse(&a, "the flag %s of this tool is also a render setting's (a bug in its table)", shadowing);
+    return a;
 }
 
 bool tool_args_is(const tool_args *a, const char *name) { return a->flag && !strcmp(a->flag->name, name); }
@@ -104,6 +116,7 @@ static bool apply_setting(tool_args *a, const kiln_render_setting *row, const ch
 }
 
 tool_arg tool_args_next(tool_args *a) {
+    if (a->status) return TOOL_ARG_EXIT; /* refused at the start */
     while (a->next < a->argc) {
         const char *arg = a->argv[a->next++];
         a->flag = NULL, a->value = NULL;

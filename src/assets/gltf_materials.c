@@ -36,11 +36,10 @@ static bool read_texture_info(gltf_load *L, json_t *info, const char *path, kiln
     m->material.texcoords[slot] = (uint8_t)texcoord;
     if (m->images[slot] >= 0) {
         kiln_gltf_image *img = &L->doc->images[m->images[slot]];
-        /* The one place a texture's encoding is chosen: colour maps hold sRGB-encoded colour,
-         * the others data sampled as stored. */
-        m->srgb[slot] = slot == KILN_TEX_BASE_COLOR || slot == KILN_TEX_EMISSIVE;
-        img->srgb |= m->srgb[slot];
-        img->linear |= !m->srgb[slot];
+        /* An image is decoded into the encodings its slots sample it in. */
+        bool srgb = kiln_material_slot_is_srgb(slot);
+        img->srgb |= srgb;
+        img->linear |= !srgb;
     }
     return true;
 }

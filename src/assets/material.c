@@ -15,3 +15,5 @@ kiln_material kiln_material_default(const char *label) {
         .uv_scale = {1, 1},
     };
 }
+
+bool kiln_material_slot_is_srgb(int slot) { return slot == KILN_TEX_BASE_COLOR || slot == KILN_TEX_EMISSIVE; }

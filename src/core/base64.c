@@ -15,10 +15,22 @@ static int base64_value(unsigned char c) {
     return -1;
 }
 
+/* 1 for the standard alphabet's own two characters, 2 for the URL-safe one's, 0 for the rest. */
+static int alphabet_of(unsigned char c) { return c == '+' || c == '/' ? 1 : c == '-' || c == '_' ? 2 : 0; }
+
+/* Every character of one alphabet or the other, never both in one text. */
 static bool check_characters(const char *text, size_t n, kiln_error *err) {
+    int alphabet = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)text[i];
-        if (base64_value(c) >= 0) continue;
+        if (base64_value(c) >= 0) {
+            int a = alphabet_of(c);
+            if (a && alphabet && a != alphabet)
+                return kiln_error_set(err, KILN_ERR_FORMAT,
+                                      "base64 character '%c' at offset %zu mixes the URL-safe and standard alphabets", c, i);
+            if (a) alphabet = a;
+            continue;
+        }
         if (c >= 0x20 && c < 0x7f)
             return kiln_error_set(err, KILN_ERR_FORMAT, "invalid base64 character '%c' at offset %zu", c, i);
         return kiln_error_set(err, KILN_ERR_FORMAT, "invalid base64 byte 0x%02x at offset %zu", c, i);

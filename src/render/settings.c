@@ -1,5 +1,6 @@
-/* Render settings: the one place their defaults are applied and their ranges checked, at
- * creation and at the start of every frame. */
+/* Render settings: where their defaults are applied and their ranges checked, at creation and at
+ * the start of every frame: the renderer's own here, the features' rows from the settings table
+ * (renderer_resolve_feature_settings, settings_table.c). */
 #include <math.h>
 
 #include <kiln/render.h>
@@ -8,16 +9,16 @@
 
 bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err) {
     kiln_render_settings s = in ? *in : (kiln_render_settings){0};
-    if (!(s.exposure >= 0.0f))
+    if (!(s.exposure >= 0.0f) || isinf(s.exposure))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.exposure %g is not a positive number",
                               (double)s.exposure);
-    if (!(s.ibl_intensity >= 0.0f))
+    if (!(s.ibl_intensity >= 0.0f) || isinf(s.ibl_intensity))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.ibl_intensity %g is not a positive number", (double)s.ibl_intensity);
-    if (!(s.bloom_strength >= 0.0f))
+    if (!(s.bloom_strength >= 0.0f) || isinf(s.bloom_strength))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.bloom_strength %g is not a positive number", (double)s.bloom_strength);
-    if (!(s.bloom_threshold >= 0.0f))
+    if (!(s.bloom_threshold >= 0.0f) || isinf(s.bloom_threshold))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
                               "renderer: settings.bloom_threshold %g is not a positive number",
                               (double)s.bloom_threshold);

@@ -143,13 +143,23 @@ static bool parse_float(const char *text, float *out) {
     return true;
 }
 
+/* A row's range as its refusals write it: "[-1, 1]", "(0, 4]", "(0, inf)". */
+static void range_text(const kiln_render_setting *row, char *out, size_t size) {
+    snprintf(out, size, "%s%g, %g%s", row->min_exclusive ? "(" : "[", row->min, row->max, isinf(row->max) ? ")" : "]");
+}
+
+static bool outside(const kiln_render_setting *row, float v) {
+    return !isfinite(v) || v < row->min || (row->min_exclusive && v == row->min) || v > row->max;
+}
+
 static bool set_float(const setting_text *t, float *field) {
     const kiln_render_setting *row = t->row;
     float v;
     if (!parse_float(t->text, &v)) return refuse(t, "a finite number");
-    if (v < row->min || (row->min_exclusive && v == row->min) || v > row->max)
-        return kiln_error_set(t->err, KILN_ERR_INVALID_ARGUMENT, "%s: %g is not in %s%g, %g%s", t->spelled, (double)v,
-                              row->min_exclusive ? "(" : "[", row->min, row->max, isinf(row->max) ? ")" : "]");
+    char range[64];
+    range_text(row, range, sizeof range);
+    if (outside(row, v))
+        return kiln_error_set(t->err, KILN_ERR_INVALID_ARGUMENT, "%s: %g is not in %s", t->spelled, (double)v, range);
     *field = v;
     return true;
 }
@@ -205,10 +215,12 @@ static bool set_vec3(const setting_text *t, kiln_vec3 *field) {
     }
     if (*p || n == 1) return refuse(t, "X,Y,Z or one number");
     if (n == 0) c[1] = c[2] = c[0];
+    char range[64];
+    range_text(row, range, sizeof range);
     for (int k = 0; k < 3; k++)
-        if (c[k] < row->min || (row->min_exclusive && c[k] == row->min) || c[k] > row->max)
-            return kiln_error_set(t->err, KILN_ERR_INVALID_ARGUMENT, "%s: %g is not in %s%g, %g]", t->spelled,
-                                  (double)c[k], row->min_exclusive ? "(" : "[", row->min, row->max);
+        if (outside(row, c[k]))
+            return kiln_error_set(t->err, KILN_ERR_INVALID_ARGUMENT, "%s: %g is not in %s", t->spelled, (double)c[k],
+                                  range);
     *field = (kiln_vec3){c[0], c[1], c[2]};
     return true;
 }
@@ -233,27 +245,27 @@ bool kiln_render_setting_set(const kiln_render_setting *row, kiln_render_setting
 /* A value of a row with a default other than zero may be zero (meaning that default); any other
  * must lie in the range. */
 static bool in_range(const kiln_render_setting *row, float v) {
-    if (v == 0.0f && row->default_value != 0.0) return true;
-    return v >= row->min && !(row->min_exclusive && v == row->min) && v <= row->max;
+    return (v == 0.0f && row->default_value != 0.0) || !outside(row, v);
 }
 
 static float or_default(const kiln_render_setting *row, float v) { return v == 0.0f ? (float)row->default_value : v; }
 
 static bool resolve_row(const kiln_render_setting *row, kiln_render_settings *s, kiln_error *err) {
     char *field = (char *)s + row->offset;
-    const char *open = row->min_exclusive ? "(" : "[";
+    char range[64];
+    range_text(row, range, sizeof range);
     if (row->type == KILN_SETTING_FLOAT) {
         float *v = (float *)field;
         if (!in_range(row, *v))
-            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.%s %g is not in %s%g, %g]",
-                                  row->key, (double)*v, open, row->min, row->max);
+            return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.%s %g is not in %s", row->key,
+                                  (double)*v, range);
         *v = or_default(row, *v);
     } else if (row->type == KILN_SETTING_VEC3) {
         kiln_vec3 *v = (kiln_vec3 *)field;
         if (!in_range(row, v->x) || !in_range(row, v->y) || !in_range(row, v->z))
             return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
-                                  "renderer: settings.%s (%g, %g, %g) is not in %s%g, %g] in every channel", row->key,
-                                  (double)v->x, (double)v->y, (double)v->z, open, row->min, row->max);
+                                  "renderer: settings.%s (%g, %g, %g) is not in %s in every channel", row->key,
+                                  (double)v->x, (double)v->y, (double)v->z, range);
         *v = (kiln_vec3){or_default(row, v->x), or_default(row, v->y), or_default(row, v->z)};
     }
     return true;

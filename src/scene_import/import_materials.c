@@ -30,12 +30,12 @@ bool import_images(import_context *c) {
     return true;
 }
 
-kiln_material kiln_imported_material(const kiln_gltf_material *gm, const kiln_imported_image *images) {
+kiln_material kiln_gltf_material_import(const kiln_gltf_material *gm, const kiln_imported_image *images) {
     kiln_material m = gm->material;
     for (int slot = 0; slot < KILN_TEX_COUNT; slot++) {
         if (gm->images[slot] < 0) continue;
         const kiln_imported_image *ids = &images[gm->images[slot]];
-        m.textures[slot] = gm->srgb[slot] ? ids->srgb : ids->linear;
+        m.textures[slot] = kiln_material_slot_is_srgb(slot) ? ids->srgb : ids->linear;
     }
     return m;
 }
@@ -46,7 +46,7 @@ bool import_materials(import_context *c) {
     c->materials = calloc(doc->material_count, sizeof *c->materials);
     if (!c->materials) return import_fail(c, KILN_ERR_OUT_OF_MEMORY, "materials: out of memory (%u)", doc->material_count);
     for (uint32_t i = 0; i < doc->material_count; i++) {
-        kiln_material m = kiln_imported_material(&doc->materials[i], c->out->images);
+        kiln_material m = kiln_gltf_material_import(&doc->materials[i], c->out->images);
         kiln_error why = {0};
         c->materials[i] = kiln_renderer_add_material(c->r, &m, &why);
         if (c->materials[i] == KILN_INVALID_INDEX) return import_fail(c, why.code, "materials[%u]: %s", i, why.message);

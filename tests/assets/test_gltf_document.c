@@ -75,12 +75,17 @@ TEST(an_external_image_is_decoded_once_for_colour_and_data_slots) {
     kiln_gltf_free(doc);
 }
 
-TEST(each_textured_slot_carries_its_encoding_from_its_role) {
+TEST(an_image_sampled_as_colour_and_as_data_is_wanted_in_both_encodings) {
     kiln_gltf *doc = load_document(NULL);
     CHECK(doc);
     const kiln_gltf_material *m = &doc->materials[0];
-    CHECK(m->srgb[KILN_TEX_BASE_COLOR]);  /* colour: sampled as sRGB */
-    CHECK(!m->srgb[KILN_TEX_NORMAL]);     /* data: sampled as stored, from the same image */
+    CHECK(kiln_material_slot_is_srgb(KILN_TEX_BASE_COLOR) && kiln_material_slot_is_srgb(KILN_TEX_EMISSIVE));
+    for (int slot = 0; slot < KILN_TEX_COUNT; slot++) /* every other slot samples data, as stored */
+        CHECK(kiln_material_slot_is_srgb(slot) == (slot == KILN_TEX_BASE_COLOR || slot == KILN_TEX_EMISSIVE));
+    /* The base colour (colour) and the normal map (data) share one image. */
+    CHECK_EQ_INT(m->images[KILN_TEX_BASE_COLOR], m->images[KILN_TEX_NORMAL]);
+    const kiln_gltf_image *img = &doc->images[m->images[KILN_TEX_BASE_COLOR]];
+    CHECK(img->srgb && img->linear);
     kiln_gltf_free(doc);
 }
 
@@ -181,7 +186,7 @@ TEST(an_unknown_optional_extension_is_ignored_with_one_warning) {
 }
 
 TEST_MAIN(T(an_external_image_is_decoded_once_for_colour_and_data_slots),
-          T(each_textured_slot_carries_its_encoding_from_its_role),
+          T(an_image_sampled_as_colour_and_as_data_is_wanted_in_both_encodings),
           T(materials_take_factors_transforms_and_the_emissive_strength),
           T(a_normal_mapped_mesh_without_normals_gets_flat_normals_and_tangents),
           T(nodes_compose_world_transforms_and_the_default_scene_is_loaded),

@@ -80,9 +80,8 @@ TEST(an_imported_material_takes_the_texture_of_each_slots_encoding) {
     kiln_gltf_material gm = {.material = kiln_material_default("m")};
     for (int slot = 0; slot < KILN_TEX_COUNT; slot++) gm.images[slot] = -1;
     gm.images[KILN_TEX_BASE_COLOR] = gm.images[KILN_TEX_NORMAL] = 1;
-    gm.srgb[KILN_TEX_BASE_COLOR] = true;
     const kiln_imported_image images[2] = {{.srgb = 3, .linear = 4}, {.srgb = 7, .linear = 9}};
-    kiln_material m = kiln_imported_material(&gm, images);
+    kiln_material m = kiln_gltf_material_import(&gm, images);
     CHECK_EQ_INT(m.textures[KILN_TEX_BASE_COLOR], 7);
     CHECK_EQ_INT(m.textures[KILN_TEX_NORMAL], 9);
     CHECK_EQ_INT(m.textures[KILN_TEX_EMISSIVE], gm.material.textures[KILN_TEX_EMISSIVE]);

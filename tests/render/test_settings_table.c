@@ -103,6 +103,23 @@ TEST(the_resolver_accepts_both_ends_of_every_range_and_every_choice) {
     }
 }
 
+/* What the table refuses from text the resolver refuses in the struct: a number past either
+ * end, infinity included. */
+TEST(the_resolver_refuses_what_the_table_refuses) {
+    for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
+        const kiln_render_setting *row = kiln_render_setting_at(i);
+        if (row->type != KILN_SETTING_FLOAT && row->type != KILN_SETTING_VEC3) continue;
+        double past[2] = {row->min - 1.0, isinf(row->max) ? INFINITY : row->max + 1.0};
+        for (int k = 0; k < 2; k++) {
+            if (past[k] == 0.0) continue; /* zero means the default */
+            kiln_render_settings s = {0}, out;
+            put(row, &s, past[k]);
+            kiln_error err = {0};
+            CHECK_MSG(!kiln_render_settings_resolve(&s, &out, &err), "%s = %g resolved", row->key, past[k]);
+        }
+    }
+}
+
 TEST(each_flag_is_its_key_with_dashes_and_both_find_the_row) {
     for (uint32_t i = 0; i < kiln_render_setting_count(); i++) {
         const kiln_render_setting *row = kiln_render_setting_at(i);
@@ -221,7 +238,7 @@ TEST(the_batch_guide_names_every_settings_key) {
     CHECK_MSG(!missing[0], "docs/guides/batch.md does not name %s", missing);
 }
 
-TEST_MAIN(T(every_field_of_the_settings_is_a_row_of_the_table), T(every_default_is_what_the_resolver_makes_of_zero),
+TEST_MAIN(T(the_resolver_refuses_what_the_table_refuses), T(every_field_of_the_settings_is_a_row_of_the_table), T(every_default_is_what_the_resolver_makes_of_zero),
           T(the_resolver_accepts_both_ends_of_every_range_and_every_choice),
           T(each_flag_is_its_key_with_dashes_and_both_find_the_row), T(values_from_text_reach_their_fields),
           T(each_bad_value_is_refused_with_its_exact_message_and_changes_nothing),

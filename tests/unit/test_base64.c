@@ -66,6 +66,8 @@ TEST(a_bad_character_is_named_with_its_offset) {
         {"A===", NULL, 0, "invalid base64 character '=' at offset 1"}, /* at most two pads */
         {"\x80" "AAA", NULL, 0, "invalid base64 byte 0x80 at offset 0"},
         {"AAA\n", NULL, 0, "invalid base64 byte 0x0a at offset 3"},
+        {"+A_A", NULL, 0, "base64 character '_' at offset 2 mixes the URL-safe and standard alphabets"},
+        {"-AA/", NULL, 0, "base64 character '/' at offset 3 mixes the URL-safe and standard alphabets"},
     };
     check_decode_rows(cases, sizeof cases / sizeof cases[0]);
 }

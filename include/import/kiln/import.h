@@ -95,9 +95,10 @@ bool kiln_gltf_import(const kiln_gltf *doc, kiln_renderer *r, const kiln_gltf_im
                       kiln_imported_scene *out, kiln_error *err);
 /* The document material `gm` with each textured slot naming the registry texture its image was
  * imported as (`images`, per document image): the sRGB one where the slot samples colour
- * (gm->srgb), the linear one where it samples data. kiln_gltf_import adds these; a tool that
- * re-imports images in place (kiln-view's reload) builds its materials with it too. */
-kiln_material kiln_imported_material(const kiln_gltf_material *gm, const kiln_imported_image *images);
+ * (kiln_material_slot_is_srgb), the linear one where it samples data. kiln_gltf_import adds
+ * these; a tool that re-imports images in place (kiln-view's reload) builds its materials with it
+ * too. */
+kiln_material kiln_gltf_material_import(const kiln_gltf_material *gm, const kiln_imported_image *images);
 /* Releases the arrays the imported scene owns and zeroes it; safe on a zeroed struct. */
 void kiln_imported_scene_free(kiln_imported_scene *s);
 

@@ -86,9 +86,6 @@ typedef struct kiln_gltf_material {
     int32_t images[KILN_TEX_COUNT];       /* per KILN_TEX_* slot, index into images; -1: none */
     int32_t samplers[KILN_TEX_COUNT];     /* index into samplers; -1: glTF's default sampler */
     kiln_gltf_texture_transform transforms[KILN_TEX_COUNT]; /* per slot; identity when none */
-    /* Per slot with an image, decided by the slot's role when the file is read: true where it
-     * samples sRGB-encoded colour (base colour, emissive), false where it samples data. */
-    bool srgb[KILN_TEX_COUNT];
 } kiln_gltf_material;
 
 /* Decoded once however many textures use it. `srgb`: some material samples it as colour (base

@@ -91,6 +91,10 @@ typedef struct kiln_material {
  * scale, occlusion strength and uv scale 1, alpha cutoff 0.5, opaque, single-sided, no textures,
  * the default sampler. `label` is stored as given. */
 kiln_material kiln_material_default(const char *label);
+/* Whether texture slot `slot` (KILN_TEX_*) samples sRGB-encoded colour (base colour, emissive)
+ * rather than data sampled as stored: the one place a texture's encoding follows from its role,
+ * which the loader and the importer both ask. */
+bool kiln_material_slot_is_srgb(int slot);
 
 #ifdef __cplusplus
 }
