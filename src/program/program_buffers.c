@@ -68,7 +68,4 @@ void program_buffer_pool_free(kiln_programs *p) {
     free(pool->items);
     free(pool->zeros);
     *pool = (program_buffer_pool){0};
-    free(p->dispatch_buffers);
-    p->dispatch_buffers = NULL;
-    p->dispatch_buffer_count = p->dispatch_buffer_capacity = 0;
 }
