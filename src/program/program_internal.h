@@ -7,7 +7,8 @@
  *   program_dispatch.c   the drop checks and the queue
  *   program_replace.c    device replacement: every program rebuilt on a new device under its id
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
- *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing
+ *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing,
+ *                        and the record call's steps (program_record)
  *   program_scopes.c     error scopes around setup and each pass, and the messages naming them
  *   program_geometry.c   geometry resources: CPU copies, GPU buffers, the upload queue
  *   program_instances.c  instance buffers: records, GPU buffers, the dirty run, the upload queue
