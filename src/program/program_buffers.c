@@ -1,10 +1,19 @@
-/* Program buffers (docs/adr/002-program-compute-and-indirect-draws.md): the storage buffers a program declares, which compute passes
- * write and later passes read (as storage, or as indirect draw arguments). Each queued dispatch
- * takes its own buffer per slot from a pool kept by size, cleared to zero with a queue write, so a
- * dispatch starts from zeros whatever ran before, and two dispatches of one program in one record
- * call never share a buffer. A buffer taken by a record call is not taken again until
- * PROGRAM_UNIFORM_INTACT_CALLS later calls, since an encoder recorded by it may not be submitted
- * yet; pooled buffers unused for PROGRAM_POOL_IDLE_RECORDS calls are released. */
+/* Program buffers (docs/adr/002-program-compute-and-indirect-draws.md): the storage buffers a
+ * program declares, which compute passes write and later passes read (as storage, or as indirect
+ * draw arguments). Each queued dispatch takes its own buffer per slot from a pool kept by size,
+ * cleared to zero with a queue write, so a dispatch starts from zeros whatever ran before, and two
+ * dispatches of one program in one record call never share a buffer. A buffer taken by a record
+ * call is not taken again until PROGRAM_UNIFORM_INTACT_CALLS later calls, since an encoder
+ * recorded by it may not be submitted yet; pooled buffers unused for PROGRAM_POOL_IDLE_RECORDS
+ * calls are released.
+ *
+ * The pool is not on the id table (program_id_table.h) because nothing here has an id: a caller
+ * never names a program buffer (ADR 002 rejects buffers as resources bound by id), a dispatch
+ * finds its buffers by position (program_record.dispatch_buffers from its span's buffers_at), and
+ * the pool is searched by size and age, not looked up. Its entries come and go every few record
+ * calls in any order, where the table's ids are dense and never come back, and nothing holds a
+ * pooled buffer: its delay before reuse is counted in record calls, which the table does not
+ * know. The GPU objects themselves are gfx handles (kiln_resources' generational pool). */
 #include "program_internal.h"
 
 #include <stdlib.h>
@@ -68,7 +77,4 @@ void program_buffer_pool_free(kiln_programs *p) {
     free(pool->items);
     free(pool->zeros);
     *pool = (program_buffer_pool){0};
-    free(p->dispatch_buffers);
-    p->dispatch_buffers = NULL;
-    p->dispatch_buffer_count = p->dispatch_buffer_capacity = 0;
 }

@@ -32,6 +32,17 @@ void program_executor_free(kiln_programs *p) {
     p->uniforms = (program_uniform_ring){0};
     free(p->write_failures.items);
     p->write_failures = (program_write_failures){0};
+    free(p->record.steps);
+    free(p->record.spans);
+    free(p->record.dispatch_buffers);
+    p->record = (program_record){0};
+}
+
+/* A record call starts with nothing declared, no step failed and no pass scope open; the arrays
+ * keep their capacity, so a steady frame loop declares without allocating. */
+static void begin_record(program_record *r) {
+    r->step_count = r->dispatch_buffer_count = r->next_step = 0;
+    r->failed_step = r->scope_step = PROGRAM_NONE;
 }
 
 /* ---- uniforms ------------------------------------------------------------------------------------ */
@@ -238,7 +249,7 @@ static void end_segment(record_state *s) {
 static void place_timestamps(record_state *s, uint32_t k, uint32_t in_encoder) {
     program_gpu_segment *seg = s->segment;
     if (!seg) return;
-    const program_step *step = &s->p->steps[k];
+    const program_step *step = &s->p->record.steps[k];
     uint32_t iterations = step->prog->passes[step->pass].iterations;
     if (step->iteration == 0) s->measurement = ++s->p->gpu_timing->next_measurement;
     bool starts = step->iteration == 0 || in_encoder == 0;
@@ -295,7 +306,7 @@ static bool step_failed(kiln_programs *p, const program_step *step, const kiln_e
  * dispatch was accepted fails the dispatch whole. */
 static bool dispatch_textures_ready(kiln_programs *p, const program_span *span, kiln_error *err) {
     if (span->count == 0) return true;
-    const program_step *first = &p->steps[span->first];
+    const program_step *first = &p->record.steps[span->first];
     const program_dispatch *d = &p->queue.items[first->dispatch];
     for (uint32_t b = 0; b < first->prog->binding_count; b++) {
         kiln_error why = {0};
@@ -311,7 +322,7 @@ static bool dispatch_textures_ready(kiln_programs *p, const program_span *span, 
  * the dispatch was accepted drops it whole, as the unknown_geometry drop class would have. */
 static bool dispatch_geometries_ready(kiln_programs *p, const program_span *span, kiln_error *err) {
     if (span->count == 0) return true;
-    const program_step *first = &p->steps[span->first];
+    const program_step *first = &p->record.steps[span->first];
     const program_dispatch *d = &p->queue.items[first->dispatch];
     for (uint32_t g = 0; g < first->prog->geometry_count; g++) {
         uint32_t id = p->queue.geometry_ids[d->geometries_at + g];
@@ -369,20 +380,20 @@ static bool execute_dispatch(record_state *s, const program_span *span, kiln_err
     uint32_t first_piece = s->segment ? s->segment->count : 0;
     while (k < end) {
         kiln_error e = {0};
-        if (!make_room(s, &e)) return step_failed(p, &p->steps[k], &e, err);
+        if (!make_room(s, &e)) return step_failed(p, &p->record.steps[k], &e, err);
         if (s->passes_in_encoder == 0) first_piece = 0;
         uint32_t room = PROGRAM_PASSES_PER_SUBMIT - s->passes_in_encoder;
         uint32_t count = end - k < room ? end - k : room;
         for (uint32_t j = 0; j < count; j++) place_timestamps(s, k + j, s->passes_in_encoder + j);
-        p->failed_step = PROGRAM_NONE;
-        p->next_step = k;
+        p->record.failed_step = PROGRAM_NONE;
+        p->record.next_step = k;
         if (!kiln_frame_graph_execute_range(p->graph, s->enc, k, count, &e)) {
             program_close_pass_scope(p, NULL); /* a render pass that could not begin left it open */
             drop_pieces(s, first_piece);
             /* A record function's own failure names its step; a render pass the graph could not
              * begin is the first of the range not yet recorded, and only the graph knows why. */
-            if (p->failed_step != PROGRAM_NONE) return step_failed(p, &p->steps[p->failed_step], &p->step_error, err);
-            return step_failed(p, &p->steps[p->next_step], &e, err);
+            if (p->record.failed_step != PROGRAM_NONE) return step_failed(p, &p->record.steps[p->record.failed_step], &p->record.step_error, err);
+            return step_failed(p, &p->record.steps[p->record.next_step], &e, err);
         }
         s->passes_in_encoder += count;
         k += count;
@@ -438,7 +449,7 @@ static void execute_queue(kiln_programs *p, record_state *s, kiln_error *first, 
         }
         last = prog;
         kiln_error e = {0};
-        if (!execute_dispatch(s, &p->spans[d], &e)) {
+        if (!execute_dispatch(s, &p->record.spans[d], &e)) {
             note_write_failure(p, prog, dispatch, &e);
             if (!*failed) *first = e;
             *failed = true;
@@ -463,6 +474,7 @@ bool kiln_programs_record(kiln_programs *p, kiln_encoder *enc, kiln_error *err) 
     if (p->queue.count == 0) return true;
 
     size_t uniform_at = 0;
+    begin_record(&p->record);
     program_scope_open(p);
     program_fault_fire(p, PROGRAM_FAULT_SETUP, 0, 0);
     bool ok = upload_uniforms(p, &uniform_at, err) && program_graph_declare(p, uniform_at, err) &&

@@ -1,6 +1,6 @@
 /* A record call's dispatches as one frame graph frame: every iteration of every pass of every
- * queued dispatch is a graph render pass (steps[k] is graph pass k), so the graph derives what the
- * executor used to plan by hand:
+ * queued dispatch is a graph render pass (p->record.steps[k] is graph pass k), so the graph
+ * derives what the executor used to plan by hand:
  *   - each transient is a graph transient sized for its dispatch; a Four transient some pass reads
  *     also has a resolve target, which its readers read, so the last writer before each run of
  *     readers resolves (in its last iteration, the last graph pass to write it) and keeps its
@@ -109,17 +109,17 @@ static void record_step(kiln_fg_context *ctx, void *user);
 
 /* The dispatch's program buffers, each its own, zeroed (program_buffers.c). */
 static bool take_buffers(kiln_programs *p, const program *prog, program_span *span) {
-    span->buffers_at = p->dispatch_buffer_count;
+    span->buffers_at = p->record.dispatch_buffer_count;
     if (!prog->buffer_count) return true;
-    kiln_buffer *grown = kiln_array_reserve(p->dispatch_buffers, &p->dispatch_buffer_capacity,
-                                            p->dispatch_buffer_count + prog->buffer_count, sizeof *grown);
+    kiln_buffer *grown = kiln_array_reserve(p->record.dispatch_buffers, &p->record.dispatch_buffer_capacity,
+                                            p->record.dispatch_buffer_count + prog->buffer_count, sizeof *grown);
     if (!grown) return kiln_error_set(&span->error, KILN_ERR_OUT_OF_MEMORY, "out of memory for program buffers");
-    p->dispatch_buffers = grown;
+    p->record.dispatch_buffers = grown;
     for (uint32_t b = 0; b < prog->buffer_count; b++) {
         kiln_error why = {0};
         kiln_buffer buffer = program_buffer_take(p, prog->buffers[b].size, &why);
         if (!buffer.id) return kiln_error_set(&span->error, why.code, "buffer %u: %s", b, why.message);
-        p->dispatch_buffers[p->dispatch_buffer_count++] = buffer;
+        p->record.dispatch_buffers[p->record.dispatch_buffer_count++] = buffer;
     }
     return true;
 }
@@ -129,8 +129,8 @@ static bool take_buffers(kiln_programs *p, const program *prog, program_span *sp
 static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t uniform_at) {
     const program_dispatch *dispatch = &p->queue.items[d];
     const uint32_t *ids = p->queue.ids + dispatch->ids_at;
-    program_span *span = &p->spans[d];
-    *span = (program_span){.first = p->step_count};
+    program_span *span = &p->record.spans[d];
+    *span = (program_span){.first = p->record.step_count};
     declare_transients(p, prog, dispatch);
     declare_depths(p, prog, dispatch);
     char name[PROGRAM_NAME_MAX];
@@ -154,7 +154,7 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
         for (uint32_t it = 0; it < pass->iterations; it++) {
             uint32_t g = pass->compute ? kiln_frame_graph_add_compute_pass(p->graph, pass->entry, record_step, p)
                                        : kiln_frame_graph_add_pass(p->graph, pass->entry, record_step, p);
-            kiln_frame_graph_write(p->graph, g, p->order);
+            kiln_frame_graph_write(p->graph, g, p->record.order);
             if (pass->compute) {
                 /* no attachment: the pass writes program buffers */
             } else if (!pass->draw) {
@@ -173,7 +173,7 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
                 kiln_fg_resource in = input_resource(prog, &pass->inputs[n]);
                 if (in.index) kiln_frame_graph_read(p->graph, g, in);
             }
-            p->steps[p->step_count++] = (program_step){.prog = prog, .pass = i, .iteration = it, .dispatch = d,
+            p->record.steps[p->record.step_count++] = (program_step){.prog = prog, .pass = i, .iteration = it, .dispatch = d,
                                                        .uniform_offset = (uint32_t)uniform_at};
             uniform_at += pass->uniform_slot_size;
             span->count++;
@@ -182,21 +182,19 @@ static void declare_dispatch(kiln_programs *p, program *prog, uint32_t d, size_t
 }
 
 bool program_graph_declare(kiln_programs *p, size_t uniform_at, kiln_error *err) {
-    program_step *steps = kiln_array_reserve(p->steps, &p->step_capacity, queued_steps(p), sizeof *steps);
-    program_span *spans = steps ? kiln_array_reserve(p->spans, &p->span_capacity, p->queue.count, sizeof *spans) : NULL;
-    if (steps) p->steps = steps;
-    if (spans) p->spans = spans;
+    program_step *steps = kiln_array_reserve(p->record.steps, &p->record.step_capacity, queued_steps(p), sizeof *steps);
+    program_span *spans = steps ? kiln_array_reserve(p->record.spans, &p->record.span_capacity, p->queue.count, sizeof *spans) : NULL;
+    if (steps) p->record.steps = steps;
+    if (spans) p->record.spans = spans;
     if (!steps || !spans) return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "programs: out of memory declaring passes");
     kiln_frame_graph_reset(p->graph);
-    p->step_count = 0;
-    p->dispatch_buffer_count = 0;
     program_buffer_pool_trim(p);
-    p->order = kiln_frame_graph_import_buffer(p->graph, "program order", (kiln_buffer){0});
-    kiln_frame_graph_export(p->graph, p->order);
+    p->record.order = kiln_frame_graph_import_buffer(p->graph, "program order", (kiln_buffer){0});
+    kiln_frame_graph_export(p->graph, p->record.order);
     for (uint32_t d = 0; d < p->queue.count; d++) {
         program *prog = programs_lookup(p, p->queue.items[d].program_id);
         if (prog) declare_dispatch(p, prog, d, uniform_at);
-        else p->spans[d] = (program_span){.first = p->step_count};
+        else p->record.spans[d] = (program_span){.first = p->record.step_count};
         if (prog) uniform_at += prog->uniform_bytes;
     }
     return true;
@@ -282,8 +280,8 @@ static bool uniform_group(kiln_programs *p, program_pass *pass, kiln_error *err)
 /* Keeps a step's failure, named by the step, for the executor's message; the pass's error scope
  * closes with it (the step's own failure is the one reported). */
 static void step_failed(kiln_programs *p, uint32_t k, const kiln_error *why) {
-    p->failed_step = k;
-    p->step_error = *why;
+    p->record.failed_step = k;
+    p->record.step_error = *why;
     program_close_pass_scope(p, NULL);
 }
 
@@ -322,7 +320,7 @@ static bool buffer_group(kiln_programs *p, const program *prog, program_pass *pa
     kiln_binding_resource entries[KILN_PROGRAM_MAX_BUFFER_USES];
     for (uint32_t k = 0; k < pass->spec.buffer_count; k++) {
         uint32_t slot = pass->spec.buffers[k].index;
-        entries[k] = (kiln_binding_resource){.binding = k, .buffer = p->dispatch_buffers[span->buffers_at + slot],
+        entries[k] = (kiln_binding_resource){.binding = k, .buffer = p->record.dispatch_buffers[span->buffers_at + slot],
                                              .size = prog->buffers[slot].size};
     }
     pass->buffer_group = kiln_bind_group_cache_get(pass->buffer_groups, "program buffers", pass->group2_layout, entries,
@@ -366,7 +364,7 @@ static void record_render(kiln_programs *p, kiln_render_pass *rp, const program_
         kiln_render_pass_set_vertex_buffer(rp, 0, g->vertex_buffer, 0, NULL);
         kiln_render_pass_set_index_buffer(rp, g->index_buffer, WGPUIndexFormat_Uint32, 0, NULL);
         if (pass->indirect)
-            kiln_render_pass_draw_indexed_indirect(rp, p->dispatch_buffers[span->buffers_at + pass->spec.draw.args_buffer],
+            kiln_render_pass_draw_indexed_indirect(rp, p->record.dispatch_buffers[span->buffers_at + pass->spec.draw.args_buffer],
                                                    pass->spec.draw.args_offset, NULL);
         else
             kiln_render_pass_draw_indexed(rp, g->index_count, 1, 0, 0, 0);
@@ -379,17 +377,17 @@ static void record_render(kiln_programs *p, kiln_render_pass *rp, const program_
  * records the pass's work with its own uniform slot, and the last closes the scope. */
 static void record_step(kiln_fg_context *ctx, void *user) {
     kiln_programs *p = user;
-    p->next_step = ctx->pass + 1;
-    const program_step *step = &p->steps[ctx->pass];
+    p->record.next_step = ctx->pass + 1;
+    const program_step *step = &p->record.steps[ctx->pass];
     program *prog = step->prog;
     program_pass *pass = &prog->passes[step->pass];
     const program_dispatch *d = &p->queue.items[step->dispatch];
-    const program_span *span = &p->spans[step->dispatch];
+    const program_span *span = &p->record.spans[step->dispatch];
     kiln_error *err = &ctx->error;
     if (step->iteration == 0) {
         pass->record_start_ns = now_ns();
         program_scope_open(p);
-        p->scope_step = ctx->pass;
+        p->record.scope_step = ctx->pass;
         pass->input_group = (kiln_bind_group){0};
         pass->buffer_group = (kiln_bind_group){0};
         bool group1 = pass->spec.input_count || pass->spec.buffer_count;
@@ -418,8 +416,8 @@ static void record_step(kiln_fg_context *ctx, void *user) {
     }
     if (step->iteration + 1 < pass->iterations) return;
     if (!program_close_pass_scope(p, err)) {
-        p->failed_step = ctx->pass;
-        p->step_error = *err;
+        p->record.failed_step = ctx->pass;
+        p->record.step_error = *err;
         return;
     }
     pass->cpu_record_ns = now_ns() - pass->record_start_ns;

@@ -12,7 +12,15 @@
  * item to upload (a create, an update, a device replacement) marks the table pending, and each
  * record call's program_id_table_upload_step walks it round-robin, a few items per call, from
  * where the last call stopped, until a whole walk finds nothing left: a steady frame loop does not
- * walk every item each record call. */
+ * walk every item each record call.
+ *
+ * Not in a table, because the runtime names them by no id of its own: program buffers (a pool by
+ * size, program_buffers.c says why) and textures. A dispatch names registry textures (arrays and
+ * volumes among them) by the registry's ids, which the texture registry hands out, checks and
+ * retires for programs and renderer alike; the runtime copies those ids into its queue for one
+ * record call, keeps the last record's write failures by them (program_write_failures), and keeps
+ * no texture of its own under an id: its transients and depth slots are frame graph resources,
+ * pooled by the graph. */
 #ifndef KILN_PROGRAM_ID_TABLE_H
 #define KILN_PROGRAM_ID_TABLE_H
 

@@ -7,7 +7,8 @@
  *   program_dispatch.c   the drop checks and the queue
  *   program_replace.c    device replacement: every program rebuilt on a new device under its id
  *   program_graph.c      a dispatch as frame graph passes, and the record function each runs
- *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing
+ *   program_executor.c   kiln_programs_record: uniforms, compile, execution in segments, GPU timing,
+ *                        and the record call's steps (program_record)
  *   program_scopes.c     error scopes around setup and each pass, and the messages naming them
  *   program_geometry.c   geometry resources: CPU copies, GPU buffers, the upload queue
  *   program_instances.c  instance buffers: records, GPU buffers, the dirty run, the upload queue
@@ -253,6 +254,26 @@ typedef struct program_span {
     uint32_t buffers_at;        /* the dispatch's program buffers: dispatch_buffers[buffers_at ..] */
 } program_span;
 
+/* What one record call runs (program_executor.c owns it: kiln_programs_record begins it, and it
+ * is freed with the executor). program_graph.c declares the steps, spans and dispatch buffers
+ * into it; the record function (program_graph.c) and the scopes (program_scopes.c) note in it how
+ * far the recording got, which step failed and which step's error scope is open. Nothing in it
+ * outlives the record call but the arrays' capacity. */
+typedef struct program_record {
+    kiln_fg_resource order;     /* the buffer every step writes: keeps passes in sequence */
+    program_step *steps;        /* graph pass k is steps[k] */
+    uint32_t step_count, step_capacity;
+    program_span *spans;        /* per queued dispatch */
+    uint32_t span_capacity;
+    kiln_buffer *dispatch_buffers; /* per queued dispatch, its buffers (program_span.buffers_at) */
+    uint32_t dispatch_buffer_count, dispatch_buffer_capacity;
+    /* The first failure of a step's recording, named by its graph pass (PROGRAM_NONE: none). */
+    uint32_t failed_step;
+    kiln_error step_error;
+    uint32_t next_step;         /* the graph pass after the last one that began recording */
+    uint32_t scope_step;        /* the first step of the pass whose error scope is open (PROGRAM_NONE: none) */
+} program_record;
+
 /* A pooled program buffer; a dispatch takes one per buffer slot for itself, zeroed. */
 typedef struct program_pooled_buffer {
     kiln_buffer buffer;
@@ -330,8 +351,6 @@ struct kiln_programs {
      * PROGRAM_UNIFORM_INTACT_CALLS later ones (an unsubmitted encoder may still use it), and goes
      * after PROGRAM_POOL_IDLE_RECORDS record calls unused. */
     program_buffer_pool buffer_pool;        /* program_buffers.c */
-    kiln_buffer *dispatch_buffers;          /* per queued dispatch, its buffers (program_span.buffers_at) */
-    uint32_t dispatch_buffer_count, dispatch_buffer_capacity;
     program_id_table draw_sets;             /* program_draw_set items (never held) */
     program_id_table programs;              /* program items (never held) */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
@@ -347,18 +366,9 @@ struct kiln_programs {
     /* Transients: one frame graph per runtime, declared afresh by every record call with work,
      * whose pool (over `res`) persists across record calls. */
     kiln_frame_graph *graph;
-    kiln_fg_resource order;                 /* the buffer every step writes: keeps passes in sequence */
-    program_step *steps;
-    uint32_t step_count, step_capacity;
+    program_record record;                  /* program_executor.c: the record call's steps */
     program_write_failures write_failures;  /* program_executor.c */
-    program_span *spans;                    /* per queued dispatch */
-    uint32_t span_capacity;
     uint32_t textures_last_dispatch;        /* pooled textures the last recorded dispatch used */
-    /* The first failure of a step's recording, named by its graph pass (PROGRAM_NONE: none). */
-    uint32_t failed_step;
-    kiln_error step_error;
-    uint32_t next_step;                     /* the graph pass after the last one that began recording */
-    uint32_t scope_step;                    /* the first step of the pass whose error scope is open (PROGRAM_NONE: none) */
     kiln_log log;
     program_gpu_timing *gpu_timing;         /* NULL when the device has no timestamp queries */
     program_fault fault;                    /* tests only: program_fault_fire */
@@ -438,8 +448,9 @@ program *program_build(kiln_programs *p, const kiln_program_desc *desc, const ki
 void program_queue_free(program_queue *q);
 
 /* program_graph.c */
-/* Declares every queued dispatch into p->graph (reset first), in arrival order, from uniform slot
- * `uniform_at` on. False only when memory for the steps runs out. */
+/* Declares every queued dispatch into p->graph (reset first) and into p->record (begun by the
+ * executor), in arrival order, from uniform slot `uniform_at` on. False only when memory for the
+ * steps runs out. */
 bool program_graph_declare(kiln_programs *p, size_t uniform_at, kiln_error *err);
 /* Distinct pooled textures a declared dispatch's transients use; call after compile. */
 uint32_t program_graph_dispatch_textures(const kiln_programs *p, const program *prog);
@@ -450,7 +461,7 @@ void program_scope_open(kiln_programs *p);
 /* False, with err naming the phase, the error class and the queued programs, when the scope
  * caught an error (logged). */
 bool program_scope_close_setup(kiln_programs *p, kiln_error *err);
-/* Closes the open pass scope (p->scope_step; none open is fine). False, with err (may be NULL)
+/* Closes the open pass scope (p->record.scope_step; none open is fine). False, with err (may be NULL)
  * naming the class, the iteration, the supplied bindings and the pass's resolved slots (the
  * executor prefixes program and pass), when the scope caught an error. */
 bool program_close_pass_scope(kiln_programs *p, kiln_error *err);

@@ -96,9 +96,9 @@ bool program_scope_close_setup(kiln_programs *p, kiln_error *err) {
 }
 
 bool program_close_pass_scope(kiln_programs *p, kiln_error *err) {
-    if (p->scope_step == PROGRAM_NONE) return true;
-    const program_step *step = &p->steps[p->scope_step];
-    p->scope_step = PROGRAM_NONE;
+    if (p->record.scope_step == PROGRAM_NONE) return true;
+    const program_step *step = &p->record.steps[p->record.scope_step];
+    p->record.scope_step = PROGRAM_NONE;
     kiln_gfx_scope_result scope;
     kiln_error popped = {0};
     const program *prog = step->prog;

@@ -48,7 +48,6 @@ kiln_programs *kiln_programs_create(kiln_gfx *gfx, kiln_resources *res, kiln_tex
     }
     p->gfx = gfx;
     p->res = res;
-    p->scope_step = PROGRAM_NONE;
     p->textures = textures;
     kiln_fg_allocator allocator = kiln_fg_gpu_allocator(res);
     p->graph = kiln_frame_graph_create(&allocator, err);
@@ -82,8 +81,6 @@ void kiln_programs_destroy(kiln_programs *p) {
     program_queue_free(&p->queue);
     program_executor_free(p);
     kiln_frame_graph_destroy(p->graph);
-    free(p->steps);
-    free(p->spans);
     for (int wrap = 0; wrap < 2; wrap++)
         for (int mips = 0; mips < 2; mips++)
             for (int linear = 0; linear < 2; linear++)
