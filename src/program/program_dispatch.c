@@ -256,7 +256,7 @@ kiln_dispatch_class kiln_programs_dispatch_with(kiln_programs *p, const kiln_dis
     uint32_t texture_count = d.texture_count;
     size_t uniforms_size = d.uniforms_size;
     program *prog = programs_lookup(p, program_id);
-    if (!prog && p->quarantined && program_id && program_id <= p->programs.count && p->quarantined[program_id - 1])
+    if (!prog && program_id && program_id <= p->quarantine_count && p->quarantined[program_id - 1])
         return drop(p, KILN_DISPATCH_UNKNOWN_PROGRAM, program_id,
                     "program_id: program %u is quarantined: its pipelines did not build on the replacement device",
                     program_id);

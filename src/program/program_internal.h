@@ -355,6 +355,8 @@ struct kiln_programs {
     program_id_table programs;              /* program items (never held) */
     uint8_t *quarantined;                   /* quarantined[id - 1]: its pipelines did not build on the
                                              * replacement device (kiln_programs_recreate); NULL: none */
+    uint32_t quarantine_count;              /* ids quarantined covers: those the runtime had then (a
+                                             * program registered later is never quarantined) */
     program_queue queue;
     program_uniform_ring uniforms;          /* program_executor.c */
     uint64_t record_calls;                  /* record calls that had work */

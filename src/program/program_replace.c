@@ -74,6 +74,7 @@ kiln_programs *kiln_programs_recreate(kiln_programs *old, kiln_gfx *gfx, kiln_re
     uint32_t count = old->programs.count;
     if (count) {
         fresh->quarantined = calloc(count, 1);
+        fresh->quarantine_count = fresh->quarantined ? count : 0;
         if (!fresh->quarantined || !program_id_table_reserve(&fresh->programs, count)) {
             kiln_programs_destroy(fresh);
             kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY, "kiln_programs_recreate: out of memory for %u programs", count);
@@ -92,7 +93,7 @@ kiln_programs *kiln_programs_recreate(kiln_programs *old, kiln_gfx *gfx, kiln_re
         const program *prog = programs_lookup(old, i + 1);
         program *rebuilt = NULL;
         kiln_program_error why = {0};
-        if (!prog) fresh->quarantined[i] = old->quarantined ? old->quarantined[i] : 0;
+        if (!prog) fresh->quarantined[i] = i < old->quarantine_count ? old->quarantined[i] : 0;
         else if (!(rebuilt = rebuild(fresh, prog, &why))) {
             fresh->quarantined[i] = 1;
             kiln_log_add(&fresh->log, KILN_LOG_WARN, "program",
