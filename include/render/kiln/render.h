@@ -79,6 +79,7 @@ typedef struct kiln_render_abi {
  * pass encodes sRGB itself; float formats receive linear display values. */
 kiln_renderer *kiln_renderer_create_sized(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
                                           WGPUTextureFormat output_format, kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
 static inline kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res,
                                                   const kiln_render_settings *settings,
                                                   WGPUTextureFormat output_format, kiln_error *err) {
@@ -107,6 +108,7 @@ kiln_renderer *kiln_renderer_recreate(kiln_renderer *old, kiln_gfx *gfx, kiln_re
  * of an older header reaches its own fields, the first abi.settings bytes; the later ones keep
  * what creation gave them. NULL, with err, for a settings size the library does not know. */
 kiln_render_settings *kiln_renderer_settings_sized(kiln_renderer *r, kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
 static inline kiln_render_settings *kiln_renderer_settings(kiln_renderer *r) {
     return kiln_renderer_settings_sized(r, KILN_RENDER_ABI, NULL);
 }
@@ -160,16 +162,21 @@ kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r);
  * nothing, and the message names the slot or field and the value. */
 uint32_t kiln_renderer_add_material_sized(kiln_renderer *r, const kiln_material *material, kiln_render_abi abi,
                                           kiln_error *err);
+/* Replaces material `index` (the stable entry point; the rules above). */
 bool kiln_renderer_replace_material_sized(kiln_renderer *r, uint32_t index, const kiln_material *material,
                                           kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
 static inline uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *material, kiln_error *err) {
     return kiln_renderer_add_material_sized(r, material, KILN_RENDER_ABI, err);
 }
+/* The documented form: the stable entry point above with this header's sizes. */
 static inline bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln_material *material,
                                                   kiln_error *err) {
     return kiln_renderer_replace_material_sized(r, index, material, KILN_RENDER_ABI, err);
 }
+/* Frees material `index`, leaving a hole (the rules above). */
 bool kiln_renderer_remove_material(kiln_renderer *r, uint32_t index, kiln_error *err);
+/* Whether material `index` was added and not removed. */
 bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index);
 /* The texture registry materials' texture ids name. A renderer starts with its own (created and
  * destroyed with it), so an application with no program runtime adds images to
@@ -191,6 +198,7 @@ uint32_t kiln_renderer_material_count(const kiln_renderer *r);
  * per call into renderer-owned scratch (an older caller pays that copy). */
 bool kiln_renderer_render_sized(kiln_renderer *r, const kiln_render_scene *scene, const kiln_render_target *target,
                                 kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
 static inline bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
                                         kiln_error *err) {
     return kiln_renderer_render_sized(r, scene, &target, KILN_RENDER_ABI, err);
@@ -201,6 +209,7 @@ static inline bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scen
  * scene passes. */
 bool kiln_renderer_record_sized(kiln_renderer *r, const kiln_render_scene *scene, const kiln_render_target *target,
                                 kiln_encoder *enc, kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
 static inline bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
                                         kiln_encoder *enc, kiln_error *err) {
     return kiln_renderer_record_sized(r, scene, &target, enc, KILN_RENDER_ABI, err);
@@ -236,6 +245,7 @@ uint32_t kiln_renderer_reload_shaders(kiln_renderer *r);
  * texture id 9"). */
 bool kiln_material_validate_sized(const kiln_material *m, const kiln_texture_registry *registry, kiln_render_abi abi,
                                   kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
 static inline bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry,
                                           kiln_error *err) {
     return kiln_material_validate_sized(m, registry, KILN_RENDER_ABI, err);

@@ -58,8 +58,10 @@ typedef struct kiln_light {
  * structs"); the documented names pass the sizeof of the header they were compiled with. */
 bool kiln_light_sun_into(kiln_light *out, size_t size, kiln_vec3 direction, kiln_vec3 color, float lux,
                          kiln_error *err);
+/* A point light into the caller's kiln_light (see kiln_light_point). */
 bool kiln_light_point_into(kiln_light *out, size_t size, kiln_vec3 position, kiln_vec3 color, float watts,
                            float range, kiln_error *err);
+/* A spot light into the caller's kiln_light (see kiln_light_spot). */
 bool kiln_light_spot_into(kiln_light *out, size_t size, kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color,
                           float watts, float range, float inner_angle, float outer_angle, kiln_error *err);
 
