@@ -24,7 +24,7 @@ bool renderer_abi_check_scene(kiln_render_abi abi, kiln_error *err) {
 }
 
 const void *renderer_abi_array(const void *src, uint32_t count, size_t caller, size_t library, scratch *copy) {
-    if (caller == library || count == 0) return src;
+    if (caller == library || count == 0 || !src) return src;
     if (!scratch_reserve(copy, (size_t)count * library)) return NULL;
     for (uint32_t i = 0; i < count; i++)
         kiln_struct_read((char *)copy->data + (size_t)i * library, library, (const char *)src + (size_t)i * caller,

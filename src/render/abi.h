@@ -24,9 +24,9 @@ bool renderer_abi_check_material(kiln_render_abi abi, kiln_error *err);
 bool renderer_abi_check_scene(kiln_render_abi abi, kiln_error *err);
 
 /* Where the caller's `count` elements of `caller` bytes each at `src` are read as the library's
- * elements of `library` bytes: `src` itself when the sizes match (the usual case, no copy), else
- * a copy into `copy`, each element the caller's bytes and then zeros, grown only when too small.
- * NULL when `copy` could not grow. */
+ * elements of `library` bytes: `src` itself when the sizes match (the usual case, no copy) or
+ * there is nothing to read, else a copy into `copy`, each element the caller's bytes and then
+ * zeros, `copy` grown only when too small. NULL when `copy` could not grow. */
 const void *renderer_abi_array(const void *src, uint32_t count, size_t caller, size_t library, scratch *copy);
 
 #endif

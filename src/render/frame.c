@@ -185,11 +185,12 @@ static bool read_caller_frame(kiln_renderer *r, const kiln_render_scene *caller_
     if (!renderer_abi_check_scene(abi, err)) return false;
     kiln_struct_read(scene, sizeof *scene, caller_scene, abi.scene);
     kiln_struct_read(target, sizeof *target, caller_target, abi.target);
-    scene->instances = renderer_abi_array(scene->instances, scene->instance_count, abi.instance,
+    const kiln_render_instance *instances = scene->instances;
+    const kiln_light *lights = scene->lights;
+    scene->instances = renderer_abi_array(instances, scene->instance_count, abi.instance,
                                           sizeof(kiln_render_instance), &r->caller_instances);
-    scene->lights = renderer_abi_array(scene->lights, scene->light_count, abi.light, sizeof(kiln_light),
-                                       &r->caller_lights);
-    if ((scene->instance_count && !scene->instances) || (scene->light_count && !scene->lights))
+    scene->lights = renderer_abi_array(lights, scene->light_count, abi.light, sizeof(kiln_light), &r->caller_lights);
+    if ((instances && !scene->instances) || (lights && !scene->lights))
         return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY,
                               "renderer: out of memory reading the caller's %u instances and %u lights",
                               scene->instance_count, scene->light_count);
