@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "abi.h"
 #include "features/features.h"
 
 static bool check_target(const kiln_renderer *r, kiln_render_target target, uint32_t *width, uint32_t *height,
@@ -174,8 +175,35 @@ static bool add_views(kiln_renderer *r, const kiln_render_scene *scene, kiln_err
     return true;
 }
 
-bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
-                          kiln_encoder *enc, kiln_error *err) {
+/* The caller's scene and target in the library's layout: each struct read as far as the caller's
+ * size goes, the arrays at the caller's stride. */
+static bool read_caller_frame(kiln_renderer *r, const kiln_render_scene *caller_scene,
+                              const kiln_render_target *caller_target, kiln_render_abi abi, kiln_render_scene *scene,
+                              kiln_render_target *target, kiln_error *err) {
+    if (!caller_scene) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: scene is NULL");
+    if (!caller_target) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: target is NULL");
+    if (!renderer_abi_check_scene(abi, err)) return false;
+    kiln_struct_read(scene, sizeof *scene, caller_scene, abi.scene);
+    kiln_struct_read(target, sizeof *target, caller_target, abi.target);
+    const kiln_render_instance *instances = scene->instances;
+    const kiln_light *lights = scene->lights;
+    scene->instances = renderer_abi_array(instances, scene->instance_count, abi.instance,
+                                          sizeof(kiln_render_instance), &r->caller_instances);
+    scene->lights = renderer_abi_array(lights, scene->light_count, abi.light, sizeof(kiln_light), &r->caller_lights);
+    if ((instances && !scene->instances) || (lights && !scene->lights))
+        return kiln_error_set(err, KILN_ERR_OUT_OF_MEMORY,
+                              "renderer: out of memory reading the caller's %u instances and %u lights",
+                              scene->instance_count, scene->light_count);
+    return true;
+}
+
+bool kiln_renderer_record_sized(kiln_renderer *r, const kiln_render_scene *caller_scene,
+                                const kiln_render_target *caller_target, kiln_encoder *enc, kiln_render_abi abi,
+                                kiln_error *err) {
+    kiln_render_scene scene_copy;
+    kiln_render_target target;
+    if (!read_caller_frame(r, caller_scene, caller_target, abi, &scene_copy, &target, err)) return false;
+    const kiln_render_scene *scene = &scene_copy;
     kiln_gfx_pump(r->gfx, false);
     if (r->gfx->lost) return kiln_error_set(err, KILN_ERR_DEVICE_LOST, "renderer: device lost; recreate the renderer");
     renderer_timings_collect(r);
@@ -230,11 +258,11 @@ bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln
     return run_graph(r, enc, err);
 }
 
-bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
-                          kiln_error *err) {
+bool kiln_renderer_render_sized(kiln_renderer *r, const kiln_render_scene *scene, const kiln_render_target *target,
+                                kiln_render_abi abi, kiln_error *err) {
     kiln_encoder enc;
     if (!kiln_encoder_begin(&enc, r->res, "kiln frame", err)) return false;
-    if (!kiln_renderer_record(r, scene, target, &enc, err)) {
+    if (!kiln_renderer_record_sized(r, scene, target, &enc, abi, err)) {
         kiln_encoder_discard(&enc);
         return false;
     }

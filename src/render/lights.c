@@ -2,42 +2,61 @@
  * and the forward pass read (layout in src/render/light_records.h). */
 #include "light_records.h"
 
+#include <kiln/core/struct_size.h>
+
 #include <math.h>
 
 /* Below this cosine gap the cone edge is a step; the clamp keeps spot_scale finite. */
 #define SPOT_MIN_COS_GAP 1e-4f
 
-kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux) {
-    return (kiln_light){
-        .kind = KILN_LIGHT_SUN,
-        .direction = kiln_vec3_normalize(direction),
-        .color = color,
-        .intensity = lux,
-    };
+/* sizeof(kiln_light) in the first release (tests/render/test_public_abi.c pins it). */
+#define LIGHT_FIRST_RELEASE_SIZE 60
+
+static bool light_into(kiln_light *out, size_t size, kiln_light light, kiln_error *err) {
+    if (!kiln_struct_size_check("light", "kiln_light", size, LIGHT_FIRST_RELEASE_SIZE, sizeof light, err)) return false;
+    kiln_struct_write(out, size, &light, sizeof light);
+    return true;
 }
 
-kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range) {
-    return (kiln_light){
-        .kind = KILN_LIGHT_POINT,
-        .position = position,
-        .color = color,
-        .intensity = watts,
-        .range = range,
-    };
+bool kiln_light_sun_into(kiln_light *out, size_t size, kiln_vec3 direction, kiln_vec3 color, float lux,
+                         kiln_error *err) {
+    return light_into(out, size,
+                      (kiln_light){
+                          .kind = KILN_LIGHT_SUN,
+                          .direction = kiln_vec3_normalize(direction),
+                          .color = color,
+                          .intensity = lux,
+                      },
+                      err);
 }
 
-kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color, float watts, float range,
-                           float inner_angle, float outer_angle) {
-    return (kiln_light){
-        .kind = KILN_LIGHT_SPOT,
-        .position = position,
-        .direction = kiln_vec3_normalize(direction),
-        .color = color,
-        .intensity = watts,
-        .range = range,
-        .inner_angle = inner_angle,
-        .outer_angle = outer_angle,
-    };
+bool kiln_light_point_into(kiln_light *out, size_t size, kiln_vec3 position, kiln_vec3 color, float watts,
+                           float range, kiln_error *err) {
+    return light_into(out, size,
+                      (kiln_light){
+                          .kind = KILN_LIGHT_POINT,
+                          .position = position,
+                          .color = color,
+                          .intensity = watts,
+                          .range = range,
+                      },
+                      err);
+}
+
+bool kiln_light_spot_into(kiln_light *out, size_t size, kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color,
+                          float watts, float range, float inner_angle, float outer_angle, kiln_error *err) {
+    return light_into(out, size,
+                      (kiln_light){
+                          .kind = KILN_LIGHT_SPOT,
+                          .position = position,
+                          .direction = kiln_vec3_normalize(direction),
+                          .color = color,
+                          .intensity = watts,
+                          .range = range,
+                          .inner_angle = inner_angle,
+                          .outer_angle = outer_angle,
+                      },
+                      err);
 }
 
 static float clampf(float v, float lo, float hi) {

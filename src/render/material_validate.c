@@ -3,6 +3,8 @@
  * every sampler field is in range. */
 #include <kiln/render.h>
 
+#include "abi.h"
+
 static const char *const slot_names[KILN_TEX_COUNT] = {"base colour", "metallic-roughness", "normal", "occlusion",
                                                         "emissive"};
 
@@ -36,8 +38,13 @@ static bool validate_sampler(const kiln_material *m, kiln_error *err) {
     return true;
 }
 
-bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry, kiln_error *err) {
-    if (!m) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "material is NULL");
+bool kiln_material_validate_sized(const kiln_material *caller, const kiln_texture_registry *registry, kiln_render_abi abi,
+                                  kiln_error *err) {
+    if (!caller) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "material is NULL");
+    if (!renderer_abi_check_material(abi, err)) return false;
+    kiln_material material;
+    kiln_struct_read(&material, sizeof material, caller, abi.material);
+    const kiln_material *m = &material;
     for (int i = 0; i < KILN_TEX_COUNT; i++)
         if (!validate_slot(m, registry, i, err)) return false;
     return validate_sampler(m, err);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "abi.h"
 #include "features/features.h"
 #include "names.h"
 
@@ -82,9 +83,11 @@ static void destroy_features(kiln_renderer *r) {
     free(r->feature_state);
 }
 
-kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
-                                    WGPUTextureFormat output_format, kiln_error *err) {
-    kiln_render_settings requested = settings ? *settings : (kiln_render_settings){0};
+kiln_renderer *kiln_renderer_create_sized(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
+                                          WGPUTextureFormat output_format, kiln_render_abi abi, kiln_error *err) {
+    if (!renderer_abi_check_settings(abi.settings, err)) return NULL;
+    kiln_render_settings requested = {0};
+    if (settings) kiln_struct_read(&requested, sizeof requested, settings, abi.settings);
     kiln_render_settings resolved;
     if (!kiln_render_settings_resolve(&requested, &resolved, err)) return NULL;
     if (!supported_output(output_format)) {
@@ -156,10 +159,15 @@ void kiln_renderer_destroy(kiln_renderer *r) {
     kiln_shader_library_destroy(r->library);
     instance_workers_destroy(r->instances.workers);
     renderer_free_records(r);
+    free(r->caller_instances.data);
+    free(r->caller_lights.data);
     free(r);
 }
 
-kiln_render_settings *kiln_renderer_settings(kiln_renderer *r) { return &r->requested; }
+/* A caller of a shorter struct reaches only its prefix of `requested`, so nothing is copied. */
+kiln_render_settings *kiln_renderer_settings_sized(kiln_renderer *r, kiln_render_abi abi, kiln_error *err) {
+    return renderer_abi_check_settings(abi.settings, err) ? &r->requested : NULL;
+}
 uint32_t kiln_renderer_worker_threads(const kiln_renderer *r) { return instance_workers_threads(r->instances.workers); }
 const kiln_frame_stats *kiln_renderer_stats(const kiln_renderer *r) { return &r->stats; }
 
@@ -210,21 +218,26 @@ kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r) { retu
 
 /* Validation comes first, so a bad state never reaches the sampler cache and a refused material
  * changes nothing. */
-static bool upload_material(kiln_renderer *r, const kiln_material *m, renderer_material *out, kiln_error *err) {
-    if (!m) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: material is NULL");
-    renderer_material fresh = {.params = *m, .live = true};
-    fresh.params.label = NULL; /* the caller's string need not outlive the call */
+static bool upload_material(kiln_renderer *r, const kiln_material *caller, kiln_render_abi abi, renderer_material *out,
+                            kiln_error *err) {
+    if (!caller) return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: material is NULL");
+    if (!renderer_abi_check_material(abi, err)) return false;
+    renderer_material fresh = {.live = true};
+    kiln_struct_read(&fresh.params, sizeof fresh.params, caller, abi.material);
+    const kiln_material *m = &fresh.params;
     kiln_sampler sampler;
-    if (!kiln_material_validate(m, r->texture_registry, err) ||
-        !sampler_cache_get(&r->samplers, r->res, &m->sampler, &sampler, err) ||
-        !kiln_gpu_material_upload(r->res, r->material_layout, &r->defaults, r->texture_registry, sampler, m, &fresh.gpu,
-                                  err))
-        return false;
+    bool ok = kiln_material_validate(m, r->texture_registry, err) &&
+              sampler_cache_get(&r->samplers, r->res, &m->sampler, &sampler, err) &&
+              kiln_gpu_material_upload(r->res, r->material_layout, &r->defaults, r->texture_registry, sampler, m,
+                                       &fresh.gpu, err);
+    fresh.params.label = NULL; /* the caller's string need not outlive the call */
+    if (!ok) return false;
     *out = fresh;
     return true;
 }
 
-uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *material, kiln_error *err) {
+uint32_t kiln_renderer_add_material_sized(kiln_renderer *r, const kiln_material *material, kiln_render_abi abi,
+                                          kiln_error *err) {
     renderer_material *materials =
         kiln_array_reserve(r->materials, &r->material_capacity, r->material_count + 1, sizeof *r->materials);
     if (materials) r->materials = materials;
@@ -233,16 +246,17 @@ uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *mater
                        material && material->label ? material->label : "");
         return KILN_INVALID_INDEX;
     }
-    if (!upload_material(r, material, &r->materials[r->material_count], err)) return KILN_INVALID_INDEX;
+    if (!upload_material(r, material, abi, &r->materials[r->material_count], err)) return KILN_INVALID_INDEX;
     return r->material_count++;
 }
 
-bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln_material *material, kiln_error *err) {
+bool kiln_renderer_replace_material_sized(kiln_renderer *r, uint32_t index, const kiln_material *material,
+                                          kiln_render_abi abi, kiln_error *err) {
     if (index >= r->material_count)
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: replace_material: index %u out of range (%u materials)",
                               index, r->material_count);
     renderer_material fresh;
-    if (!upload_material(r, material, &fresh, err)) return false; /* the slot is untouched */
+    if (!upload_material(r, material, abi, &fresh, err)) return false; /* the slot is untouched */
     if (r->materials[index].live) kiln_gpu_material_destroy(&r->materials[index].gpu, r->res);
     r->materials[index] = fresh;
     return true;
@@ -328,7 +342,7 @@ static bool copy_materials(kiln_renderer *fresh, const kiln_renderer *old, kiln_
         fresh->material_count = i + 1;
         if (!old->materials[i].live) continue;
         kiln_error why = {0};
-        if (!upload_material(fresh, &old->materials[i].params, &fresh->materials[i], &why))
+        if (!upload_material(fresh, &old->materials[i].params, KILN_RENDER_ABI, &fresh->materials[i], &why))
             return kiln_error_set(err, why.code, "renderer: recreate: material %u: %s", i, why.message);
     }
     return true;

@@ -341,6 +341,9 @@ struct kiln_renderer {
     render_frame_lights lights;
     render_view_list views;
     bool data_outputs;          /* this frame's target has data outputs: camera batches get data pipelines */
+    /* A caller built against an older header: its instances and lights in the library's layout
+     * (abi.c), for the call; untouched while the caller's strides are the library's. */
+    scratch caller_instances, caller_lights;
 
     kiln_frame_stats stats;
     renderer_timings *timings;  /* NULL without timestamp queries */

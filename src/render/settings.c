@@ -5,10 +5,14 @@
 
 #include <kiln/render.h>
 
+#include "abi.h"
 #include "features/features.h"
 
-bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err) {
-    kiln_render_settings s = in ? *in : (kiln_render_settings){0};
+bool kiln_render_settings_resolve_sized(const kiln_render_settings *in, kiln_render_settings *out, size_t size,
+                                       kiln_error *err) {
+    if (!renderer_abi_check_settings(size, err)) return false;
+    kiln_render_settings s = {0};
+    if (in) kiln_struct_read(&s, sizeof s, in, size);
     if (!(s.exposure >= 0.0f) || isinf(s.exposure))
         return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT, "renderer: settings.exposure %g is not a positive number",
                               (double)s.exposure);
@@ -75,6 +79,6 @@ bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_se
     if (s.bloom_threshold == 0.0f) s.bloom_threshold = 1.0f;
     if (s.ao_radius == 0.0f) s.ao_radius = 0.5f;
     if (!renderer_resolve_feature_settings(&s, err)) return false;
-    *out = s;
+    kiln_struct_write(out, size, &s, sizeof s);
     return true;
 }

@@ -8,6 +8,7 @@
 
 #include <kiln/render.h>
 
+#include "abi.h"
 #include "features/features.h"
 
 static const char *tonemapper_at(int i) { return kiln_tonemapper_name((kiln_tonemapper)i); }
@@ -225,9 +226,15 @@ static bool set_vec3(const setting_text *t, kiln_vec3 *field) {
     return true;
 }
 
-bool kiln_render_setting_set(const kiln_render_setting *row, kiln_render_settings *s, const char *text,
-                             const char *spelled, kiln_error *err) {
+bool kiln_render_setting_set_sized(const kiln_render_setting *row, kiln_render_settings *s, size_t size,
+                                   const char *text, const char *spelled, kiln_error *err) {
     setting_text t = {.row = row, .spelled = spelled ? spelled : row->key, .text = text, .err = err};
+    if (!renderer_abi_check_settings(size, err)) return false;
+    if (row->offset + row->size > size)
+        return kiln_error_set(err, KILN_ERR_INVALID_ARGUMENT,
+                              "%s: the caller's kiln_render_settings is %zu bytes and ends before this setting's field "
+                              "at byte %zu",
+                              t.spelled, size, row->offset);
     void *field = (char *)s + row->offset;
     switch (row->type) {
     case KILN_SETTING_SWITCH: return set_switch(&t, field);

@@ -14,6 +14,7 @@
 #include <kiln/core/log.h>
 #include <kiln/core/math.h>
 #include <kiln/core/pool.h>
+#include <kiln/core/struct_size.h>
 #include <kiln/core/utf8.h>
 #include <kiln/version.h>
 

@@ -49,11 +49,42 @@ typedef struct kiln_render_target {
     WGPUTextureView object_ids_view;   /* a view of object_ids' mip level 0 */
 } kiln_render_target;
 
+/* ---- ABI of the public structs (docs/ARCHITECTURE.md, "ABI of the public structs") -------------
+ * The structs a caller hands the renderer grow between releases at their end only, and every
+ * field's zero means its default. Each entry point that takes or returns one is exported as a
+ * stable `_sized` (or `_into`) function taking the caller's sizeof of the structs involved, and
+ * the documented name is an inline wrapper passing the sizes of the header the caller compiled
+ * with: a caller built against an older header hands over shorter structs, which the library
+ * reads only as far as they go (the rest taking the defaults) and writes no further. A size
+ * larger than the library's (a header newer than the library) or smaller than the first
+ * release's is refused: "renderer: the caller's kiln_render_settings is 160 bytes, this
+ * library's 144: built against a newer kiln". Bindings (the Python package) call the `_sized`
+ * functions with their own sizes. */
+typedef struct kiln_render_abi {
+    uint32_t settings;  /* sizeof(kiln_render_settings) */
+    uint32_t material;  /* sizeof(kiln_material) */
+    uint32_t instance;  /* sizeof(kiln_render_instance): the stride of scene.instances */
+    uint32_t light;     /* sizeof(kiln_light): the stride of scene.lights */
+    uint32_t scene;     /* sizeof(kiln_render_scene) */
+    uint32_t target;    /* sizeof(kiln_render_target) */
+} kiln_render_abi;
+
+/* The sizes of the structs as the including translation unit sees them. */
+#define KILN_RENDER_ABI                                                                                     \
+    ((kiln_render_abi){sizeof(kiln_render_settings), sizeof(kiln_material), sizeof(kiln_render_instance), \
+                       sizeof(kiln_light), sizeof(kiln_render_scene), sizeof(kiln_render_target)})
+
 /* output_format is the format of the targets passed to kiln_renderer_render (the swapchain's, or
  * an offscreen texture's). sRGB formats encode in hardware; for 8-bit unorm formats the tone map
  * pass encodes sRGB itself; float formats receive linear display values. */
-kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
-                                    WGPUTextureFormat output_format, kiln_error *err);
+kiln_renderer *kiln_renderer_create_sized(kiln_gfx *gfx, kiln_resources *res, const kiln_render_settings *settings,
+                                          WGPUTextureFormat output_format, kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
+static inline kiln_renderer *kiln_renderer_create(kiln_gfx *gfx, kiln_resources *res,
+                                                  const kiln_render_settings *settings,
+                                                  WGPUTextureFormat output_format, kiln_error *err) {
+    return kiln_renderer_create_sized(gfx, res, settings, output_format, KILN_RENDER_ABI, err);
+}
 /* Destroys the renderer and everything it owns (registries, pipelines, pooled textures); NULL is a
  * no-op. A texture registry set with kiln_renderer_set_texture_registry stays the caller's. */
 void kiln_renderer_destroy(kiln_renderer *r);
@@ -73,8 +104,14 @@ void kiln_renderer_destroy(kiln_renderer *r);
 kiln_renderer *kiln_renderer_recreate(kiln_renderer *old, kiln_gfx *gfx, kiln_resources *res, kiln_error *err);
 
 /* The settings as requested, resolved and checked at the start of every render: change them
- * between frames (zero means the default again). shader_dir is read at creation only. */
-kiln_render_settings *kiln_renderer_settings(kiln_renderer *r);
+ * between frames (zero means the default again). shader_dir is read at creation only. A caller
+ * of an older header reaches its own fields, the first abi.settings bytes; the later ones keep
+ * what creation gave them. NULL, with err, for a settings size the library does not know. */
+kiln_render_settings *kiln_renderer_settings_sized(kiln_renderer *r, kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
+static inline kiln_render_settings *kiln_renderer_settings(kiln_renderer *r) {
+    return kiln_renderer_settings_sized(r, KILN_RENDER_ABI, NULL);
+}
 /* The threads sharing the per-instance work of a frame, the calling thread included:
  * settings.worker_threads as resolved at creation (0 chose by the machine's cores). */
 uint32_t kiln_renderer_worker_threads(const kiln_renderer *r);
@@ -123,9 +160,23 @@ kiln_geometry_registry *kiln_renderer_geometry_registry(kiln_renderer *r);
  * state becomes a sampler the renderer creates once per distinct state and keeps until destroyed.
  * A refused material (an unknown or unfilterable texture id, a sampler field out of range) changes
  * nothing, and the message names the slot or field and the value. */
-uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *material, kiln_error *err);
-bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln_material *material, kiln_error *err);
+uint32_t kiln_renderer_add_material_sized(kiln_renderer *r, const kiln_material *material, kiln_render_abi abi,
+                                          kiln_error *err);
+/* Replaces material `index` (the stable entry point; the rules above). */
+bool kiln_renderer_replace_material_sized(kiln_renderer *r, uint32_t index, const kiln_material *material,
+                                          kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
+static inline uint32_t kiln_renderer_add_material(kiln_renderer *r, const kiln_material *material, kiln_error *err) {
+    return kiln_renderer_add_material_sized(r, material, KILN_RENDER_ABI, err);
+}
+/* The documented form: the stable entry point above with this header's sizes. */
+static inline bool kiln_renderer_replace_material(kiln_renderer *r, uint32_t index, const kiln_material *material,
+                                                  kiln_error *err) {
+    return kiln_renderer_replace_material_sized(r, index, material, KILN_RENDER_ABI, err);
+}
+/* Frees material `index`, leaving a hole (the rules above). */
 bool kiln_renderer_remove_material(kiln_renderer *r, uint32_t index, kiln_error *err);
+/* Whether material `index` was added and not removed. */
 bool kiln_renderer_material_is_live(const kiln_renderer *r, uint32_t index);
 /* The texture registry materials' texture ids name. A renderer starts with its own (created and
  * destroyed with it), so an application with no program runtime adds images to
@@ -141,15 +192,28 @@ uint32_t kiln_renderer_material_count(const kiln_renderer *r);
 /* Records the frame into one encoder and submits it. Fails on device loss (recreate the renderer
  * and its resources), on a scene naming an unknown or removed mesh or material, on settings out
  * of range, and on a target without texture or view, of another format than output_format or
- * not usable as a render attachment. */
-bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
-                          kiln_error *err);
+ * not usable as a render attachment. The stable entry point takes the target by pointer, so that
+ * it too may grow; scene.instances and scene.lights are arrays of abi.instance and abi.light
+ * bytes per element, read in place when those are the library's sizes and otherwise copied once
+ * per call into renderer-owned scratch (an older caller pays that copy). */
+bool kiln_renderer_render_sized(kiln_renderer *r, const kiln_render_scene *scene, const kiln_render_target *target,
+                                kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
+static inline bool kiln_renderer_render(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
+                                        kiln_error *err) {
+    return kiln_renderer_render_sized(r, scene, &target, KILN_RENDER_ABI, err);
+}
 
 /* The same frame recorded into the caller's encoder, which the caller submits: this is how one
  * command buffer carries a frame's authored program passes (kiln_programs_record) followed by the
  * scene passes. */
-bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
-                          kiln_encoder *enc, kiln_error *err);
+bool kiln_renderer_record_sized(kiln_renderer *r, const kiln_render_scene *scene, const kiln_render_target *target,
+                                kiln_encoder *enc, kiln_render_abi abi, kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
+static inline bool kiln_renderer_record(kiln_renderer *r, const kiln_render_scene *scene, kiln_render_target target,
+                                        kiln_encoder *enc, kiln_error *err) {
+    return kiln_renderer_record_sized(r, scene, &target, enc, KILN_RENDER_ABI, err);
+}
 
 /* Statistics of the last frame rendered or recorded; owned by the renderer, overwritten by the
  * next frame. */
@@ -179,7 +243,13 @@ uint32_t kiln_renderer_reload_shaders(kiln_renderer *r);
  * texture the registry knows, and every sampler field is in range. The message names the
  * material, the slot or field, and the value ("material 'rock': normal slot names unknown
  * texture id 9"). */
-bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry, kiln_error *err);
+bool kiln_material_validate_sized(const kiln_material *m, const kiln_texture_registry *registry, kiln_render_abi abi,
+                                  kiln_error *err);
+/* The documented form: the stable entry point above with this header's sizes. */
+static inline bool kiln_material_validate(const kiln_material *m, const kiln_texture_registry *registry,
+                                          kiln_error *err) {
+    return kiln_material_validate_sized(m, registry, KILN_RENDER_ABI, err);
+}
 
 /* Names of the enums, as kiln-render's flags spell them ("agx", "aces", "none"; "none", "normals",
  * "clusters", "overdraw", "albedo"): NULL for a value outside the enum; from_name returns false,

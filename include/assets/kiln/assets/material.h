@@ -8,6 +8,8 @@
 #ifndef KILN_ASSETS_MATERIAL_H
 #define KILN_ASSETS_MATERIAL_H
 
+#include <string.h>
+
 #include <kiln/core.h>
 
 #ifdef __cplusplus
@@ -57,7 +59,8 @@ typedef struct kiln_sampler_state {
     kiln_sampler_filter mip_filter;       /* ... and its mipmap part */
 } kiln_sampler_state;
 
-/* Zero-initialised is not a useful material: start from kiln_material_default(). */
+/* Zero-initialised is not a useful material: start from kiln_material_default(). A field added in
+ * a later release goes at the end and its zero keeps the material as it was before the field. */
 typedef struct kiln_material {
     const char *label;            /* for messages and debugging; borrowed, may be NULL */
     kiln_vec4 base_color;         /* linear RGBA */
@@ -89,8 +92,19 @@ typedef struct kiln_material {
 
 /* glTF's defaults: white base colour, metallic and roughness 1, no emission (strength 1), normal
  * scale, occlusion strength and uv scale 1, alpha cutoff 0.5, opaque, single-sided, no textures,
- * the default sampler. `label` is stored as given. */
-kiln_material kiln_material_default(const char *label);
+ * the default sampler. `label` is stored as given.
+ *
+ * The stable entry point (docs/ARCHITECTURE.md, "ABI of the public structs") writes the defaults
+ * into the caller's material of `size` bytes (its sizeof), no further; a size this library does
+ * not know (a header newer than the library, or smaller than the first release's) is refused,
+ * writing nothing. kiln_material_default passes the sizeof of the header it was compiled with. */
+bool kiln_material_default_into(kiln_material *out, size_t size, const char *label, kiln_error *err);
+static inline kiln_material kiln_material_default(const char *label) {
+    kiln_material material;
+    memset(&material, 0, sizeof material); /* what a refused size leaves */
+    kiln_material_default_into(&material, sizeof material, label, NULL);
+    return material;
+}
 /* Whether texture slot `slot` (KILN_TEX_*) samples sRGB-encoded colour (base colour, emissive)
  * rather than data sampled as stored: the one place a texture's encoding follows from its role,
  * which the loader and the importer both ask. */

@@ -12,7 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include <kiln/core/error.h>
 #include <kiln/core/math.h>
 
 #ifdef __cplusplus
@@ -31,7 +33,8 @@ typedef enum kiln_light_kind {
     KILN_LIGHT_SUN = 2,
 } kiln_light_kind;
 
-/* One light of a scene, in the units above. Which fields apply depends on `kind`. */
+/* One light of a scene, in the units above. Which fields apply depends on `kind`. A field added
+ * in a later release goes at the end, and its zero keeps the light as it was before the field. */
 typedef struct kiln_light {
     kiln_light_kind kind;   /* point, spot or sun */
     kiln_vec3 position;     /* world space, metres; point and spot */
@@ -49,16 +52,44 @@ typedef struct kiln_light {
                              * Ignored for the sun (see disable_shadow_casting) */
 } kiln_light;
 
-/* Constructors normalise `direction` (a zero vector stays zero). A sun of `lux` shining along
- * `direction`. */
-kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux);
+/* Constructors normalise `direction` (a zero vector stays zero). Each stable entry point writes
+ * the light into the caller's kiln_light of `size` bytes (its sizeof), no further, and refuses a
+ * size this library does not know, writing nothing (docs/ARCHITECTURE.md, "ABI of the public
+ * structs"); the documented names pass the sizeof of the header they were compiled with. */
+bool kiln_light_sun_into(kiln_light *out, size_t size, kiln_vec3 direction, kiln_vec3 color, float lux,
+                         kiln_error *err);
+/* A point light into the caller's kiln_light (see kiln_light_point). */
+bool kiln_light_point_into(kiln_light *out, size_t size, kiln_vec3 position, kiln_vec3 color, float watts,
+                           float range, kiln_error *err);
+/* A spot light into the caller's kiln_light (see kiln_light_spot). */
+bool kiln_light_spot_into(kiln_light *out, size_t size, kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color,
+                          float watts, float range, float inner_angle, float outer_angle, kiln_error *err);
+
+/* A sun of `lux` shining along `direction`. */
+static inline kiln_light kiln_light_sun(kiln_vec3 direction, kiln_vec3 color, float lux) {
+    kiln_light light;
+    memset(&light, 0, sizeof light); /* what a refused size leaves */
+    kiln_light_sun_into(&light, sizeof light, direction, color, lux, NULL);
+    return light;
+}
 /* A point light of `watts` at `position`, reaching 0 at `range` metres. */
-kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range);
+static inline kiln_light kiln_light_point(kiln_vec3 position, kiln_vec3 color, float watts, float range) {
+    kiln_light light;
+    memset(&light, 0, sizeof light); /* what a refused size leaves */
+    kiln_light_point_into(&light, sizeof light, position, color, watts, range, NULL);
+    return light;
+}
 /* A spot light of `watts` at `position` pointing along `direction`, reaching 0 at `range` metres,
  * full intensity within `inner_angle` of its axis and 0 beyond `outer_angle` (half-angles,
  * radians). */
-kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color, float watts, float range,
-                           float inner_angle, float outer_angle);
+static inline kiln_light kiln_light_spot(kiln_vec3 position, kiln_vec3 direction, kiln_vec3 color, float watts,
+                                         float range, float inner_angle, float outer_angle) {
+    kiln_light light;
+    memset(&light, 0, sizeof light); /* what a refused size leaves */
+    kiln_light_spot_into(&light, sizeof light, position, direction, color, watts, range, inner_angle, outer_angle,
+                         NULL);
+    return light;
+}
 
 #ifdef __cplusplus
 }

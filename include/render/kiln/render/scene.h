@@ -84,7 +84,8 @@ typedef enum kiln_background_mode {
 } kiln_background_mode;
 
 /* Zero-initialised means every documented default (the field comments give it). Switches that
- * default to on are phrased as disable_* so that zero keeps them on. The renderer resolves the
+ * default to on are phrased as disable_* so that zero keeps them on. A setting added in a later
+ * release goes at the end, its zero meaning the image as it was before the setting. The renderer resolves the
  * defaults at the start of every frame, so a field set back to zero between frames means its
  * default again. */
 typedef struct kiln_render_settings {
@@ -164,7 +165,15 @@ typedef struct kiln_render_settings {
  * field, for a value outside its range (a negative exposure, bloom strength or threshold, an
  * unknown tone mapper or debug mode, a sample count other than 1 or 4, an AO radius that is not a
  * positive finite number of metres); *out is then untouched. */
-bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out, kiln_error *err);
+bool kiln_render_settings_resolve_sized(const kiln_render_settings *in, kiln_render_settings *out, size_t size,
+                                       kiln_error *err);
+/* The stable entry point above takes the caller's sizeof(kiln_render_settings), which `in` and
+ * `out` both have: `in` is read that far (the fields past it take their defaults) and `out`
+ * written no further (docs/ARCHITECTURE.md, "ABI of the public structs"). */
+static inline bool kiln_render_settings_resolve(const kiln_render_settings *in, kiln_render_settings *out,
+                                                kiln_error *err) {
+    return kiln_render_settings_resolve_sized(in, out, sizeof *out, err);
+}
 
 /* ---- scene ---------------------------------------------------------------------------------------- */
 

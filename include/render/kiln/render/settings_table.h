@@ -77,8 +77,16 @@ const kiln_render_setting *kiln_render_setting_find(const char *key_or_flag);
 
 /* Parses `text` as `row`'s value and writes it into *s; false with err (KILN_ERR_INVALID_ARGUMENT,
  * the forms above, starting with `spelled` or, when NULL, the row's key) leaving *s as it was. */
-bool kiln_render_setting_set(const kiln_render_setting *row, kiln_render_settings *s, const char *text,
-                             const char *spelled, kiln_error *err);
+bool kiln_render_setting_set_sized(const kiln_render_setting *row, kiln_render_settings *s, size_t size,
+                                   const char *text, const char *spelled, kiln_error *err);
+/* The stable entry point above takes the caller's sizeof(kiln_render_settings), `size`: a row
+ * whose field lies past it (a setting newer than the caller's header) is refused, writing
+ * nothing ("contrast: the caller's kiln_render_settings is 88 bytes and ends before this
+ * setting's field at byte 100"), as is a size the library does not know. */
+static inline bool kiln_render_setting_set(const kiln_render_setting *row, kiln_render_settings *s, const char *text,
+                                           const char *spelled, kiln_error *err) {
+    return kiln_render_setting_set_sized(row, s, sizeof *s, text, spelled, err);
+}
 
 #ifdef __cplusplus
 }
