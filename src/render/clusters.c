@@ -250,7 +250,6 @@ struct kiln_clusters {
     kiln_buffer_readbacks *header_readbacks; /* the header, a frame or more late */
     uint32_t capacity;     /* references the index list holds */
     uint32_t bound;        /* the last update's kiln_cluster_light_bound */
-    uint32_t generation;   /* index lists replaced by growth */
     kiln_cluster_uniform last; /* what update wrote last */
 };
 
@@ -310,7 +309,6 @@ static bool grow_list(kiln_clusters *c, uint32_t references, kiln_error *err) {
     c->indices = grown;
     c->group = group;
     c->capacity = capacity;
-    c->generation++;
     return true;
 }
 
@@ -429,10 +427,6 @@ uint32_t kiln_clusters_list_capacity(const kiln_clusters *c) {
 uint32_t kiln_clusters_last_bound(const kiln_clusters *c) {
     return c->bound;
 }
-uint32_t kiln_clusters_generation(const kiln_clusters *c) {
-    return c->generation;
-}
-
 bool kiln_clusters_read_back(kiln_clusters *c, kiln_encoder *enc, uint64_t frame, kiln_error *err) {
     return kiln_buffer_readbacks_copy(c->header_readbacks, enc, c->header, 0, frame, err);
 }

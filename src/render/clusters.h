@@ -166,8 +166,8 @@ void kiln_clusters_destroy(kiln_clusters *c);
 /* Writes the uniform (kiln_cluster_uniform_compute's inputs; fails as it does), the first `count`
  * light records and a cleared header, after computing the frame's bound and, when it exceeds the
  * list's capacity, replacing the index list by one of twice the capacity (repeatedly) and the
- * bind group with it: that frame allocates, and kiln_clusters_generation changes so that groups
- * binding the list are rebuilt. Nothing is written on failure (a failed growth keeps the old
+ * bind group with it: that frame allocates, and kiln_clusters_index_buffer names a new buffer (a
+ * bind group cache keyed by handles makes new groups for it). Nothing is written on failure (a failed growth keeps the old
  * list). Call it before each record: the header counts one dispatch. */
 bool kiln_clusters_update(kiln_clusters *c, kiln_mat4 view, kiln_mat4 proj, float near, uint32_t width,
                           uint32_t height, const kiln_gpu_light *lights, uint32_t count, kiln_error *err);
@@ -185,7 +185,7 @@ kiln_buffer kiln_clusters_uniform_buffer(const kiln_clusters *c);
 /* array<vec2u>, one kiln_cluster_range per cluster; usage Storage | CopySrc. */
 kiln_buffer kiln_clusters_range_buffer(const kiln_clusters *c);
 /* array<u32>, kiln_clusters_list_capacity slots; usage Storage | CopySrc. Replaced when the list
- * grows: take it again after an update whose generation changed. */
+ * grows: take it again after every update. */
 kiln_buffer kiln_clusters_index_buffer(const kiln_clusters *c);
 /* ClusterListHeader, 8 bytes; usage Storage | CopyDst | CopySrc. */
 kiln_buffer kiln_clusters_header_buffer(const kiln_clusters *c);
@@ -193,8 +193,6 @@ kiln_buffer kiln_clusters_header_buffer(const kiln_clusters *c);
 uint32_t kiln_clusters_list_capacity(const kiln_clusters *c);
 /* The bound the last successful update computed (0 before the first). */
 uint32_t kiln_clusters_last_bound(const kiln_clusters *c);
-/* Starts at 0 and counts the index lists replaced by growth. */
-uint32_t kiln_clusters_generation(const kiln_clusters *c);
 
 /* Records, after the cull and outside any pass, the header's copy into a readback buffer tagged
  * with `frame` (kiln_buffer_readbacks: nothing waits). False when every readback is in flight
