@@ -11,7 +11,6 @@
 
 #include <string.h>
 
-#define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 #define UNIT(n) {n, false, NULL}
 #define OBJECT(n) {n, true, NULL}
 #define NAMED(n, type) {n, true, type}
@@ -23,7 +22,7 @@ static const program_form STAGES[] = {
     [KILN_STAGE_DRAW_SETS] = NAMED("DrawSets", "DrawSetsPass"),
     [KILN_STAGE_COMPUTE] = NAMED("Compute", "ComputePass"),
 };
-_Static_assert(COUNT(STAGES) == KILN_STAGE_COMPUTE + 1, "a kiln_pass_stage without a name");
+_Static_assert(KILN_ARRAY_COUNT(STAGES) == KILN_STAGE_COMPUTE + 1, "a kiln_pass_stage without a name");
 
 static const program_form SHAPES[] = {
     [KILN_SHAPE_TARGET] = NAMED("Target", "SlotExtent"),
@@ -31,7 +30,7 @@ static const program_form SHAPES[] = {
     [KILN_SHAPE_TEXTURE_ARRAY] = UNIT("TextureArray"),
     [KILN_SHAPE_TEXTURE_VOLUME] = UNIT("TextureVolume"),
 };
-_Static_assert(COUNT(SHAPES) == KILN_SHAPE_TEXTURE_VOLUME + 1, "a kiln_slot_shape_kind without a name");
+_Static_assert(KILN_ARRAY_COUNT(SHAPES) == KILN_SHAPE_TEXTURE_VOLUME + 1, "a kiln_slot_shape_kind without a name");
 
 static const program_form EXTENTS[] = {
     [PROGRAM_EXTENT_FULL] = UNIT("Full"),
@@ -44,13 +43,13 @@ static const program_form SAMPLINGS[] = {
 };
 
 static const program_form WRAPS[] = {[KILN_WRAP_CLAMP] = UNIT("Clamp"), [KILN_WRAP_REPEAT] = UNIT("Repeat")};
-_Static_assert(COUNT(WRAPS) == KILN_WRAP_REPEAT + 1, "a kiln_wrap without a name");
+_Static_assert(KILN_ARRAY_COUNT(WRAPS) == KILN_WRAP_REPEAT + 1, "a kiln_wrap without a name");
 
 static const program_form MIPS[] = {[KILN_MIPS_BASE] = UNIT("Base"), [KILN_MIPS_CHAIN] = UNIT("Chain")};
-_Static_assert(COUNT(MIPS) == KILN_MIPS_CHAIN + 1, "a kiln_mips without a name");
+_Static_assert(KILN_ARRAY_COUNT(MIPS) == KILN_MIPS_CHAIN + 1, "a kiln_mips without a name");
 
 static const program_form SAMPLES[] = {[KILN_SAMPLES_ONE] = UNIT("One"), [KILN_SAMPLES_FOUR] = UNIT("Four")};
-_Static_assert(COUNT(SAMPLES) == KILN_SAMPLES_FOUR + 1, "a kiln_samples without a name");
+_Static_assert(KILN_ARRAY_COUNT(SAMPLES) == KILN_SAMPLES_FOUR + 1, "a kiln_samples without a name");
 
 static const program_form INPUTS[] = {
     [KILN_INPUT_BINDING] = OBJECT("Binding"),
@@ -58,42 +57,42 @@ static const program_form INPUTS[] = {
     [KILN_INPUT_PASS_OUTPUT] = OBJECT("PassOutput"),
     [KILN_INPUT_DEPTH] = OBJECT("Depth"),
 };
-_Static_assert(COUNT(INPUTS) == KILN_INPUT_DEPTH + 1, "a kiln_input_kind without a name");
+_Static_assert(KILN_ARRAY_COUNT(INPUTS) == KILN_INPUT_DEPTH + 1, "a kiln_input_kind without a name");
 
 static const program_form DEPTH_READS[] = {
     [KILN_DEPTH_READ_TEXEL] = UNIT("Texel"),
     [KILN_DEPTH_READ_COMPARE] = UNIT("Compare"),
 };
-_Static_assert(COUNT(DEPTH_READS) == KILN_DEPTH_READ_COMPARE + 1, "a kiln_depth_read without a name");
+_Static_assert(KILN_ARRAY_COUNT(DEPTH_READS) == KILN_DEPTH_READ_COMPARE + 1, "a kiln_depth_read without a name");
 
 static const program_form OUTPUTS[] = {
     [KILN_OUTPUT_BINDING] = OBJECT("Binding"),
     [KILN_OUTPUT_TRANSIENT] = OBJECT("Transient"),
     [KILN_OUTPUT_NONE] = UNIT("None"),
 };
-_Static_assert(COUNT(OUTPUTS) == KILN_OUTPUT_NONE + 1, "a kiln_output_kind without a name");
+_Static_assert(KILN_ARRAY_COUNT(OUTPUTS) == KILN_OUTPUT_NONE + 1, "a kiln_output_kind without a name");
 
 static const program_form BLENDS[] = {
     [KILN_PROGRAM_BLEND_ALPHA] = UNIT("Alpha"),
     [KILN_PROGRAM_BLEND_REPLACE] = UNIT("Replace"),
     [KILN_PROGRAM_BLEND_ADDITIVE] = UNIT("Additive"),
 };
-_Static_assert(COUNT(BLENDS) == KILN_PROGRAM_BLEND_ADDITIVE + 1, "a kiln_program_blend without a name");
+_Static_assert(KILN_ARRAY_COUNT(BLENDS) == KILN_PROGRAM_BLEND_ADDITIVE + 1, "a kiln_program_blend without a name");
 
 static const program_form TEXTURE_USAGES[] = {
     [KILN_USAGE_SAMPLED] = UNIT("Sampled"),
     [KILN_USAGE_WRITABLE] = UNIT("Writable"),
 };
-_Static_assert(COUNT(TEXTURE_USAGES) == KILN_USAGE_WRITABLE + 1, "a kiln_texture_usage without a name");
+_Static_assert(KILN_ARRAY_COUNT(TEXTURE_USAGES) == KILN_USAGE_WRITABLE + 1, "a kiln_texture_usage without a name");
 
 static const program_form TEXTURE_SAMPLINGS[] = {
     [KILN_SAMPLING_LINEAR] = UNIT("Linear"),
     [KILN_SAMPLING_NEAREST] = UNIT("Nearest"),
 };
-_Static_assert(COUNT(TEXTURE_SAMPLINGS) == KILN_SAMPLING_NEAREST + 1, "a kiln_texture_sampling without a name");
+_Static_assert(KILN_ARRAY_COUNT(TEXTURE_SAMPLINGS) == KILN_SAMPLING_NEAREST + 1, "a kiln_texture_sampling without a name");
 
 static const program_form LOADS[] = {[KILN_LOAD_CLEAR] = UNIT("Clear"), [KILN_LOAD_LOAD] = UNIT("Load")};
-_Static_assert(COUNT(LOADS) == KILN_LOAD_LOAD + 1, "a kiln_pass_load without a name");
+_Static_assert(KILN_ARRAY_COUNT(LOADS) == KILN_LOAD_LOAD + 1, "a kiln_pass_load without a name");
 
 static const program_form DEPTH_EXTENTS[] = {
     [PROGRAM_DEPTH_EXTENT_OUTPUT] = NAMED("Output", "SlotExtent"),
@@ -102,12 +101,12 @@ static const program_form DEPTH_EXTENTS[] = {
 
 static const program_form CULLS[] = {
     [KILN_CULL_NONE] = UNIT("None"), [KILN_CULL_BACK] = UNIT("Back"), [KILN_CULL_FRONT] = UNIT("Front")};
-_Static_assert(COUNT(CULLS) == KILN_CULL_FRONT + 1, "a kiln_cull without a name");
+_Static_assert(KILN_ARRAY_COUNT(CULLS) == KILN_CULL_FRONT + 1, "a kiln_cull without a name");
 
 static const program_form DEPTH_WRITES[] = {[KILN_DEPTH_WRITE] = UNIT("Write"), [KILN_DEPTH_TEST_ONLY] = UNIT("TestOnly")};
-_Static_assert(COUNT(DEPTH_WRITES) == KILN_DEPTH_TEST_ONLY + 1, "a kiln_depth_write without a name");
+_Static_assert(KILN_ARRAY_COUNT(DEPTH_WRITES) == KILN_DEPTH_TEST_ONLY + 1, "a kiln_depth_write without a name");
 
-#define ENUM(what, type, c_type, forms) {what, type, c_type, COUNT(forms), forms}
+#define ENUM(what, type, c_type, forms) {what, type, c_type, KILN_ARRAY_COUNT(forms), forms}
 
 const program_enum PROGRAM_STAGES = ENUM("stage", "PassStage", "kiln_pass_stage", STAGES);
 const program_enum PROGRAM_SHAPES = ENUM("shape", "SlotShape", "kiln_slot_shape_kind", SHAPES);
@@ -134,7 +133,7 @@ const program_enum *const PROGRAM_ENUMS[] = {
     &PROGRAM_BLENDS, &PROGRAM_TEXTURE_USAGES, &PROGRAM_TEXTURE_SAMPLINGS, &PROGRAM_LOADS, &PROGRAM_DEPTH_EXTENTS,
     &PROGRAM_CULLS, &PROGRAM_DEPTH_WRITES,
 };
-const uint32_t PROGRAM_ENUM_COUNT = COUNT(PROGRAM_ENUMS);
+const uint32_t PROGRAM_ENUM_COUNT = KILN_ARRAY_COUNT(PROGRAM_ENUMS);
 
 bool program_form_valid(const program_enum *e, int value) {
     return value >= 0 && (uint32_t)value < e->count;
@@ -162,19 +161,19 @@ static const kiln_texture_kind SHAPE_TEXTURE_KINDS[] = {
     [KILN_SHAPE_TEXTURE_ARRAY] = KILN_TEXTURE_ARRAY,
     [KILN_SHAPE_TEXTURE_VOLUME] = KILN_TEXTURE_VOLUME,
 };
-_Static_assert(COUNT(SHAPE_TEXTURE_KINDS) == COUNT(SHAPES), "a slot shape without a texture kind");
+_Static_assert(KILN_ARRAY_COUNT(SHAPE_TEXTURE_KINDS) == KILN_ARRAY_COUNT(SHAPES), "a slot shape without a texture kind");
 
 static const char *const TEXTURE_KIND_TEXTS[] = {
     [KILN_TEXTURE_PLAIN] = "a plain texture",
     [KILN_TEXTURE_ARRAY] = "a texture array",
     [KILN_TEXTURE_VOLUME] = "a volume texture",
 };
-_Static_assert(COUNT(TEXTURE_KIND_TEXTS) == KILN_TEXTURE_VOLUME + 1, "a kiln_texture_kind without a text");
+_Static_assert(KILN_ARRAY_COUNT(TEXTURE_KIND_TEXTS) == KILN_TEXTURE_VOLUME + 1, "a kiln_texture_kind without a text");
 
 kiln_texture_kind program_shape_texture_kind(kiln_slot_shape_kind shape) {
-    return (unsigned)shape < COUNT(SHAPE_TEXTURE_KINDS) ? SHAPE_TEXTURE_KINDS[shape] : KILN_TEXTURE_PLAIN;
+    return (unsigned)shape < KILN_ARRAY_COUNT(SHAPE_TEXTURE_KINDS) ? SHAPE_TEXTURE_KINDS[shape] : KILN_TEXTURE_PLAIN;
 }
 
 const char *program_texture_kind_text(kiln_texture_kind kind) {
-    return TEXTURE_KIND_TEXTS[(unsigned)kind < COUNT(TEXTURE_KIND_TEXTS) ? kind : KILN_TEXTURE_PLAIN];
+    return TEXTURE_KIND_TEXTS[(unsigned)kind < KILN_ARRAY_COUNT(TEXTURE_KIND_TEXTS) ? kind : KILN_TEXTURE_PLAIN];
 }

@@ -11,7 +11,6 @@
 
 #include "program_refuse.h"
 
-#define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
 /* Width, components and the scalar the vertex stage reads; every width is a multiple of four so
  * any stride meets the vertex buffer alignment without padding. */
@@ -37,14 +36,14 @@ static const program_vertex_format FORMATS[] = {
     [KILN_VERTEX_FLOAT16X2] = {"Float16x2", 4, 2, KILN_WGSL_SCALAR_F32, WGPUVertexFormat_Float16x2},
     [KILN_VERTEX_FLOAT16X4] = {"Float16x4", 8, 4, KILN_WGSL_SCALAR_F32, WGPUVertexFormat_Float16x4},
 };
-_Static_assert(COUNT(FORMATS) == KILN_VERTEX_FORMAT_COUNT, "a kiln_vertex_format without a table row");
+_Static_assert(KILN_ARRAY_COUNT(FORMATS) == KILN_VERTEX_FORMAT_COUNT, "a kiln_vertex_format without a table row");
 
 const program_vertex_format *program_vertex_format_of(kiln_vertex_format f) {
-    return (unsigned)f < COUNT(FORMATS) ? &FORMATS[f] : NULL;
+    return (unsigned)f < KILN_ARRAY_COUNT(FORMATS) ? &FORMATS[f] : NULL;
 }
 
 bool program_vertex_format_find(const char *name, kiln_vertex_format *out) {
-    for (uint32_t i = 0; name && i < COUNT(FORMATS); i++)
+    for (uint32_t i = 0; name && i < KILN_ARRAY_COUNT(FORMATS); i++)
         if (strcmp(name, FORMATS[i].name) == 0) {
             *out = (kiln_vertex_format)i;
             return true;

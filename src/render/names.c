@@ -10,7 +10,6 @@
 
 #include "names.h"
 
-#define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
 static const char *const TONEMAPPER_NAMES[KILN_TONEMAPPER_COUNT] = {
     [KILN_TONEMAP_AGX] = "agx",
@@ -111,11 +110,11 @@ static const struct {
 } WGSL_ENUMS[] = {
     {"TONEMAP_", TONEMAPPER_NAMES, KILN_TONEMAPPER_COUNT, false},
     {"DEBUG_", DEBUG_MODE_NAMES, KILN_DEBUG_COUNT, false},
-    {"BACKGROUND_", BACKGROUND_NAMES, COUNT(BACKGROUND_NAMES), false},
-    {"LIGHT_KIND_", LIGHT_KIND_NAMES, COUNT(LIGHT_KIND_NAMES), false},
-    {"ALPHA_", ALPHA_MODE_NAMES, COUNT(ALPHA_MODE_NAMES), false},
+    {"BACKGROUND_", BACKGROUND_NAMES, KILN_ARRAY_COUNT(BACKGROUND_NAMES), false},
+    {"LIGHT_KIND_", LIGHT_KIND_NAMES, KILN_ARRAY_COUNT(LIGHT_KIND_NAMES), false},
+    {"ALPHA_", ALPHA_MODE_NAMES, KILN_ARRAY_COUNT(ALPHA_MODE_NAMES), false},
     {"TEX_", TEXTURE_SLOT_NAMES, KILN_TEX_COUNT, false},
-    {"INSTANCE_", INSTANCE_FLAG_NAMES, COUNT(INSTANCE_FLAG_NAMES), true},
+    {"INSTANCE_", INSTANCE_FLAG_NAMES, KILN_ARRAY_COUNT(INSTANCE_FLAG_NAMES), true},
 };
 
 /* Room for every constant: about 30 lines of at most 64 bytes, and the header. */
@@ -137,7 +136,7 @@ static void write_enums_text(void) {
     size_t n = (size_t)snprintf(enums_text, sizeof enums_text,
                                 "// kiln_enums.wgsl: generated when a renderer is created from the enum-name tables of\n"
                                 "// src/render/names.c, the values of the C enums. There is no such file on disk.\n");
-    for (uint32_t t = 0; t < COUNT(WGSL_ENUMS); t++)
+    for (uint32_t t = 0; t < KILN_ARRAY_COUNT(WGSL_ENUMS); t++)
         for (uint32_t v = 0; v < WGSL_ENUMS[t].count; v++)
             if (WGSL_ENUMS[t].names[v]) /* a value without a row has no constant: its use fails to compile */
                 n += put_constant(enums_text + n, sizeof enums_text - n, WGSL_ENUMS[t].prefix, WGSL_ENUMS[t].names[v],

@@ -54,12 +54,12 @@ static bool uint_attribute(parser *p, const char *attr, uint32_t *value) {
 static bool interpolate_attribute(parser *p, kiln_wgsl_io_attrs *io) {
     int v;
     if (!wgsl_expect_punct(p, '(', "'(' after @interpolate")) return false;
-    if (!wgsl_table_word(p, INTERPOLATIONS, COUNT(INTERPOLATIONS), "interpolation type", &v))
+    if (!wgsl_table_word(p, INTERPOLATIONS, KILN_ARRAY_COUNT(INTERPOLATIONS), "interpolation type", &v))
         return false;
     io->interpolation = (kiln_wgsl_interpolation)v;
     if (is_punct(peek(p), ',') && !is_punct(peek_ahead(p, 1), ')')) {
         advance(p);
-        if (!wgsl_table_word(p, SAMPLINGS, COUNT(SAMPLINGS), "interpolation sampling", &v))
+        if (!wgsl_table_word(p, SAMPLINGS, KILN_ARRAY_COUNT(SAMPLINGS), "interpolation sampling", &v))
             return false;
         io->sampling = (kiln_wgsl_sampling)v;
     }

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 
+#include <kiln/core/containers.h>
 #include <kiln/shader/wgsl_reflect.h>
 
 typedef enum wgsl_token_kind {
@@ -63,6 +64,5 @@ typedef struct named_value_entry {
 extern const named_value_entry kiln_wgsl_builtins[];
 extern const size_t kiln_wgsl_builtin_count;
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

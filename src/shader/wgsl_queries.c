@@ -234,7 +234,7 @@ const char *kiln_wgsl_handle_name(kiln_wgsl_handle handle) {
         [KILN_WGSL_SAMPLER] = "sampler",
         [KILN_WGSL_SAMPLER_COMPARISON] = "sampler_comparison",
     };
-    if ((unsigned)handle >= COUNT(NAMES) || !NAMES[handle]) return "none";
+    if ((unsigned)handle >= KILN_ARRAY_COUNT(NAMES) || !NAMES[handle]) return "none";
     return NAMES[handle];
 }
 

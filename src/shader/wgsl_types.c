@@ -165,14 +165,14 @@ static bool pointer_type(parser *p, const wgsl_token *t, unsigned depth, kiln_wg
     int v;
     ty->kind = KILN_WGSL_TYPE_POINTER;
     if (!open_template(p, t)) return false;
-    if (!wgsl_table_word(p, SPACES, COUNT(SPACES), "address space", &v)) return false;
+    if (!wgsl_table_word(p, SPACES, KILN_ARRAY_COUNT(SPACES), "address space", &v)) return false;
     ty->space = (kiln_wgsl_address_space)v;
     if (!wgsl_expect_punct(p, ',', "',' after the pointer's address space")) return false;
     ty->element = wgsl_resolve_type(p, depth + 1);
     if (!ty->element) return false;
     if (is_punct(peek(p), ',') && !is_punct(peek_ahead(p, 1), '>')) {
         advance(p);
-        if (!wgsl_table_word(p, ACCESSES, COUNT(ACCESSES), "access mode", &v)) return false;
+        if (!wgsl_table_word(p, ACCESSES, KILN_ARRAY_COUNT(ACCESSES), "access mode", &v)) return false;
         ty->access = (kiln_wgsl_access)v;
     }
     return close_template(p, t);
@@ -210,19 +210,19 @@ static const named_value_entry STORAGE_TEXTURES[] = {
 static bool handle_type(parser *p, const wgsl_token *t, unsigned depth, kiln_wgsl_type *ty, bool *ok) {
     int h;
     *ok = true;
-    if ((h = wgsl_lookup(p, t, PLAIN_HANDLES, COUNT(PLAIN_HANDLES))) >= 0) {
+    if ((h = wgsl_lookup(p, t, PLAIN_HANDLES, KILN_ARRAY_COUNT(PLAIN_HANDLES))) >= 0) {
         ty->handle = (kiln_wgsl_handle)h;
         ty->kind = h >= KILN_WGSL_SAMPLER ? KILN_WGSL_TYPE_SAMPLER : KILN_WGSL_TYPE_TEXTURE;
         return true;
     }
-    if ((h = wgsl_lookup(p, t, SAMPLED_TEXTURES, COUNT(SAMPLED_TEXTURES))) >= 0) {
+    if ((h = wgsl_lookup(p, t, SAMPLED_TEXTURES, KILN_ARRAY_COUNT(SAMPLED_TEXTURES))) >= 0) {
         ty->handle = (kiln_wgsl_handle)h;
         ty->kind = KILN_WGSL_TYPE_TEXTURE;
         *ok = open_template(p, t) && scalar_argument(p, t, SAMPLED_SCALAR, depth, &ty->scalar) &&
               close_template(p, t);
         return true;
     }
-    if ((h = wgsl_lookup(p, t, STORAGE_TEXTURES, COUNT(STORAGE_TEXTURES))) >= 0) {
+    if ((h = wgsl_lookup(p, t, STORAGE_TEXTURES, KILN_ARRAY_COUNT(STORAGE_TEXTURES))) >= 0) {
         int access = 0;
         ty->handle = (kiln_wgsl_handle)h;
         ty->kind = KILN_WGSL_TYPE_TEXTURE;
@@ -241,7 +241,7 @@ static bool handle_type(parser *p, const wgsl_token *t, unsigned depth, kiln_wgs
         memcpy(ty->texel_format, token_text(p, format), format->length);
         advance(p);
         *ok = wgsl_expect_punct(p, ',', "',' after the texel format") &&
-              wgsl_table_word(p, ACCESSES, COUNT(ACCESSES), "access mode", &access) &&
+              wgsl_table_word(p, ACCESSES, KILN_ARRAY_COUNT(ACCESSES), "access mode", &access) &&
               close_template(p, t);
         ty->access = (kiln_wgsl_access)access;
         return true;
@@ -256,7 +256,7 @@ static bool predeclared_type(parser *p, const wgsl_token *t, unsigned depth, kil
         {"u32", KILN_WGSL_SCALAR_U32}, {"bool", KILN_WGSL_SCALAR_BOOL},
     };
     bool ok = false;
-    int s = wgsl_lookup(p, t, SCALARS, COUNT(SCALARS));
+    int s = wgsl_lookup(p, t, SCALARS, KILN_ARRAY_COUNT(SCALARS));
     if (s >= 0) {
         ty->kind = KILN_WGSL_TYPE_SCALAR;
         ty->scalar = (kiln_wgsl_scalar)s;
@@ -433,11 +433,11 @@ bool wgsl_resolve_var(parser *p, uint32_t vi) {
     advance(p); /* var */
     if (is_punct(peek(p), '<')) {
         advance(p);
-        if (!wgsl_table_word(p, SPACES, COUNT(SPACES), "address space", &word)) return false;
+        if (!wgsl_table_word(p, SPACES, KILN_ARRAY_COUNT(SPACES), "address space", &word)) return false;
         v->space = (kiln_wgsl_address_space)word;
         if (is_punct(peek(p), ',') && !is_punct(peek_ahead(p, 1), '>')) {
             advance(p);
-            if (!wgsl_table_word(p, ACCESSES, COUNT(ACCESSES), "access mode", &word)) return false;
+            if (!wgsl_table_word(p, ACCESSES, KILN_ARRAY_COUNT(ACCESSES), "access mode", &word)) return false;
             v->access = (kiln_wgsl_access)word;
         }
         if (is_punct(peek(p), ',')) advance(p);

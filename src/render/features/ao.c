@@ -178,8 +178,8 @@ static bool bind_ao(kiln_renderer *r, void *state, kiln_fg_context *ctx, kiln_bi
 }
 
 const render_feature render_feature_ao = {
-    .name = "ao", .state_size = sizeof(ao_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
-    .bindings = BINDINGS, .binding_count = COUNT_OF(BINDINGS),
+    .name = "ao", .state_size = sizeof(ao_state), .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS),
+    .bindings = BINDINGS, .binding_count = KILN_ARRAY_COUNT(BINDINGS),
     .create = create_ao, .destroy = destroy_ao, .declare = declare_ao, .bind = bind_ao,
     .shading_reads = ao_shading_reads,
 };

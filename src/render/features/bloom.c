@@ -162,7 +162,7 @@ static void declare_bloom(kiln_renderer *r, void *state, render_frame *f) {
 }
 
 const render_feature render_feature_bloom = {
-    .name = "bloom", .state_size = sizeof(bloom_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
+    .name = "bloom", .state_size = sizeof(bloom_state), .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS),
     .create = create_bloom, .destroy = destroy_bloom,
     .declare = declare_bloom,
 };

@@ -316,7 +316,7 @@ static void declare_color_grading(kiln_renderer *r, void *state, render_frame *f
 
 const render_feature render_feature_color_grading = {
     .name = "color_grading", .state_size = sizeof(color_grading_state),
-    .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .settings = SETTINGS, .setting_count = COUNT_OF(SETTINGS),
+    .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS), .settings = SETTINGS, .setting_count = KILN_ARRAY_COUNT(SETTINGS),
     .create = create_color_grading, .destroy = destroy_color_grading, .prepare = prepare_color_grading,
     .declare = declare_color_grading,
 };

@@ -89,6 +89,5 @@ void *renderer_feature_state(const kiln_renderer *r, const render_feature *featu
 /* The range checks and defaults of every feature's settings rows, for the resolver. */
 bool renderer_resolve_feature_settings(kiln_render_settings *s, kiln_error *err);
 
-#define COUNT_OF(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
 #endif

@@ -52,7 +52,7 @@ static void declare_blend(kiln_renderer *r, void *state, render_frame *f) {
 }
 
 const render_feature render_feature_forward_opaque = {
-    .name = "forward_opaque", .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .scene_program = "forward.wgsl",
+    .name = "forward_opaque", .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS), .scene_program = "forward.wgsl",
     .declare = declare_opaque,
 };
 const render_feature render_feature_forward_blend = {.name = "forward_blend", .declare = declare_blend};

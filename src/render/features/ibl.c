@@ -42,7 +42,7 @@ static bool bind_ibl(kiln_renderer *r, void *state, kiln_fg_context *ctx, kiln_b
 
 const render_feature render_feature_ibl = {
     .name = "ibl", .state_size = sizeof(renderer_ibl),
-    .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .bindings = BINDINGS, .binding_count = BINDINGS_COUNT,
+    .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS), .bindings = BINDINGS, .binding_count = BINDINGS_COUNT,
     .create = create_ibl, .destroy = destroy_ibl, .prepare = prepare_ibl, .bind = bind_ibl,
 };
 

@@ -43,12 +43,12 @@ static const block_member HEADER_MEMBERS[] = {
     MEMBER(kiln_cluster_list_header, "dropped", dropped),
 };
 #undef MEMBER
-static const block_layout LIGHT_BLOCK = {"Light", sizeof(kiln_gpu_light), LIGHT_MEMBERS, COUNT_OF(LIGHT_MEMBERS),
+static const block_layout LIGHT_BLOCK = {"Light", sizeof(kiln_gpu_light), LIGHT_MEMBERS, KILN_ARRAY_COUNT(LIGHT_MEMBERS),
                                          "src/render/features/light_cull.c"};
 static const block_layout CLUSTER_BLOCK = {"ClusterUniform", sizeof(kiln_cluster_uniform), CLUSTER_MEMBERS,
-                                           COUNT_OF(CLUSTER_MEMBERS), "src/render/features/light_cull.c"};
+                                           KILN_ARRAY_COUNT(CLUSTER_MEMBERS), "src/render/features/light_cull.c"};
 static const block_layout HEADER_BLOCK = {"ClusterListHeader", sizeof(kiln_cluster_list_header), HEADER_MEMBERS,
-                                          COUNT_OF(HEADER_MEMBERS), "src/render/features/light_cull.c"};
+                                          KILN_ARRAY_COUNT(HEADER_MEMBERS), "src/render/features/light_cull.c"};
 
 static const render_block_use BLOCKS[] = {
     {"forward.wgsl", &LIGHT_BLOCK},    {"forward.wgsl", &CLUSTER_BLOCK}, {"clusters.wgsl", &CLUSTER_BLOCK},
@@ -138,7 +138,7 @@ static void finish_light_cull(kiln_renderer *r, void *state, kiln_encoder *enc) 
 
 const render_feature render_feature_light_cull = {
     .name = "light_cull", .state_size = sizeof(light_cull_state),
-    .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .bindings = BINDINGS, .binding_count = COUNT_OF(BINDINGS),
+    .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS), .bindings = BINDINGS, .binding_count = KILN_ARRAY_COUNT(BINDINGS),
     .create = create_light_cull, .destroy = destroy_light_cull, .prepare = prepare_light_cull,
     .declare = declare_light_cull, .bind = bind_light_cull, .shading_reads = light_cull_shading_reads,
     .finish = finish_light_cull,

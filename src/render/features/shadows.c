@@ -209,7 +209,7 @@ static bool bind_shadows(kiln_renderer *r, void *state, kiln_fg_context *ctx, ki
 
 const render_feature render_feature_shadows = {
     .name = "shadows", .state_size = sizeof(shadows_state),
-    .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .bindings = BINDINGS, .binding_count = BINDINGS_COUNT,
+    .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS), .bindings = BINDINGS, .binding_count = BINDINGS_COUNT,
     .create = create_shadows, .destroy = destroy_shadows, .add_views = add_shadow_views, .declare = declare_shadows,
     .bind = bind_shadows, .shading_reads = shadows_shading_reads,
 };

@@ -65,5 +65,5 @@ static void declare_sky(kiln_renderer *r, void *state, render_frame *f) {
 static const render_block_use BLOCKS[] = {{"sky.wgsl", &kiln_view_block}, {"sky.wgsl", &kiln_lighting_block}};
 
 const render_feature render_feature_sky = {
-    .name = "sky", .state_size = sizeof(sky_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS), .create = create_sky, .destroy = destroy_sky, .declare = declare_sky,
+    .name = "sky", .state_size = sizeof(sky_state), .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS), .create = create_sky, .destroy = destroy_sky, .declare = declare_sky,
 };

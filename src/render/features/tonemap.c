@@ -124,7 +124,7 @@ static void declare_tonemap(kiln_renderer *r, void *state, render_frame *f) {
 }
 
 const render_feature render_feature_tonemap = {
-    .name = "tonemap", .state_size = sizeof(tonemap_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
+    .name = "tonemap", .state_size = sizeof(tonemap_state), .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS),
     .create = create_tonemap, .destroy = destroy_tonemap,
     .declare = declare_tonemap,
 };

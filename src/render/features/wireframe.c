@@ -36,9 +36,9 @@ static const block_member SKIN_VERTEX_MEMBERS[] = {
     {"joints", KILN_SKIN_OFFSET_JOINTS, 8}, {"weights", KILN_SKIN_OFFSET_WEIGHTS, 16},
 };
 static const block_layout MESH_VERTEX_BLOCK = {"MeshVertex", KILN_VERTEX_STRIDE, MESH_VERTEX_MEMBERS,
-                                               COUNT_OF(MESH_VERTEX_MEMBERS), "src/render/features/wireframe.c"};
+                                               KILN_ARRAY_COUNT(MESH_VERTEX_MEMBERS), "src/render/features/wireframe.c"};
 static const block_layout SKIN_VERTEX_BLOCK = {"SkinVertex", KILN_SKIN_STRIDE, SKIN_VERTEX_MEMBERS,
-                                               COUNT_OF(SKIN_VERTEX_MEMBERS), "src/render/features/wireframe.c"};
+                                               KILN_ARRAY_COUNT(SKIN_VERTEX_MEMBERS), "src/render/features/wireframe.c"};
 static const render_block_use BLOCKS[] = {
     {"wireframe.wgsl", &kiln_instance_block},     {"wireframe.wgsl", &kiln_pass_view_block},
     {"wireframe.wgsl", &MESH_VERTEX_BLOCK},       {"wireframe.wgsl", &SKIN_VERTEX_BLOCK},
@@ -213,6 +213,6 @@ static void declare_wireframe(kiln_renderer *r, void *state, render_frame *f) {
 }
 
 const render_feature render_feature_wireframe = {
-    .name = "wireframe", .state_size = sizeof(wireframe_state), .blocks = BLOCKS, .block_count = COUNT_OF(BLOCKS),
+    .name = "wireframe", .state_size = sizeof(wireframe_state), .blocks = BLOCKS, .block_count = KILN_ARRAY_COUNT(BLOCKS),
     .scene_program = "wireframe.wgsl", .destroy = destroy_wireframe, .declare = declare_wireframe,
 };

@@ -8,6 +8,9 @@
 
 #include <kiln/core/error.h>
 
+/* The number of elements of a fixed-size array (not a pointer), as a uint32_t. */
+#define KILN_ARRAY_COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+
 /* Returns `items` grown (each item_size bytes) to hold at least `need` items, doubling from 8 and
  * updating *capacity; returns `items` unchanged when it is already large enough, and NULL when
  * memory is short (`items` is then left as it was, still owned by the caller). */
